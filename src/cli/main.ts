@@ -1,0 +1,29 @@
+/**
+ * The `hearth` command. Each area registers its subcommands from src/cli/commands/; a command's
+ * action imports its heavy modules lazily so that `hearth plugin validate` starts fast.
+ */
+import { Command, CommanderError } from 'commander';
+import { registerCommands } from './commands/index.js';
+import { EXIT_USAGE } from './exit.js';
+
+const program = new Command();
+program
+  .name('hearth')
+  .description('Compose OpenStack-style clouds from a release and plugins; write, check and package plugins.')
+  .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
+  .showHelpAfterError('(run with --help for usage)')
+  .exitOverride();
+
+registerCommands(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version end here with code 0; every other commander error is bad usage.
+    process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else {
+    process.stderr.write(`hearth: ${(err as Error)?.stack ?? String(err)}\n`);
+    process.exitCode = 70;
+  }
+}

@@ -1,0 +1,86 @@
+/** Reading YAML (and JSON) files from disk: the checks that need bytes, not text. */
+import { readFileSync, statSync } from 'node:fs';
+import { finding } from '../../core/findings.js';
+import { parseYaml, type ParsedYaml, type YamlParseOptions } from './parse.js';
+
+export interface ReadOptions extends YamlParseOptions {
+  /** Files larger than this are refused before reading (bytes). */
+  maxBytes?: number;
+}
+
+const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Read and parse a YAML or JSON file. `displayPath` is what findings name (usually relative to the
+ * plugin or tree root). Never throws for bad content; a missing file is a finding too.
+ */
+export function readYamlFile(path: string, displayPath: string, options: ReadOptions = {}): ParsedYaml {
+  const where = { file: displayPath, line: 1, column: 1 };
+  let size: number;
+  try {
+    const stat = statSync(path);
+    if (!stat.isFile()) {
+      return { value: undefined, ok: false, findings: [finding('file/not-a-file', 'error', `'${displayPath}' is not a regular file`, where)] };
+    }
+    size = stat.size;
+  } catch {
+    return { value: undefined, ok: false, findings: [finding('file/missing', 'error', `the file '${displayPath}' does not exist`, where)] };
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (size > maxBytes) {
+    return {
+      value: undefined,
+      ok: false,
+      findings: [finding('file/too-large', 'error', `'${displayPath}' is ${size} bytes, over the limit of ${maxBytes}`, where, 'split the file or trim it')],
+    };
+  }
+  const bytes = readFileSync(path);
+  return parseYamlBytes(bytes, displayPath, options);
+}
+
+/** Decode bytes (UTF-8, an optional BOM) and parse them. */
+export function parseYamlBytes(bytes: Uint8Array, displayPath: string, options: YamlParseOptions = {}): ParsedYaml {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    return {
+      value: undefined,
+      ok: false,
+      findings: [
+        finding('file/not-utf8', 'error', `'${displayPath}' is not valid UTF-8 text (bad byte at offset ${at.offset})`, { file: displayPath, line: at.line, column: at.column }, 'save the file as UTF-8'),
+      ],
+    };
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\u0000')) {
+    return {
+      value: undefined,
+      ok: false,
+      findings: [finding('file/binary', 'error', `'${displayPath}' holds NUL bytes: it is not a text file`, { file: displayPath, line: 1, column: 1 })],
+    };
+  }
+  return parseYaml(text, displayPath, options);
+}
+
+function firstInvalidUtf8(bytes: Uint8Array): { offset: number; line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i];
+    if (b === 0x0a) {
+      line++;
+      lineStart = i + 1;
+      continue;
+    }
+    if (b < 0x80) continue;
+    const len = b >= 0xf0 && b < 0xf8 ? 4 : b >= 0xe0 ? 3 : b >= 0xc2 && b < 0xe0 ? 2 : 0;
+    let ok = len > 0 && i + len <= bytes.length;
+    for (let k = 1; ok && k < len; k++) ok = (bytes[i + k] & 0xc0) === 0x80;
+    if (!ok) return { offset: i, line, column: i - lineStart + 1 };
+    i += len - 1;
+  }
+  return { offset: 0, line: 1, column: 1 };
+}
