@@ -1,6 +1,28 @@
 import type { Command } from 'commander';
+import { registerPluginValidate } from './plugin-validate.js';
+import { registerPluginPackage } from './plugin-package.js';
+import { registerComponents } from './components.js';
+import { registerRelease } from './release.js';
+import { registerGraph } from './graph.js';
+import { registerTemplate } from './template.js';
+import { registerServe } from './serve.js';
+import { registerClient } from './client.js';
 
 /** Every area's subcommands. Registration only declares options; actions load their code lazily. */
 export function registerCommands(program: Command): void {
-  void program;
+  registerPluginValidate(program);
+  registerPluginPackage(program);
+  registerComponents(program);
+  registerRelease(program);
+  registerGraph(program);
+  registerTemplate(program);
+  registerServe(program);
+  registerClient(program);
+}
+
+/** The named command group (`plugin`, `release`, …), created on first use so several files can add to it. */
+export function group(program: Command, name: string, description: string): Command {
+  const existing = program.commands.find((c) => c.name() === name);
+  if (existing) return existing;
+  return program.command(name).description(description);
 }
