@@ -1,0 +1,78 @@
+/** The REST API, the only thing the UI talks to. One error shape: { code, message, details }. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+const TOKEN_KEY = 'hearth.token';
+
+export function token(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function setToken(value: string | null): void {
+  if (value) localStorage.setItem(TOKEN_KEY, value);
+  else localStorage.removeItem(TOKEN_KEY);
+}
+
+/** `hearth serve` prints a URL with `#token=…`; take it once and keep it out of the address bar. */
+export function adoptTokenFromUrl(): void {
+  const match = /[#&?]token=([^&]+)/.exec(window.location.hash + window.location.search);
+  if (match) {
+    setToken(decodeURIComponent(match[1]));
+    window.history.replaceState(null, '', window.location.pathname + '#/');
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  const t = token();
+  if (t) headers.authorization = `Bearer ${t}`;
+  let payload: BodyInit | undefined;
+  if (init.raw !== undefined) {
+    payload = init.raw;
+    headers['content-type'] = init.contentType ?? 'application/octet-stream';
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const response = await fetch(`/api/v1${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  const data = text ? safeJson(text) : undefined;
+  if (!response.ok) {
+    const err = (data ?? {}) as { code?: string; message?: string; details?: unknown };
+    throw new ApiError(response.status, err.code ?? `http-${response.status}`, err.message ?? response.statusText, err.details);
+  }
+  return data as T;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text };
+  }
+}
+
+/** Messages a person can act on, from an ApiError's details (engine findings, role problems). */
+export function detailMessages(error: unknown): string[] {
+  if (!(error instanceof ApiError)) return [String((error as Error)?.message ?? error)];
+  const out: string[] = [];
+  const walk = (d: unknown) => {
+    if (!d) return;
+    if (Array.isArray(d)) d.forEach(walk);
+    else if (typeof d === 'object') {
+      const rec = d as Record<string, unknown>;
+      if (typeof rec.message === 'string') out.push(rec.message);
+      else Object.values(rec).forEach(walk);
+    } else if (typeof d === 'string') out.push(d);
+  };
+  walk(error.details);
+  return out.length ? out : [];
+}

@@ -1,0 +1,45 @@
+import type { ComponentState } from '../types.js';
+
+/**
+ * One component in the wizard. A disabled choice stays focusable (aria-disabled, not `disabled`)
+ * so keyboard and screen-reader users reach it and hear why it is disabled.
+ */
+export function Choice({ c, kind, name, onToggle, extraReason }: { c: ComponentState; kind: 'radio' | 'checkbox'; name: string; onToggle: () => void; extraReason?: string }) {
+  const reasons = [...c.reasons, ...(extraReason ? [extraReason] : [])];
+  const disabled = !c.checked && (!c.enabled || Boolean(extraReason));
+  const id = `c-${c.name.replace(/[^a-z0-9]+/gi, '-')}`;
+  const why = reasons.length ? `${id}-why` : undefined;
+  return (
+    <div className={`choice${disabled ? ' disabled' : ''}${c.green && !disabled ? ' green' : ''}`} data-component={c.name}>
+      <input
+        id={id}
+        type={kind}
+        name={name}
+        checked={c.checked}
+        aria-disabled={disabled || undefined}
+        aria-describedby={why}
+        onChange={() => {
+          if (!disabled) onToggle();
+        }}
+        onClick={(e) => {
+          if (disabled) e.preventDefault();
+        }}
+      />
+      <label htmlFor={id} title={disabled ? reasons.join(' ') : (c.description ?? '')}>
+        {c.label ?? c.name}
+        {c.plugin && <span className="badge">plugin {c.plugin.name}</span>}
+        {c.green && !disabled && (
+          <span className="badge good" title="Everything this component lists as compatible is selected">
+            known good
+          </span>
+        )}
+      </label>
+      {why && (
+        <p id={why} className={disabled ? 'why' : 'why note'}>
+          {reasons.join(' ')}
+          {disabled && c.fix.length > 0 && <span className="fix"> To enable it: {c.fix.join('; ')}.</span>}
+        </p>
+      )}
+    </div>
+  );
+}

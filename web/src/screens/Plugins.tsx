@@ -1,0 +1,106 @@
+import { useState } from 'react';
+import { api } from '../api.js';
+import { useApi } from '../useApi.js';
+import type { Plugin } from '../types.js';
+import { Problems } from '../components/Problems.js';
+
+interface PluginDetail extends Plugin {
+  roles?: string[];
+  components?: string[];
+  tasks?: Record<string, number> | number;
+  releases?: Array<{ os?: string; operating_system?: string; version: string; name?: string }>;
+}
+
+export function Plugins() {
+  const plugins = useApi<Plugin[]>('/plugins');
+  const [error, setError] = useState<unknown>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const detail = useApi<PluginDetail>(open ? `/plugins/${open}` : null);
+
+  const upload = async (file: File) => {
+    setError(null);
+    setStatus(`Installing ${file.name}…`);
+    try {
+      const p = await api<Plugin>('POST', '/plugins', undefined, { raw: file, contentType: 'application/gzip' });
+      setStatus(`Installed ${p.name} ${p.version}.`);
+      plugins.reload();
+    } catch (e) {
+      setStatus('');
+      setError(e);
+    }
+  };
+
+  const uninstall = async (p: Plugin) => {
+    setError(null);
+    try {
+      await api('DELETE', `/plugins/${p.id}`);
+      setStatus(`Uninstalled ${p.name} ${p.version}.`);
+      if (open === String(p.id)) setOpen(null);
+      plugins.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+
+  return (
+    <section aria-labelledby="plugins-title">
+      <h1 id="plugins-title">Plugins</h1>
+      <div className="title-row">
+        <label htmlFor="plugin-upload">Upload a plugin package (.tar.gz)</label>
+        <input id="plugin-upload" type="file" accept=".gz,.tgz,application/gzip" onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} />
+      </div>
+      <p role="status">{status}</p>
+      <Problems error={error || plugins.error} title="The plugin change was refused" />
+      <table>
+        <caption>Installed plugins</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Version</th>
+            <th scope="col">Kind</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(plugins.data ?? []).map((p) => (
+            <tr key={p.id}>
+              <th scope="row">
+                <button type="button" className="link" onClick={() => setOpen(String(p.id))} aria-expanded={open === String(p.id)}>
+                  {p.title ?? p.name}
+                </button>
+              </th>
+              <td>{p.version}</td>
+              <td>{p.is_release ? 'release plugin' : 'plugin'}</td>
+              <td>
+                <button type="button" onClick={() => uninstall(p)}>
+                  Uninstall {p.name} {p.version}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {open && detail.data && (
+        <div className="detail" role="region" aria-label={`${detail.data.name} details`}>
+          <h2>
+            {detail.data.name} {detail.data.version}
+          </h2>
+          <p>Releases: {(detail.data.releases ?? []).map((r) => `${r.name ?? r.os ?? r.operating_system ?? ''} ${r.version}`).join(', ') || 'none'}</p>
+          <p>Roles: {(detail.data.roles ?? []).join(', ') || 'none'}</p>
+          <p>Components: {(detail.data.components ?? []).join(', ') || 'none'}</p>
+          <p>
+            Tasks:{' '}
+            {typeof detail.data.tasks === 'number'
+              ? detail.data.tasks
+              : Object.entries(detail.data.tasks ?? {})
+                  .map(([g, n]) => `${g}: ${n}`)
+                  .join(', ') || 'none'}
+          </p>
+        </div>
+      )}
+    </section>
+  );
+}

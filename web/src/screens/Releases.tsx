@@ -1,0 +1,53 @@
+import { useState } from 'react';
+import { api } from '../api.js';
+import { useApi } from '../useApi.js';
+import type { Release } from '../types.js';
+import { Problems } from '../components/Problems.js';
+
+export function Releases() {
+  const releases = useApi<Release[]>('/releases');
+  const [error, setError] = useState<unknown>(null);
+  const remove = async (r: Release) => {
+    setError(null);
+    try {
+      await api('DELETE', `/releases/${r.id}`);
+      releases.reload();
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return (
+    <section aria-labelledby="releases-title">
+      <h1 id="releases-title">Releases</h1>
+      <Problems error={error || releases.error} title="The release was not removed" />
+      {(releases.data ?? []).length === 0 && !releases.loading && <p>No release is installed. Install a release plugin on the Plugins page.</p>}
+      <table>
+        <caption>Installed releases</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Version</th>
+            <th scope="col">Operating system</th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(releases.data ?? []).map((r) => (
+            <tr key={r.id}>
+              <th scope="row">{r.name}</th>
+              <td>{r.version}</td>
+              <td>{r.operating_system}</td>
+              <td>
+                <button type="button" onClick={() => remove(r)}>
+                  Delete {r.name}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,217 @@
+import { useEffect, useMemo, useState } from 'react';
+import { api } from '../api.js';
+import { useApi } from '../useApi.js';
+import { go } from '../route.js';
+import type { Cluster, ComponentState, Release, WizardState } from '../types.js';
+import { GROUPS, groupOf, isMl2Core, type Pane } from '../components/groups.js';
+import { Choice } from '../components/Choice.js';
+import { Problems } from '../components/Problems.js';
+
+const STEPS: Array<{ id: 'start' | Pane | 'review'; title: string }> = [
+  { id: 'start', title: 'Name and release' },
+  { id: 'compute', title: 'Compute' },
+  { id: 'network', title: 'Networking' },
+  { id: 'storage', title: 'Storage' },
+  { id: 'additional', title: 'Additional services' },
+  { id: 'review', title: 'Review' },
+];
+
+export function Wizard() {
+  const releases = useApi<Release[]>('/releases');
+  const [step, setStep] = useState(0);
+  const [name, setName] = useState('');
+  const [releaseId, setReleaseId] = useState<string>('');
+  const [selection, setSelection] = useState<string[] | null>(null);
+  const [state, setState] = useState<WizardState | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!releaseId && releases.data?.length) setReleaseId(String(releases.data[0].id));
+  }, [releases.data, releaseId]);
+
+  // Ask the engine for the state of every component after each click: it alone decides what is enabled.
+  useEffect(() => {
+    if (!releaseId) return;
+    let live = true;
+    const select = selection === null ? '' : `?select=${encodeURIComponent(selection.join(','))}`;
+    api<WizardState>('GET', `/releases/${releaseId}/components/state${select}`).then(
+      (s) => {
+        if (!live) return;
+        setState(s);
+        if (selection === null) setSelection(s.components.filter((c) => c.checked).map((c) => c.name));
+      },
+      (e) => live && setError(e),
+    );
+    return () => {
+      live = false;
+    };
+  }, [releaseId, selection]);
+
+  const byGroup = useMemo(() => {
+    const map = new Map<string, ComponentState[]>();
+    for (const c of state?.components ?? []) {
+      const g = groupOf(c);
+      map.set(g, [...(map.get(g) ?? []), c]);
+    }
+    return map;
+  }, [state]);
+
+  if (releases.loading) return <p aria-busy="true">Loading…</p>;
+  if ((releases.data ?? []).length === 0) {
+    return (
+      <div className="notice" role="status">
+        <h1>No release is installed</h1>
+        <p>
+          Install a release plugin on the <a href="#/plugins">Plugins</a> page before creating an environment.
+        </p>
+      </div>
+    );
+  }
+
+  const toggle = (c: ComponentState, kind: 'radio' | 'checkbox', group: string) => {
+    const current = selection ?? [];
+    let next: string[];
+    if (kind === 'radio') {
+      const others = (byGroup.get(group) ?? []).map((o) => o.name);
+      next = [...current.filter((n) => !others.includes(n)), c.name];
+      // Leaving ML2 drops its drivers: they mean nothing without it.
+      if (!isMl2Core(c.name)) next = next.filter((n) => groupOf({ name: n }) !== 'ml2');
+    } else {
+      next = current.includes(c.name) ? current.filter((n) => n !== c.name) : [...current, c.name];
+    }
+    setError(null);
+    setSelection(next);
+  };
+
+  const current = STEPS[step];
+  const pluginsToEnable = [
+    ...new Map(
+      (state?.components ?? [])
+        .filter((c) => c.checked && c.plugin)
+        .map((c) => [`${c.plugin!.name}@${c.plugin!.version}`, c.plugin!]),
+    ).values(),
+  ];
+
+  const create = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const cluster = await api<Cluster>('POST', '/clusters', { name, release_id: isNaN(Number(releaseId)) ? releaseId : Number(releaseId), components: selection ?? [] });
+      go(`env/${cluster.id}/nodes`);
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const ml2Drivers = byGroup.get('ml2') ?? [];
+  const ml2AllDisabled = ml2Drivers.length > 0 && ml2Drivers.every((d) => !d.enabled && !d.checked);
+
+  return (
+    <section className="wizard" aria-labelledby="wizard-title">
+      <h1 id="wizard-title">New environment</h1>
+      <ol className="steps" aria-label="Steps">
+        {STEPS.map((s, i) => (
+          <li key={s.id} aria-current={i === step ? 'step' : undefined} className={i < step ? 'done' : ''}>
+            {s.title}
+          </li>
+        ))}
+      </ol>
+      <div className="pane">
+        <h2>{current.title}</h2>
+        {current.id === 'start' && (
+          <div className="form">
+            <label htmlFor="env-name">Name</label>
+            <input id="env-name" value={name} onChange={(e) => setName(e.target.value)} required />
+            <label htmlFor="env-release">Release</label>
+            <select
+              id="env-release"
+              value={releaseId}
+              onChange={(e) => {
+                setReleaseId(e.target.value);
+                setSelection(null);
+              }}
+            >
+              {(releases.data ?? []).map((r) => (
+                <option key={r.id} value={String(r.id)}>
+                  {r.name} ({r.version}, {r.operating_system})
+                </option>
+              ))}
+            </select>
+          </div>
+        )}
+        {GROUPS.filter((g) => g.pane === current.id).map((g) => {
+          const items = byGroup.get(g.id) ?? [];
+          if (items.length === 0) return null;
+          return (
+            <fieldset key={g.id} className={`group ${g.id === 'ml2' ? 'nested' : ''}`}>
+              <legend>{g.title}</legend>
+              {items.map((c) => (
+                <Choice
+                  key={c.name}
+                  c={c}
+                  kind={g.kind}
+                  name={g.id}
+                  onToggle={() => toggle(c, g.kind, g.id)}
+                  extraReason={isMl2Core(c.name) && ml2AllDisabled && !c.checked ? 'Every ML2 driver is disabled by your other choices, so ML2 cannot be used.' : undefined}
+                />
+              ))}
+            </fieldset>
+          );
+        })}
+        {current.id === 'review' && state && (
+          <div className="review">
+            <p>
+              <strong>{name || '(no name)'}</strong> on {(releases.data ?? []).find((r) => String(r.id) === releaseId)?.name}
+            </p>
+            <h3>Components</h3>
+            <ul>
+              {state.components
+                .filter((c) => c.checked)
+                .map((c) => (
+                  <li key={c.name}>
+                    {c.label ?? c.name} <code>{c.name}</code>
+                  </li>
+                ))}
+            </ul>
+            <h3>Plugins that will be enabled</h3>
+            {pluginsToEnable.length === 0 ? (
+              <p>None.</p>
+            ) : (
+              <ul>
+                {pluginsToEnable.map((p) => (
+                  <li key={`${p.name}@${p.version}`}>
+                    {p.name} {p.version}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {!state.valid && (
+              <div className="problems" role="alert">
+                <strong>This selection is not complete yet</strong>
+                <ul>{(state.findings ?? []).map((f, i) => <li key={i}>{f.message}</li>)}</ul>
+              </div>
+            )}
+          </div>
+        )}
+      </div>
+      <Problems error={error} />
+      <div className="actions">
+        <button type="button" disabled={step === 0} onClick={() => setStep(step - 1)}>
+          Back
+        </button>
+        {step < STEPS.length - 1 ? (
+          <button type="button" className="primary" disabled={step === 0 && !name.trim()} onClick={() => setStep(step + 1)}>
+            Next
+          </button>
+        ) : (
+          <button type="button" className="primary" disabled={busy || !name.trim() || !state?.valid} onClick={create}>
+            Create environment
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

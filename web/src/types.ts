@@ -1,0 +1,64 @@
+/** The shapes the UI reads from the API. */
+export interface Release {
+  id: string | number;
+  name: string;
+  version: string;
+  operating_system: string;
+  description?: string;
+}
+
+export interface Cluster {
+  id: string | number;
+  name: string;
+  release_id: string | number;
+  components: string[];
+  status?: string;
+  plugins?: Array<{ name: string; version: string }>;
+}
+
+export interface ComponentState {
+  name: string;
+  label?: string;
+  description?: string;
+  type: string;
+  group: string;
+  checked: boolean;
+  enabled: boolean;
+  green: boolean;
+  reasons: string[];
+  fix: string[];
+  plugin?: { name: string; version: string } | null;
+}
+
+export interface WizardState {
+  valid: boolean;
+  components: ComponentState[];
+  findings?: Array<{ code: string; message: string }>;
+}
+
+export interface Node {
+  id: string | number;
+  name: string;
+  cluster_id: string | number | null;
+  roles: string[];
+  pending_roles: string[];
+  hardware?: Record<string, unknown>;
+}
+
+export interface Role {
+  name: string;
+  description?: string;
+  label?: string;
+  conflicts?: string[] | '*';
+  limits?: Record<string, unknown>;
+  plugin?: string | null;
+}
+
+export interface Plugin {
+  id: string | number;
+  name: string;
+  version: string;
+  title?: string;
+  package_version?: string;
+  is_release?: boolean;
+}
