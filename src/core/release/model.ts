@@ -93,4 +93,12 @@ export interface Release {
   graphs: Record<string, { name?: string; metadata?: Record<string, unknown>; tasks: Task[] }>;
   /** Where it came from: `plugin:<name>@<version>` or `fixture:<file>#<pk>`. */
   source: string;
+  /**
+   * Fuel release versions (`mitaka-9.0`) whose plugins this release accepts as its own: a release
+   * that keeps the role names and task ids of that Fuel release offers the same surface to plugins.
+   * A plugin matches a release by `version` or by any of these.
+   */
+  compatible_versions?: string[];
+  /** Extra release-level fields Hearth does not reason about (`extensions`, `modes_metadata`, …). */
+  extra?: Record<string, unknown>;
 }

@@ -1,0 +1,38 @@
+/**
+ * Deep merge with Nailgun's `dict_merge(a, b)` semantics: mappings merge key by key, `b` wins, and
+ * anything that is not a mapping on both sides (lists included) is replaced, never concatenated.
+ * Inputs are never mutated: YAML aliases make one parsed object appear in several places.
+ */
+import { copyPositions } from '../positions.js';
+
+export type Mapping = Record<string, unknown>;
+
+export const isMapping = (value: unknown): value is Mapping =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** A structural copy that keeps the source positions of every container. */
+export function cloneValue<T>(value: T): T {
+  if (Array.isArray(value)) {
+    const out = value.map((item) => cloneValue(item));
+    copyPositions(value, out);
+    return out as T;
+  }
+  if (isMapping(value)) {
+    const out: Mapping = {};
+    for (const [k, v] of Object.entries(value)) out[k] = cloneValue(v);
+    copyPositions(value, out);
+    return out as T;
+  }
+  return value;
+}
+
+export function deepMerge(base: unknown, over: unknown): unknown {
+  if (!isMapping(base) || !isMapping(over)) return cloneValue(over);
+  const out: Mapping = cloneValue(base);
+  for (const [k, v] of Object.entries(over)) {
+    out[k] = k in out && isMapping(out[k]) && isMapping(v) ? deepMerge(out[k], v) : cloneValue(v);
+  }
+  // The overriding record is the one a user edits, so its positions are the useful ones.
+  copyPositions(over, out);
+  return out;
+}
