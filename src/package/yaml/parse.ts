@@ -9,6 +9,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments
 import type { Node as YamlNode, Document } from 'yaml';
 import { finding, type Finding, type SourcePosition } from '../../core/findings.js';
 import { recordContainer } from '../../core/positions.js';
+import { relaxIndentation } from './leniency.js';
 
 export interface YamlParseOptions {
   /** Upper bound on the size of the data once aliases are expanded (alias-bomb guard). */
@@ -17,6 +18,12 @@ export interface YamlParseOptions {
   maxDepth?: number;
   /** Severity for duplicate mapping keys: PyYAML keeps the last silently; we always say so. */
   duplicateKeySeverity?: 'error' | 'warning';
+  /**
+   * Accept what libyaml/PyYAML accept although the YAML spec does not: continuation lines of a
+   * quoted string or a flow collection indented no deeper than their key (see leniency.ts). On by
+   * default, because Heat and Fuel both read such files; the place is reported as an info finding.
+   */
+  libyamlIndentation?: boolean;
 }
 
 export interface ParsedYaml {
@@ -31,6 +38,7 @@ const DEFAULTS: Required<YamlParseOptions> = {
   maxExpandedNodes: 2_000_000,
   maxDepth: 400,
   duplicateKeySeverity: 'warning',
+  libyamlIndentation: true,
 };
 
 // PyYAML's implicit resolvers (yaml/resolver.py), verbatim in meaning.
@@ -39,6 +47,7 @@ const TRUE_WORDS = new Set(['yes', 'true', 'on']);
 const INT_RE = /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
 const FLOAT_RE =
   /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const ANCHOR_NAME_RE = /^[0-9A-Za-z_-]+$/;
 const NULL_RE = /^(?:~|null|Null|NULL|)$/;
 const TIMESTAMP_RE =
   /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
@@ -110,11 +119,14 @@ class Converter {
     private readonly file: string,
     private readonly lines: LineCounter,
     private readonly options: Required<YamlParseOptions>,
+    /** Spaces the leniency pass inserted per line: columns are reported as in the original text. */
+    private readonly shifts?: Map<number, number>,
   ) {}
 
   pos(offset: number | undefined): SourcePosition {
     const { line, col } = this.lines.linePos(offset ?? 0);
-    return { file: this.file, line, column: col };
+    const shift = this.shifts?.get(line) ?? 0;
+    return { file: this.file, line, column: Math.max(1, col - shift) };
   }
 
   private readonly sizing = new Set<YamlNode>();
@@ -149,12 +161,15 @@ class Converter {
     if (depth > this.options.maxDepth) throw new TooDeep();
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
+      this.checkAnchorName(node.source, node.range?.[0]);
       const target = node.resolve(doc);
       if (!target) return null;
       // PyYAML hands back the very same object for every alias of an anchor; so do we.
       if (this.anchored.has(target)) return this.anchored.get(target);
       return this.convert(target, doc, depth + 1);
     }
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor) this.checkAnchorName(anchor, (node as YamlNode).range?.[0]);
     if (isScalar(node)) return this.scalar(node);
     if (isMap(node)) {
       const tag = node.tag;
@@ -194,13 +209,39 @@ class Converter {
   }
 
   private remember(node: YamlNode, value: unknown): void {
-    if ((node as { anchor?: string }).anchor) this.anchored.set(node, value);
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor) {
+      this.anchored.set(node, value);
+    }
+  }
+
+  /** libyaml allows only letters, digits, `-` and `_` in anchor names; eemeli/yaml allows more. */
+  private readonly checkedAnchors = new Set<string>();
+
+  checkAnchorName(name: string, offset: number | undefined): void {
+    if (ANCHOR_NAME_RE.test(name) || this.checkedAnchors.has(name)) return;
+    this.checkedAnchors.add(name);
+    this.findings.push(
+      finding(
+        'yaml/bad-anchor-name',
+        'error',
+        `the anchor or alias name '${name}' has characters that libyaml and PyYAML refuse (only letters, digits, '-' and '_' are allowed)`,
+        this.pos(offset),
+        'rename the anchor and its aliases with letters, digits, - and _ only',
+      ),
+    );
   }
 
   private scalar(node: Scalar): unknown {
     const tag = node.tag;
     if (!tag && node.type === Scalar.PLAIN) {
       const source = (node as Scalar & { source?: string }).source ?? String(node.value ?? '');
+      if (source === '=') {
+        // PyYAML resolves a lone `=` to the YAML 1.1 "value" type, which its safe loader cannot build.
+        this.findings.push(
+          finding('yaml/value-key', 'error', "a plain '=' is read by PyYAML as the special YAML 1.1 'value' type, which its safe loader refuses", this.pos(node.range?.[0]), "quote it: '='"),
+        );
+      }
       return resolvePlainScalar(source);
     }
     if (!tag) return node.value === null || node.value === undefined ? '' : String(node.value);
@@ -234,7 +275,10 @@ class Converter {
     this.remember(node as YamlNode, out);
     const entry = recordContainer(out, this.pos((node as YamlNode).range?.[0]));
     const seen = new Map<string, SourcePosition>();
-    const merged: Record<string, unknown>[] = [];
+    // Merged mappings, one group per `<<` key, and the explicit pairs: PyYAML puts merged pairs
+    // first (so they come first in key order) and lets explicit ones override them.
+    const mergeGroups: Record<string, unknown>[][] = [];
+    const explicit: { key: string; value: unknown; keyPos: SourcePosition; valuePos: SourcePosition }[] = [];
     for (const pair of node.items as { key: unknown; value: unknown }[]) {
       const keyNode = pair.key as YamlNode | null;
       if (
@@ -245,8 +289,10 @@ class Converter {
       ) {
         const source = this.convert(pair.value, doc, depth + 1);
         const sources = Array.isArray(source) ? source : [source];
+        const group: Record<string, unknown>[] = [];
+        mergeGroups.push(group);
         for (const one of sources) {
-          if (one && typeof one === 'object' && !Array.isArray(one)) merged.push(one as Record<string, unknown>);
+          if (one && typeof one === 'object' && !Array.isArray(one)) group.push(one as Record<string, unknown>);
           else {
             this.findings.push(
               finding('yaml/bad-merge', 'error', 'a merge key (<<) must name a mapping or a list of mappings', this.pos(keyNode.range?.[0])),
@@ -254,6 +300,17 @@ class Converter {
           }
         }
         continue;
+      }
+      if (isMap(keyNode) || isSeq(keyNode) || (isAlias(keyNode) && !isScalar(keyNode.resolve(doc)))) {
+        this.findings.push(
+          finding(
+            'yaml/unhashable-key',
+            'error',
+            'a mapping key is itself a list or a mapping, which PyYAML refuses ("found unhashable key")',
+            this.pos(keyNode?.range?.[0]),
+            'use a plain string as the key',
+          ),
+        );
       }
       const key = this.keyText(keyNode, doc, depth);
       const keyPos = this.pos(keyNode?.range?.[0]);
@@ -270,32 +327,39 @@ class Converter {
         );
       }
       seen.set(key, keyPos);
-      setOwn(out, key, this.convert(pair.value, doc, depth + 1));
-      entry.keys.set(key, keyPos);
       const valueNode = pair.value as YamlNode | null;
-      entry.values.set(key, valueNode?.range ? this.pos(valueNode.range[0]) : keyPos);
+      const valuePos = valueNode?.range ? this.pos(valueNode.range[0]) : keyPos;
+      explicit.push({ key, value: this.convert(pair.value, doc, depth + 1), keyPos, valuePos });
     }
-    // Merge keys: explicit keys win; among merged maps, earlier ones win (YAML 1.1 merge rules).
-    for (const source of merged) {
-      for (const [key, value] of Object.entries(source)) {
-        if (!Object.prototype.hasOwnProperty.call(out, key)) {
+    // Within one `<<: [*a, *b]` the earlier map wins; a later `<<` key wins over an earlier one.
+    for (const group of mergeGroups) {
+      for (const source of [...group].reverse()) {
+        for (const [key, value] of Object.entries(source)) {
           setOwn(out, key, value);
-          if (!entry.values.has(key)) entry.values.set(key, entry.self);
+          entry.values.set(key, entry.self);
         }
       }
+    }
+    for (const { key, value, keyPos, valuePos } of explicit) {
+      setOwn(out, key, value);
+      entry.keys.set(key, keyPos);
+      entry.values.set(key, valuePos);
     }
     return out;
   }
 }
 
-/** Parse one YAML stream (one document, as PyYAML's `safe_load` requires). Never throws. */
-export function parseYaml(text: string, file: string, options: YamlParseOptions = {}): ParsedYaml {
-  const opts = { ...DEFAULTS, ...options };
+interface Attempt {
+  docs: Document.Parsed[];
+  lines: LineCounter;
+  /** Thrown by the parser itself (it should not, but user input must never crash us). */
+  crash?: Error;
+}
+
+function attempt(text: string): Attempt {
   const lines = new LineCounter();
-  const findings: Finding[] = [];
-  let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, {
+    const docs = parseAllDocuments(text, {
       version: '1.1',
       uniqueKeys: false,
       lineCounter: lines,
@@ -303,12 +367,46 @@ export function parseYaml(text: string, file: string, options: YamlParseOptions 
       strict: false,
       merge: true,
     }) as Document.Parsed[];
+    return { docs: Array.isArray(docs) ? docs : [], lines };
   } catch (err) {
-    findings.push(finding('yaml/syntax', 'error', `cannot parse YAML: ${(err as Error).message}`, { file, line: 1, column: 1 }));
+    return { docs: [], lines, crash: err as Error };
+  }
+}
+
+const hasSyntaxErrors = (a: Attempt): boolean => a.crash !== undefined || a.docs.some((doc) => doc.errors.length > 0);
+
+/** Parse one YAML stream (one document, as PyYAML's `safe_load` requires). Never throws. */
+export function parseYaml(text: string, file: string, options: YamlParseOptions = {}): ParsedYaml {
+  const opts = { ...DEFAULTS, ...options };
+  const findings: Finding[] = [];
+  let parsed = attempt(text);
+  let shifts: Map<number, number> | undefined;
+  if (hasSyntaxErrors(parsed) && opts.libyamlIndentation) {
+    const relaxed = relaxIndentation(text);
+    const second = relaxed ? attempt(relaxed.text) : undefined;
+    if (relaxed && second && !hasSyntaxErrors(second)) {
+      parsed = second;
+      shifts = relaxed.shifts;
+      for (const span of relaxed.spans) {
+        const what = span.kind === 'quoted' ? 'quoted string' : 'flow collection';
+        findings.push(
+          finding(
+            'yaml/lenient-indentation',
+            'info',
+            `this multi-line ${what} has lines indented no deeper than its key: libyaml (Heat, PyYAML) reads it, strict YAML parsers refuse it`,
+            { file, line: span.line, column: span.column },
+            `indent the ${what}'s continuation lines past its key`,
+          ),
+        );
+      }
+    }
+  }
+  if (parsed.crash) {
+    findings.push(finding('yaml/syntax', 'error', `cannot parse YAML: ${parsed.crash.message}`, { file, line: 1, column: 1 }));
     return { value: undefined, ok: false, findings };
   }
-  if (!Array.isArray(docs)) docs = [];
-  const converter = new Converter(file, lines, opts);
+  const docs = parsed.docs;
+  const converter = new Converter(file, parsed.lines, opts, shifts);
   const errors = docs.flatMap((doc) => doc.errors);
   if (errors.length > 0) {
     for (const error of errors.slice(0, 5)) {
