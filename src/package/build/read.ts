@@ -1,0 +1,165 @@
+/**
+ * The one way Hearth opens a package, for `hearth plugin inspect` and for the server's install:
+ * everything is checked in memory first (tar shape, manifest, every checksum, no missing or extra
+ * file), and only a package that passes is written, into a fresh temporary folder.
+ */
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { finding, hasErrors, type Finding } from '../../core/findings.js';
+import { parseYaml } from '../yaml/index.js';
+import { MANIFEST_FILE } from './files.js';
+import { manifestProblem, sha256, type PackageManifest } from './manifest.js';
+import { DEFAULT_TAR_LIMITS, readTarGz, safeRelativePath, TarError, type ReadEntry, type TarLimits } from './tar.js';
+
+export interface ReadPackageOptions {
+  /** Where the temporary folder is made (default: the system's temporary folder). */
+  tempDir?: string;
+  limits?: Partial<TarLimits>;
+  /** Check only; write nothing (the result has no `dir`). */
+  verifyOnly?: boolean;
+}
+
+export interface ReadPackageResult {
+  /** True when the package was accepted (no error findings). */
+  ok: boolean;
+  manifest?: PackageManifest;
+  /** Absolute path of the unpacked plugin folder, inside a fresh temporary folder; only when ok. */
+  dir?: string;
+  findings: Finding[];
+  /** Remove the temporary folder (safe to call more than once, and when nothing was written). */
+  cleanup(): Promise<void>;
+}
+
+const noCleanup = async (): Promise<void> => {};
+
+/** Open, verify and (unless `verifyOnly`) unpack the package at `file`. Never throws for a bad package. */
+export async function readPackage(file: string, options: ReadPackageOptions = {}): Promise<ReadPackageResult> {
+  const limits: TarLimits = { ...DEFAULT_TAR_LIMITS, ...options.limits };
+  const shown = basename(file);
+  const refuse = (f: Finding[]): ReadPackageResult => ({ ok: false, findings: f, cleanup: noCleanup });
+  let bytes: Buffer;
+  try {
+    const info = await stat(file);
+    if (!info.isFile()) return refuse([finding('package/not-a-file', 'error', `'${file}' is not a file`, { file: shown })]);
+    if (info.size > limits.maxTotalBytes) {
+      return refuse([finding('package/too-large', 'error', `the package is ${info.size} bytes, over the limit of ${limits.maxTotalBytes}`, { file: shown })]);
+    }
+    bytes = await readFile(file);
+  } catch {
+    return refuse([finding('package/missing', 'error', `the package '${file}' does not exist`, { file: shown }, 'Check the path; packages are built with `hearth plugin build`.')]);
+  }
+
+  let entries: ReadEntry[];
+  try {
+    entries = readTarGz(bytes, limits);
+  } catch (err) {
+    if (!(err instanceof TarError)) throw err;
+    const where = { file: err.entry ? `${shown}:${err.entry}` : shown };
+    return refuse([finding(err.code, 'error', `${shown}: ${err.message}`, where, err.hint ?? 'The package was refused and nothing was unpacked.')]);
+  }
+
+  const { manifest, findings } = verifyEntries(entries, shown);
+  if (!manifest || hasErrors(findings) || options.verifyOnly) return { ok: !hasErrors(findings) && manifest !== undefined, manifest, findings, cleanup: noCleanup };
+
+  const temp = await mkdtemp(join(resolve(options.tempDir ?? tmpdir()), 'hearth-package-'));
+  const cleanup = async (): Promise<void> => {
+    await rm(temp, { recursive: true, force: true });
+  };
+  try {
+    await unpack(entries, temp);
+  } catch (err) {
+    await cleanup();
+    return refuse([...findings, finding('package/unpack-failed', 'error', `${shown}: could not unpack: ${(err as Error).message}`, { file: shown })]);
+  }
+  return { ok: true, manifest, dir: join(temp, topFolderOf(manifest)), findings, cleanup };
+}
+
+const topFolderOf = (m: PackageManifest): string => `${m.name}-${m.version}`;
+
+/** Check layout, manifest and checksums of entries already read (no I/O). */
+export function verifyEntries(entries: readonly ReadEntry[], shown: string): { manifest?: PackageManifest; findings: Finding[] } {
+  const findings: Finding[] = [];
+  const fail = (code: string, message: string, entry?: string, hint?: string): void => {
+    findings.push(finding(code, 'error', `${shown}: ${message}`, { file: entry ? `${shown}:${entry}` : shown }, hint));
+  };
+  const tops = new Set(entries.map((e) => e.path.split('/')[0]));
+  const looseFile = entries.find((e) => e.type === 'file' && !e.path.includes('/'));
+  if (tops.size !== 1 || looseFile) {
+    fail('package/layout', `a package holds one top folder <name>-<version>/, this one has ${looseFile ? `the loose file ${looseFile.path}` : `${tops.size} top entries`}`, undefined, 'Build packages with `hearth plugin build`.');
+    return { findings };
+  }
+  const [top] = tops;
+  const manifestEntry = entries.find((e) => e.path === `${top}/${MANIFEST_FILE}`);
+  if (!manifestEntry) {
+    fail('package/no-manifest', `there is no ${top}/${MANIFEST_FILE}`, undefined, 'Only packages made by `hearth plugin build` carry the manifest the checks need.');
+    return { findings };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(manifestEntry.data.toString('utf8'));
+  } catch (err) {
+    fail('package/bad-manifest', `${MANIFEST_FILE} is not JSON (${(err as Error).message})`, manifestEntry.path);
+    return { findings };
+  }
+  const problem = manifestProblem(parsed);
+  if (problem) {
+    fail('package/bad-manifest', `${MANIFEST_FILE} is not a valid manifest: ${problem}`, manifestEntry.path);
+    return { findings };
+  }
+  const manifest = parsed as PackageManifest;
+  if (top !== topFolderOf(manifest)) {
+    fail('package/layout', `the top folder is '${top}' but the manifest names ${topFolderOf(manifest)}`);
+  }
+
+  const listed = new Map(Object.entries(manifest.files));
+  for (const path of listed.keys()) {
+    try {
+      if (safeRelativePath(path) !== path) throw new TarError('package/unsafe-path', `the manifest lists the unusual path ${JSON.stringify(path)}`);
+    } catch (err) {
+      fail('package/bad-manifest', (err as Error).message, manifestEntry.path);
+    }
+  }
+  const present = new Map<string, ReadEntry>();
+  for (const entry of entries) {
+    if (entry.type !== 'file' || entry === manifestEntry) continue;
+    present.set(entry.path.slice(top.length + 1), entry);
+  }
+  for (const [path, entry] of present) {
+    const expected = listed.get(path);
+    if (expected === undefined) fail('package/extra-file', `${path} is in the package but not in its manifest`, path, 'A file was added after the build; rebuild the package.');
+    else if (sha256(entry.data) !== expected) fail('package/checksum-mismatch', `${path} does not match its sha256 in the manifest: the file was changed after the build`, path, 'Rebuild the package, or get it again from its source.');
+  }
+  for (const path of listed.keys()) {
+    if (!present.has(path)) fail('package/missing-file', `${path} is listed in the manifest but missing from the package`, path, 'Rebuild the package, or get it again from its source.');
+  }
+
+  const metadata = present.get('metadata.yaml');
+  if (!metadata) {
+    fail('package/missing-file', 'there is no metadata.yaml at the top of the plugin', undefined);
+  } else {
+    const parsedMeta = parseYaml(metadata.data.toString('utf8'), 'metadata.yaml');
+    const meta = parsedMeta.value as Record<string, unknown> | undefined;
+    const name = meta && typeof meta === 'object' ? meta.name : undefined;
+    const version = meta && typeof meta === 'object' && meta.version !== undefined && meta.version !== null ? String(meta.version) : undefined;
+    if (name !== manifest.name || version !== manifest.version) {
+      fail('package/manifest-mismatch', `the manifest says ${manifest.name} ${manifest.version} but metadata.yaml says ${String(name)} ${String(version)}`, 'metadata.yaml');
+    }
+  }
+  return { manifest, findings };
+}
+
+async function unpack(entries: readonly ReadEntry[], root: string): Promise<void> {
+  for (const entry of entries) {
+    const target = resolve(root, ...entry.path.split('/'));
+    // Paths were checked already; this second look guards the write itself.
+    if (!target.startsWith(root + sep)) throw new Error(`refusing to write outside the temporary folder: ${entry.path}`);
+    if (entry.type === 'dir') {
+      await mkdir(target, { recursive: true, mode: 0o755 });
+    } else {
+      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
+      // 'wx' refuses to follow or replace anything already there.
+      await writeFile(target, entry.data, { flag: 'wx', mode: entry.executable ? 0o755 : 0o644 });
+    }
+  }
+}

@@ -1,0 +1,314 @@
+/**
+ * The skeleton of a release plugin (package 5.0.0, `is_release: true`): one release defined in its
+ * own folder (metadata, attributes, graphs, scripts, repository), with the four graph types.
+ * One release per plugin, named like the plugin, because that is what the release-as-a-plugin
+ * design recommends (and warns about otherwise).
+ */
+import type { Skeleton, SkeletonFile } from './templates.js';
+
+const RELEASE_VERSION = 'newton-10.0';
+
+function metadata(name: string, folder: string): string {
+  return `# A release plugin: it defines a whole release rather than extending one.
+name: ${name}
+title: ${name} release
+version: '1.0.0'
+description: Please describe the release here
+fuel_version: ['10.0']
+licenses: ['Apache License Version 2.0']
+authors: ['Specify author or company name']
+homepage: 'https://example.com/${name}'
+groups: []
+package_version: '5.0.0'
+releases:
+  - release_name: ${name}
+    description: 'Describe the release: operating system, OpenStack version, purpose'
+    operating_system: ubuntu
+    version: ${RELEASE_VERSION}
+    is_release: true
+
+    networks_path: ${folder}/metadata/networks.yaml
+    volumes_path: ${folder}/metadata/volumes.yaml
+    roles_path: ${folder}/metadata/roles.yaml
+    network_roles_path: ${folder}/metadata/network_roles.yaml
+    components_path: ${folder}/metadata/components.yaml
+
+    attributes_path: ${folder}/attributes/attributes.yaml
+    node_attributes_path: ${folder}/attributes/node.yaml
+    nic_attributes_path: ${folder}/attributes/nic.yaml
+    bond_attributes_path: ${folder}/attributes/bond.yaml
+
+    deployment_scripts_path: ${folder}/deployment_scripts/
+    repository_path: ${folder}/repositories/ubuntu
+
+    graphs:
+      - type: provisioning
+        name: provisioning
+        tasks_path: ${folder}/graphs/provisioning.yaml
+      - type: deployment
+        name: deployment
+        tasks_path: ${folder}/graphs/deployment.yaml
+      - type: deletion
+        name: deletion
+        tasks_path: ${folder}/graphs/deletion.yaml
+      - type: network_verification
+        name: network verification
+        tasks_path: ${folder}/graphs/network_verification.yaml
+`;
+}
+
+const ROLES = `# The node roles of the release.
+controller:
+  name: "Controller"
+  description: "The controller runs the OpenStack control plane"
+  has_primary: true
+  public_ip_required: true
+  weight: 10
+  conflicts:
+    - compute
+  limits:
+    min: 1
+    recommended: 3
+compute:
+  name: "Compute"
+  description: "A compute node runs virtual machines"
+  weight: 20
+  conflicts:
+    - controller
+  limits:
+    recommended: 1
+`;
+
+const VOLUMES = `# Disks: which volumes each role gets, and the volumes themselves.
+volumes_roles_mapping:
+  controller:
+    - {allocate_size: "min", id: "os"}
+  compute:
+    - {allocate_size: "min", id: "os"}
+    - {allocate_size: "all", id: "vm"}
+volumes:
+  - id: "os"
+    type: "vg"
+    label: "Base System"
+    min_size: {generator: "calc_min_os_size"}
+    items:
+      - mount: "/"
+        type: "lv"
+        name: "root"
+        size: {generator: "calc_total_root_vg"}
+        file_system: "ext4"
+      - mount: "swap"
+        type: "lv"
+        name: "swap"
+        size: {generator: "calc_swap_size"}
+        file_system: "swap"
+  - id: "vm"
+    type: "vg"
+    label: "Virtual Storage"
+    min_size: {generator: "calc_min_vm_size"}
+    items:
+      - mount: "/var/lib/nova"
+        type: "lv"
+        name: "nova"
+        size: {generator: "calc_total_vg", generator_args: ["vm"]}
+        file_system: "xfs"
+`;
+
+const NETWORKS = `# Networks of the release (neutron).
+neutron:
+  networks:
+    - name: "public"
+      cidr: "172.16.0.0/24"
+      gateway: "172.16.0.1"
+      use_gateway: true
+      notation: "ip_ranges"
+      render_type: null
+      map_priority: 1
+      configurable: true
+      floating_range_var: "floating_ranges"
+      vlan_start: null
+    - name: "management"
+      cidr: "192.168.0.0/24"
+      use_gateway: false
+      notation: "cidr"
+      render_type: "cidr"
+      map_priority: 2
+      configurable: true
+      vlan_start: 101
+`;
+
+const NETWORK_ROLES = `# Network roles: which network each service uses.
+- id: "management"
+  default_mapping: "management"
+  properties:
+    subnet: true
+    gateway: false
+    vip:
+      - name: "management"
+        namespace: "haproxy"
+- id: "public/vip"
+  default_mapping: "public"
+  properties:
+    subnet: true
+    gateway: true
+    vip:
+      - name: "public"
+        namespace: "haproxy"
+`;
+
+const COMPONENTS = `# Components offered by the environment creation wizard for this release.
+- name: hypervisor:qemu
+  label: "QEMU-KVM"
+  description: "Virtual machines run under QEMU with KVM"
+- name: network:neutron:core:ml2
+  label: "Neutron with ML2"
+  description: "OpenStack networking with the ML2 plugin"
+  compatible:
+    - name: "hypervisor:*"
+- name: storage:block:lvm
+  label: "LVM"
+  description: "Block storage on LVM"
+  compatible:
+    - name: "hypervisor:qemu"
+`;
+
+const ATTRIBUTES = `# Environment settings of the release, shown on the Settings tab.
+attributes:
+  metadata:
+    group: general
+  debug:
+    value: false
+    label: "Debug logging"
+    description: "Log at debug level on every node"
+    weight: 10
+    type: checkbox
+`;
+
+const NODE = `# Node attributes, by section.
+cpu_pinning:
+  metadata:
+    label: "CPU pinning"
+  nova:
+    label: "Nova CPUs"
+    description: "CPUs pinned for virtual machines"
+    type: "number"
+    value: 0
+`;
+
+const NIC = `# NIC attributes.
+mtu:
+  metadata:
+    label: "MTU"
+  value:
+    label: "MTU"
+    description: "Maximum transmission unit"
+    type: "number"
+    value: 1500
+`;
+
+const BOND = `# Bond attributes.
+lacp_rate:
+  metadata:
+    label: "LACP rate"
+  value:
+    label: "LACP rate"
+    description: "How often LACP packets are sent"
+    type: "select"
+    value: "slow"
+`;
+
+function graph(comment: string, tasks: string): string {
+  return `# ${comment}\n${tasks}`;
+}
+
+const PROVISIONING = graph(
+  'Provisioning graph: install the operating system on new nodes.',
+  `- id: provision
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  parameters:
+    cmd: bash provision.sh
+    timeout: 3600
+`,
+);
+
+const DEPLOYMENT = graph(
+  'Deployment graph: configure OpenStack on the nodes.',
+  `- id: controller-services
+  type: puppet
+  version: 2.0.0
+  roles: [controller]
+  parameters:
+    puppet_manifest: "controller.pp"
+    puppet_modules: "."
+    timeout: 3600
+    strategy:
+      type: one_by_one
+- id: compute-services
+  type: puppet
+  version: 2.0.0
+  roles: [compute]
+  requires: [controller-services]
+  cross-depends:
+    - name: controller-services
+      role: [controller]
+  parameters:
+    puppet_manifest: "compute.pp"
+    puppet_modules: "."
+    timeout: 3600
+    strategy:
+      type: parallel
+`,
+);
+
+const DELETION = graph(
+  'Deletion graph: clean up nodes removed from the environment.',
+  `- id: erase
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  parameters:
+    cmd: bash erase.sh
+    timeout: 600
+`,
+);
+
+const VERIFICATION = graph(
+  'Network verification graph: check connectivity between nodes before deployment.',
+  `- id: verify-networks
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  parameters:
+    cmd: bash verify_networks.sh
+    timeout: 300
+`,
+);
+
+/** Files of a release plugin (the shared files: LICENSE, README, hook, come from the caller). */
+export function releaseSkeleton(name: string): Skeleton {
+  const folder = `${name}-release`;
+  const file = (text: string, executable = false): SkeletonFile => ({ text, executable });
+  const script = (what: string): SkeletonFile => file(`#!/bin/bash\n# ${what}\nset -eu\n`, true);
+  return new Map<string, SkeletonFile>([
+    ['metadata.yaml', file(metadata(name, folder))],
+    [`${folder}/metadata/roles.yaml`, file(ROLES)],
+    [`${folder}/metadata/volumes.yaml`, file(VOLUMES)],
+    [`${folder}/metadata/networks.yaml`, file(NETWORKS)],
+    [`${folder}/metadata/network_roles.yaml`, file(NETWORK_ROLES)],
+    [`${folder}/metadata/components.yaml`, file(COMPONENTS)],
+    [`${folder}/attributes/attributes.yaml`, file(ATTRIBUTES)],
+    [`${folder}/attributes/node.yaml`, file(NODE)],
+    [`${folder}/attributes/nic.yaml`, file(NIC)],
+    [`${folder}/attributes/bond.yaml`, file(BOND)],
+    [`${folder}/graphs/provisioning.yaml`, file(PROVISIONING)],
+    [`${folder}/graphs/deployment.yaml`, file(DEPLOYMENT)],
+    [`${folder}/graphs/deletion.yaml`, file(DELETION)],
+    [`${folder}/graphs/network_verification.yaml`, file(VERIFICATION)],
+    [`${folder}/deployment_scripts/provision.sh`, script('Install the operating system.')],
+    [`${folder}/deployment_scripts/erase.sh`, script('Erase the node.')],
+    [`${folder}/deployment_scripts/verify_networks.sh`, script('Check the networks.')],
+    [`${folder}/repositories/ubuntu`, {}],
+  ]);
+}
