@@ -42,7 +42,7 @@ function regexOf(selector: string): RegExp | undefined {
  */
 export function rolesReached(roles: RoleTable, selector: RoleSelector | undefined, byTags = false): string[] | undefined {
   if (selector === undefined) return undefined;
-  const all = Object.keys(roles);
+  const all = Object.keys(roles).sort();
   if (selector === '*') return all;
   const out = new Set<string>();
   for (const item of selector) {
