@@ -27,12 +27,13 @@ export function baseRole(roles: RoleTable, name: string): string {
   return name;
 }
 
-function regexOf(selector: string): RegExp | undefined {
+/** `undefined`: not a regex selector; `null`: a regex that does not compile (reaches nothing). */
+function regexOf(selector: string): RegExp | null | undefined {
   if (selector.length < 2 || !selector.startsWith('/') || !selector.endsWith('/')) return undefined;
   try {
     return new RegExp(selector.slice(1, -1));
   } catch {
-    return undefined;
+    return null;
   }
 }
 
@@ -48,6 +49,7 @@ export function rolesReached(roles: RoleTable, selector: RoleSelector | undefine
   for (const item of selector) {
     if (item === '*') return all;
     const re = regexOf(item);
+    if (re === null) continue;
     if (re) {
       for (const name of all) if (re.test(name)) out.add(name);
       continue;
