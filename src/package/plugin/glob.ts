@@ -1,0 +1,101 @@
+/**
+ * Glob matching for `*_path` values (`graphs/*.yaml`, `releases/**\/tasks.yaml`), confined to the
+ * plugin folder: the walk starts inside it and never follows a link out of it. Node 20 has no
+ * fs.glob, and the patterns plugins use are simple: `*`, `?`, `[...]` within a name, `**` for any
+ * depth of folders.
+ */
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { join, sep } from 'node:path';
+
+export const isGlob = (pattern: string): boolean => /[*?[]/.test(pattern);
+
+function segmentRegExp(segment: string): RegExp {
+  let out = '';
+  for (let i = 0; i < segment.length; i++) {
+    const ch = segment[i];
+    if (ch === '*') out += '[^/]*';
+    else if (ch === '?') out += '[^/]';
+    else if (ch === '[') {
+      const end = segment.indexOf(']', i + 2);
+      if (end === -1) out += '\\[';
+      else {
+        let body = segment.slice(i + 1, end);
+        if (body.startsWith('!')) body = '^' + body.slice(1);
+        out += `[${body.replace(/\\/g, '\\\\')}]`;
+        i = end;
+      }
+    } else out += ch.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  // Dot-files match only when the pattern names the dot, as in a shell.
+  return new RegExp(`^${segment.startsWith('.') ? '' : '(?!\\.)'}${out}$`);
+}
+
+/** Every file under `root` whose relative path matches `pattern`, sorted, as relative paths with `/`. */
+export function globFiles(root: string, pattern: string, limit = 10_000): string[] {
+  const realRoot = safeRealpath(root) ?? root;
+  const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
+  const found = new Set<string>();
+  const visit = (dir: string, rel: string[], index: number, depth: number): void => {
+    if (found.size >= limit || depth > 64) return;
+    if (index === segments.length) return;
+    const segment = segments[index];
+    const last = index === segments.length - 1;
+    if (segment === '**') {
+      // `**` matches zero folders here, or descends one more and stays on `**`.
+      visit(dir, rel, index + 1, depth + 1);
+      for (const entry of listDir(dir)) {
+        if (entry.name.startsWith('.') || !entry.isDir) continue;
+        const child = join(dir, entry.name);
+        if (!inside(realRoot, child)) continue;
+        visit(child, [...rel, entry.name], index, depth + 1);
+      }
+      return;
+    }
+    const re = isGlob(segment) ? segmentRegExp(segment) : undefined;
+    for (const entry of listDir(dir)) {
+      if (re ? !re.test(entry.name) : entry.name !== segment) continue;
+      const child = join(dir, entry.name);
+      if (!inside(realRoot, child)) continue;
+      if (last) {
+        if (entry.isFile) found.add([...rel, entry.name].join('/'));
+      } else if (entry.isDir) visit(child, [...rel, entry.name], index + 1, depth + 1);
+    }
+  };
+  visit(root, [], 0, 0);
+  return [...found].sort();
+}
+
+interface DirEntry {
+  name: string;
+  isDir: boolean;
+  isFile: boolean;
+}
+
+function listDir(dir: string): DirEntry[] {
+  try {
+    return readdirSync(dir).map((name) => {
+      try {
+        const st = statSync(join(dir, name));
+        return { name, isDir: st.isDirectory(), isFile: st.isFile() };
+      } catch {
+        return { name, isDir: false, isFile: false };
+      }
+    });
+  } catch {
+    return [];
+  }
+}
+
+export function safeRealpath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Is `path` (after resolving links, when it exists) inside `realRoot`? */
+export function inside(realRoot: string, path: string): boolean {
+  const real = safeRealpath(path) ?? path;
+  return real === realRoot || real.startsWith(realRoot.endsWith(sep) ? realRoot : realRoot + sep);
+}

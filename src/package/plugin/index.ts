@@ -1,0 +1,185 @@
+/**
+ * Load a plugin folder: metadata.yaml, the top-level plugin files, and (package 5.0.0) every
+ * `*_path` key of the release records, with `base_release_path` inheritance. Nothing here judges
+ * the content; the validator does. Never throws: what cannot be read becomes a finding.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { finding, type Finding } from '../../core/findings.js';
+import { keyPositionOf, positionOf } from '../../core/positions.js';
+import { readYamlFile } from '../yaml/index.js';
+import { isMapping, putWithPosition } from './merge.js';
+import { FOLDER_KEYS, PathContext, resolvePathKeys } from './paths.js';
+import type { LoadedPlugin, LoadResult, PluginReleaseRecord } from './model.js';
+
+export * from './model.js';
+export { mergeGlobRoots, deepOverride } from './merge.js';
+export { globFiles } from './glob.js';
+
+/** The plugin files Fuel knew, by name without extension, for every package version. */
+export const PLUGIN_FILES = [
+  'environment_config',
+  'tasks',
+  'deployment_tasks',
+  'node_roles',
+  'volumes',
+  'network_roles',
+  'components',
+  'node_config',
+  'nic_config',
+  'bond_config',
+] as const;
+
+const METADATA_NAMES = ['metadata.yaml', 'metadata.yml', 'metadata.json'];
+
+function listTop(root: string): string[] {
+  try {
+    return readdirSync(root).sort();
+  } catch {
+    return [];
+  }
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function loadPlugin(dir: string): LoadResult {
+  const root = resolve(dir);
+  const findings: Finding[] = [];
+  if (!isDir(root)) {
+    findings.push(finding('plugin/not-a-folder', 'error', `'${dir}' is not a folder`, { file: dir, line: 1, column: 1 }, 'name the folder that holds metadata.yaml'));
+    return { findings };
+  }
+  const entries = listTop(root);
+  const metadataFile = METADATA_NAMES.find((name) => entries.includes(name));
+  if (!metadataFile) {
+    findings.push(
+      finding('plugin/missing-metadata', 'error', 'the folder has no metadata.yaml, so it is not a Fuel plugin', { file: 'metadata.yaml', line: 1, column: 1 }, 'run the command on the folder that holds metadata.yaml'),
+    );
+    return { findings };
+  }
+  const parsed = readYamlFile(join(root, metadataFile), metadataFile);
+  findings.push(...parsed.findings);
+  if (!parsed.ok) {
+    findings.push(
+      finding(
+        'plugin/metadata-not-yaml',
+        'error',
+        `${metadataFile} is not YAML, so the plugin cannot be read`,
+        { file: metadataFile, line: 1, column: 1 },
+        'if this is a template (for make, Jinja or similar), render it first and validate the result',
+      ),
+    );
+    return { findings };
+  }
+  if (!isMapping(parsed.value)) {
+    const what = parsed.value === null ? 'empty' : Array.isArray(parsed.value) ? 'a list' : `a single value (${JSON.stringify(parsed.value).slice(0, 40)})`;
+    findings.push(
+      finding(
+        'plugin/metadata-not-mapping',
+        'error',
+        `${metadataFile} is ${what}, not a mapping of plugin fields`,
+        positionOf(parsed.value) ?? { file: metadataFile, line: 1, column: 1 },
+        'write metadata.yaml as `name: ...`, `version: ...`, `package_version: ...` and so on; if it is a template, render it first',
+      ),
+    );
+    return { findings };
+  }
+  const metadata = parsed.value;
+  const packageVersion = metadata.package_version === undefined || metadata.package_version === null ? '1.0.0' : String(metadata.package_version);
+
+  const files: Record<string, unknown> = {};
+  const filePaths: Record<string, string> = {};
+  for (const name of entries) {
+    const m = /^(.+)\.(ya?ml|json)$/i.exec(name);
+    if (!m || METADATA_NAMES.includes(name)) continue;
+    const key = m[1];
+    if (key in files) continue; // `x.yaml` wins over `x.yml`, in sorted order
+    const path = join(root, name);
+    if (isDir(path)) continue;
+    const read = readYamlFile(path, name);
+    findings.push(...read.findings);
+    files[key] = read.ok ? read.value : undefined;
+    filePaths[key] = name;
+  }
+
+  const ctx = new PathContext(root);
+  const rawReleases = Array.isArray(metadata.releases) ? metadata.releases : [];
+  const releases: PluginReleaseRecord[] = rawReleases.map((raw, index) => {
+    const record = isMapping(raw) ? raw : {};
+    const resolved = packageVersion.startsWith('5.') ? (resolvePathKeys(ctx, record) as Record<string, unknown>) : checkFolders(ctx, record);
+    if (packageVersion.startsWith('5.')) loadConfFolder(ctx, record, resolved);
+    return { index, raw: record, resolved, isRelease: record.is_release === true };
+  });
+  findings.push(...ctx.findings);
+
+  const plugin: LoadedPlugin = {
+    root,
+    name: metadata.name === undefined || metadata.name === null ? '' : String(metadata.name),
+    version: metadata.version === undefined || metadata.version === null ? '' : String(metadata.version),
+    packageVersion,
+    metadata,
+    files,
+    filePaths,
+    releases,
+    isReleasePlugin: releases.some((r) => r.isRelease),
+  };
+  return { plugin, findings };
+}
+
+/** Packages before 5.0.0 only name two folders per release; check they exist, load nothing. */
+function checkFolders(ctx: PathContext, record: Record<string, unknown>): Record<string, unknown> {
+  for (const key of ['deployment_scripts_path', 'repository_path']) {
+    const value = record[key];
+    if (typeof value !== 'string') continue;
+    const abs = ctx.within(value, record, key);
+    if (abs && !isDir(abs)) {
+      let exists = true;
+      try {
+        statSync(abs);
+      } catch {
+        exists = false;
+      }
+      if (!exists) {
+        ctx.findings.push(
+          finding('release/missing-folder', 'error', `the folder '${value}' named by ${key} does not exist`, keyPositionOf(record, key), 'create the folder (it may stay empty until the package is built), or fix the path'),
+        );
+      }
+    }
+  }
+  return record;
+}
+
+/**
+ * Per-release folders (plugins-v5 "variant 3"): `conf_path: folder/` holds the release's own copy
+ * of any plugin file; files missing there come from the plugin root, as the design says.
+ */
+function loadConfFolder(ctx: PathContext, raw: Record<string, unknown>, resolved: Record<string, unknown>): void {
+  const conf = raw.conf_path;
+  if (typeof conf !== 'string' || !FOLDER_KEYS.has('conf_path')) return;
+  const abs = ctx.within(conf, raw, 'conf_path');
+  if (!abs) return;
+  if (!isDir(abs)) {
+    ctx.findings.push(finding('path/missing', 'error', `the folder '${conf}' named by conf_path does not exist`, keyPositionOf(raw, 'conf_path'), 'create the folder, or fix the path'));
+    return;
+  }
+  for (const name of PLUGIN_FILES) {
+    if (name in resolved) continue;
+    for (const ext of ['yaml', 'yml', 'json']) {
+      const file = join(abs, `${name}.${ext}`);
+      try {
+        if (!statSync(file).isFile()) continue;
+      } catch {
+        continue;
+      }
+      const read = ctx.readData(file);
+      if (read.ok) putWithPosition(resolved, name, read.value, raw, 'conf_path');
+      break;
+    }
+  }
+}

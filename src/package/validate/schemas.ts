@@ -1,0 +1,260 @@
+/**
+ * The published JSON Schemas (schemas/*.json) applied to parsed plugin files. One Ajv instance,
+ * each schema compiled the first time a plugin needs it and reused after, so checking one plugin
+ * compiles only the schemas of its package version. Ajv's errors become findings that point at
+ * the exact key or value (positions come from the YAML parser, see core/positions).
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { finding, type Finding } from '../../core/findings.js';
+import { keyPositionOf, positionAt, positionOf } from '../../core/positions.js';
+import { closest } from './spelling.js';
+
+const SCHEMA_BASE = 'https://hearth.dev/schemas/';
+
+/** schemas/ sits at the package root, beside src/ and dist/. */
+export const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'schemas');
+
+let ajv: Ajv | undefined;
+const compiled = new Map<string, ValidateFunction>();
+
+function instance(): Ajv {
+  if (ajv) return ajv;
+  ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  for (const name of readdirSync(schemasDir)) {
+    if (!name.endsWith('.json')) continue;
+    ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, name), 'utf8')) as object);
+  }
+  return ajv;
+}
+
+/** The compiled validator for `schemas/<name>` (e.g. `metadata-4.0.0.json`). */
+export function schemaValidator(name: string): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    const id = name.includes('#') ? SCHEMA_BASE + name : SCHEMA_BASE + name;
+    fn = instance().getSchema(id);
+    if (!fn) throw new Error(`no schema ${name} in ${schemasDir}`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+type Segment = string | number;
+
+function pathOf(pointer: string, root: unknown): Segment[] {
+  if (pointer === '') return [];
+  const out: Segment[] = [];
+  let node: unknown = root;
+  for (const raw of pointer.slice(1).split('/')) {
+    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const step: Segment = Array.isArray(node) && /^\d+$/.test(key) ? Number(key) : key;
+    out.push(step);
+    node = node !== null && typeof node === 'object' ? (node as Record<Segment, unknown>)[step] : undefined;
+  }
+  return out;
+}
+
+/** `releases[0].os`, `[3].parameters.timeout` — how a path reads in a message. */
+export function showPath(path: readonly Segment[]): string {
+  let out = '';
+  for (const step of path) out += typeof step === 'number' ? `[${step}]` : out === '' ? step : `.${step}`;
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly Segment[]): unknown {
+  let node = root;
+  for (const step of path) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<Segment, unknown>)[step];
+  }
+  return node;
+}
+
+const show = (value: unknown): string => {
+  if (typeof value === 'string') return `'${value}'`;
+  const text = JSON.stringify(value);
+  return text === undefined ? String(value) : text.length > 60 ? text.slice(0, 57) + '...' : text;
+};
+
+/**
+ * anyOf/oneOf failures list every branch's errors. Like the reference builder, report only the
+ * branch that got furthest (the deepest error), so "role must be a list" is not drowned in
+ * noise from the branches the author clearly did not mean.
+ */
+function pruneAlternatives(errors: ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<ErrorObject>();
+  for (const alt of errors) {
+    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') continue;
+    const prefix = alt.schemaPath + '/';
+    const branches = new Map<string, ErrorObject[]>();
+    for (const e of errors) {
+      if (e === alt || !e.schemaPath.startsWith(prefix)) continue;
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0];
+      const list = branches.get(branch) ?? [];
+      list.push(e);
+      branches.set(branch, list);
+    }
+    if (branches.size === 0) continue;
+    const depth = (list: ErrorObject[]) => Math.max(...list.map((e) => e.instancePath.split('/').length + (e.keyword === 'type' ? 0 : 0.5)));
+    const ranked = [...branches.values()].sort((a, b) => depth(b) - depth(a) || a.length - b.length);
+    dropped.add(alt);
+    for (const list of ranked.slice(1)) for (const e of list) dropped.add(e);
+    // A branch that failed only on its type says nothing useful when another went deeper.
+  }
+  return errors.filter((e) => !dropped.has(e) && e.keyword !== 'if');
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'a list',
+  object: 'a mapping',
+  null: 'empty',
+};
+
+function describeType(t: unknown): string {
+  const list = Array.isArray(t) ? t : [t];
+  return list.map((x) => TYPE_WORDS[String(x)] ?? String(x)).join(' or ');
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'a number' : 'a decimal number';
+  if (typeof value === 'boolean') return 'true/false';
+  return 'text';
+}
+
+export interface SchemaCheck {
+  /** Which file the data came from, for findings that have no recorded position. */
+  file: string;
+  /** Named for messages: `deployment_tasks.yaml`. */
+  label?: string;
+  /** Prefix the data's own path with this (when the data sits inside a larger document). */
+  basePath?: Segment[];
+}
+
+/** Validate `data` against `schemas/<schema>` and turn every error into a finding. */
+export function checkSchema(schema: string, data: unknown, check: SchemaCheck): Finding[] {
+  const validate = schemaValidator(schema);
+  if (validate(data)) return [];
+  const errors = pruneAlternatives(validate.errors ?? []);
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  for (const e of errors) {
+    const path = pathOf(e.instancePath, data);
+    const shownPath = showPath([...(check.basePath ?? []), ...path]);
+    const at = (p: Segment[]) => positionAt(data, p) ?? positionOf(data) ?? { file: check.file, line: 1, column: 1 };
+    const value = valueAt(data, path);
+    const where = shownPath === '' ? 'the file' : shownPath;
+    let f: Finding | undefined;
+    const parent = e.parentSchema as { properties?: Record<string, unknown>; enum?: unknown[] } | undefined;
+    switch (e.keyword) {
+      case 'required': {
+        const missing = (e.params as { missingProperty: string }).missingProperty;
+        const near = closest(missing, Object.keys(value !== null && typeof value === 'object' ? (value as object) : {}));
+        f = finding(
+          'schema/required',
+          'error',
+          `${where} is missing the required key '${missing}'`,
+          at(path),
+          near ? `'${near}' is written here: did you mean '${missing}'?` : `add '${missing}'`,
+        );
+        break;
+      }
+      case 'additionalProperties': {
+        const extra = (e.params as { additionalProperty: string }).additionalProperty;
+        const known = Object.keys(parent?.properties ?? {});
+        const near = closest(extra, known);
+        const pattern = Object.keys((parent as { patternProperties?: object } | undefined)?.patternProperties ?? {});
+        f = finding(
+          'schema/unknown-key',
+          'error',
+          pattern.length && known.length === 0
+            ? `'${extra}' in ${where} is not an allowed name (it must match ${pattern.join(' or ')})`
+            : `${where} has the key '${extra}', which this file does not allow`,
+          keyPositionOf(value, extra) ?? at(path),
+          near ? `did you mean '${near}'?` : known.length ? `allowed keys: ${known.join(', ')}` : 'rename it using letters, digits, `_` and `-` only',
+        );
+        break;
+      }
+      case 'enum': {
+        const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+        const near = typeof value === 'string' ? closest(value, allowed.map(String)) : undefined;
+        f = finding(
+          'schema/not-allowed',
+          'error',
+          `${where} is ${show(value)}, which is not one of ${allowed.map(show).join(', ')}`,
+          at(path),
+          near ? `did you mean '${near}'?` : `use one of ${allowed.map(show).join(', ')}`,
+        );
+        break;
+      }
+      case 'const':
+        f = finding('schema/not-allowed', 'error', `${where} must be ${show((e.params as { allowedValue: unknown }).allowedValue)}`, at(path));
+        break;
+      case 'type': {
+        const wanted = describeType((e.params as { type: unknown }).type);
+        f = finding(
+          'schema/wrong-type',
+          'error',
+          `${where} should be ${wanted}, but it is ${kindOf(value)}${value !== null && typeof value !== 'object' ? ` (${show(value)})` : ''}`,
+          at(path),
+          typeof value === 'number' && wanted === 'text' ? 'quote the value so YAML reads it as text' : `write ${wanted} here`,
+        );
+        break;
+      }
+      case 'pattern':
+        f = finding(
+          'schema/bad-format',
+          'error',
+          `${where} is ${show(value)}, which does not match ${(e.params as { pattern: string }).pattern}`,
+          at(path),
+          patternHint((e.params as { pattern: string }).pattern),
+        );
+        break;
+      case 'minItems':
+        f = finding('schema/too-short', 'error', `${where} is an empty list, but it needs at least ${(e.params as { limit: number }).limit} item`, at(path), 'add an item, or remove the key');
+        break;
+      case 'minLength':
+        f = finding('schema/too-short', 'error', `${where} is empty text`, at(path), 'write a value, or remove the key');
+        break;
+      case 'uniqueItems':
+        f = finding('schema/duplicate-item', 'error', `${where} lists the same value twice`, at(path), 'remove the repeated value');
+        break;
+      case 'minimum':
+        f = finding('schema/too-small', 'error', `${where} is ${show(value)}, below the minimum of ${(e.params as { limit: number }).limit}`, at(path));
+        break;
+      case 'maxProperties':
+      case 'minProperties':
+        f = finding('schema/wrong-shape', 'error', `${where} must be a single \`condition: message\` pair, or a string, or a mapping with 'condition'`, at(path));
+        break;
+      case 'anyOf':
+      case 'oneOf':
+        f = finding('schema/wrong-shape', 'error', `${where} has none of the accepted shapes`, at(path));
+        break;
+      default:
+        f = finding('schema/invalid', 'error', `${where} ${e.message ?? 'is not valid'}`, at(path));
+    }
+    const key = `${f.code}|${f.message}|${f.line}|${f.column}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    findings.push(f);
+  }
+  return findings;
+}
+
+function patternHint(pattern: string): string {
+  if (pattern.includes('post_deployment')) return 'write pre_deployment or post_deployment, optionally followed by /<order>, e.g. post_deployment/100';
+  if (pattern.includes('hypervisor|network|storage')) return 'component names are <type>:<name>[:<sub-name>...] in lower case, where <type> is hypervisor, network, storage or additional_service';
+  if (pattern === '^[0-7]{4}$') return "write the permissions as four octal digits in quotes, e.g. '0644'";
+  if (pattern.startsWith('^\\d+.\\d+.\\d+$')) return "write the task version as three numbers, e.g. '2.0.0'";
+  if (pattern === '^[a-z0-9_-]+$') return 'use lower-case letters, digits, `_` and `-` only';
+  return 'use letters, digits, `_` and `-` only';
+}
