@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { buildPlugin, readPackage, readTarGz, writeTarGz, type ReadEntry, type TarEntry } from '../../src/package/build/index.js';
+import { buildPlugin, readPackage, readTarGz, writeTarGz, type ReadEntry, type TarEntry, type TarLimits } from '../../src/package/build/index.js';
 import { createPlugin } from '../../src/package/create/index.js';
 import { acceptAll, isEmptyDir, rawTarGz, tempDir, type RawEntry } from './support.js';
 
@@ -31,7 +31,7 @@ after(() => {
 });
 
 let counter = 0;
-async function refused(bytes: Buffer, code: string, limits?: Parameters<typeof readPackage>[1]['limits']): Promise<string> {
+async function refused(bytes: Buffer, code: string, limits?: Partial<TarLimits>): Promise<string> {
   const file = join(work.path, `case-${++counter}.tar.gz`);
   writeFileSync(file, bytes);
   const result = await readPackage(file, { tempDir: unpackTo.path, limits });
