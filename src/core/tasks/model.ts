@@ -32,6 +32,8 @@ export interface CrossDependency {
   /** Role selector on the other side; absent means "any node" (Fuel's default is the same node set). */
   role?: RoleSelector;
   policy?: 'all' | 'any';
+  /** Nailgun's LCM engine: `role: null` points at the cluster-wide sync node (stage tasks). */
+  sync?: boolean;
 }
 
 export interface TaskStrategy {
@@ -53,10 +55,12 @@ export interface Task {
   type: TaskType;
   /** `1.0.0` for legacy tasks, otherwise the task's own `version` (e.g. `2.0.0`, `2.1.0`). */
   version: string;
-  /** Roles the task runs on (from `role`, `roles`, or `groups`); absent for stages and groups' members that inherit. */
+  /** Roles the task runs on (from `role` or `roles`); `groups` are kept apart in `groups`. */
   roles?: RoleSelector;
   /** Node tags (Fuel 9+: `tags` select nodes by tag rather than role). */
   tags?: RoleSelector;
+  /** Groups the task belongs to (`groups:`): a group's nodes run it, and the group's strategy paces it. */
+  groups?: string[];
   requires: string[];
   requiredFor: string[];
   crossDepends: CrossDependency[];

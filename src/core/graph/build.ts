@@ -1,0 +1,281 @@
+/**
+ * Expanding a graph type's tasks over a cluster. The work is organised so that it grows with
+ * nodes × tasks and no faster: task selection, same-node dependencies and cluster-wide conditions
+ * are worked out once per node class (see classes.ts); each node then only copies its class's edges
+ * with its own vertex offset; cross-node dependencies go through shared barriers (see cross.ts).
+ */
+import { finding, type Finding } from '../findings.js';
+import type { Task } from '../tasks/model.js';
+import { addGroupBounds, classTemplate, linkTemplate, syncTemplate, type ClassTemplate, type TaskCatalogue } from './classes.js';
+import { allConditionsHold } from './conditions.js';
+import { CrossLinker } from './cross.js';
+import { EdgeBuffer } from './edges.js';
+import { checkPatterns, labelNodes } from './labels.js';
+import { MASTER_NODE, SYNC_NODE, type DeploymentGraph, type GraphInput, type GraphNode } from './model.js';
+import { findCycle, schedule } from './schedule.js';
+import { compileName, isPattern } from './selectors.js';
+import { describeVertex } from './vertices.js';
+
+export const DEFAULT_DURATION_S = 300;
+
+function catalogue(tasks: Task[], defaultDuration: number, findings: Finding[]): TaskCatalogue {
+  const byId = new Map<string, number>();
+  const list: Task[] = [];
+  for (const task of tasks) {
+    const earlier = byId.get(task.id);
+    if (earlier !== undefined) {
+      const first = list[earlier];
+      findings.push(
+        finding('graph/duplicate-task', 'warning', `task '${task.id}' is defined twice (${first.origin.source}${first.origin.file ? ` ${first.origin.file}:${first.origin.line ?? '?'}` : ''} and ${task.origin.source}); the later definition is used`, task.origin, 'compose the release and plugins first, or remove one definition'),
+      );
+      list[earlier] = task;
+    } else {
+      byId.set(task.id, list.length);
+      list.push(task);
+    }
+  }
+  const groups = new Map<string, Task>();
+  const stages: Task[] = [];
+  for (const task of list) {
+    if (task.type === 'group') groups.set(task.id, task);
+    else if (task.type === 'stage') stages.push(task);
+  }
+  return { tasks: list, byId, groups, stages, defaultDuration };
+}
+
+/** Dependencies on tasks that exist nowhere in the graph: a warning per task, listing them. */
+function reportMissing(cat: TaskCatalogue, findings: Finding[]): void {
+  const ids = cat.tasks.map((t) => t.id);
+  const exists = (name: string) => (isPattern(name) ? ids.some((id) => compileName(name).matches(id)) : cat.byId.has(name));
+  for (const task of cat.tasks) {
+    checkPatterns(task, findings);
+    const missing = new Set<string>();
+    for (const name of [...task.requires, ...task.requiredFor]) if (!exists(name)) missing.add(name);
+    for (const dep of [...task.crossDepends, ...task.crossDependedBy]) if (!exists(dep.name)) missing.add(dep.name);
+    for (const name of task.tasks ?? []) if (!exists(name)) missing.add(name);
+    if (task.stage) for (const name of [`${task.stage.name}_start`, `${task.stage.name}_end`]) if (!exists(name)) missing.add(name);
+    if (missing.size > 0) {
+      findings.push(
+        finding('task/unknown-dependency', 'warning', `task '${task.id}' (${task.origin.source}) refers to task${missing.size > 1 ? 's' : ''} that do not exist in this graph: ${[...missing].join(', ')}; those dependencies are left out`, task.origin, 'check the spelling, or ignore this if those tasks come from an optional plugin'),
+      );
+    }
+  }
+}
+
+/** How many nodes may run a paced task or group at once: 1 for one_by_one, `amount` for parallel. */
+function paceOf(task: Task, findings: Finding[], warned: Set<string>): number | undefined {
+  const strategy = task.strategy;
+  if (!strategy) return undefined;
+  if (strategy.type === 'one_by_one') return 1;
+  if (strategy.type !== 'parallel' || strategy.amount === undefined) return undefined;
+  if (typeof strategy.amount === 'number' && strategy.amount > 0) return strategy.amount;
+  if (!warned.has(task.id)) {
+    warned.add(task.id);
+    findings.push(finding('graph/dynamic-strategy', 'info', `task '${task.id}': strategy amount ${JSON.stringify(strategy.amount)} is computed at deployment time; the estimate runs it without a limit`, task.origin));
+  }
+  return undefined;
+}
+
+export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
+  const findings: Finding[] = [];
+  const cat = catalogue(input.tasks ?? [], input.defaultDuration ?? DEFAULT_DURATION_S, findings);
+  reportMissing(cat, findings);
+  const labelled = labelNodes(input, findings);
+
+  // Node classes: sync (index 0), master (1), then one per distinct label set.
+  const sync = syncTemplate(cat);
+  const master = classTemplate(cat, [], true);
+  const classes: ClassTemplate[] = [sync, master];
+  const nodes: GraphNode[] = [
+    { id: SYNC_NODE, roles: [], labels: [], classIndex: 0, base: 0 },
+    { id: MASTER_NODE, roles: [MASTER_NODE], labels: [MASTER_NODE], classIndex: 1, base: 0 },
+  ];
+  sync.nodes.push(0);
+  master.nodes.push(1);
+  const classByKey = new Map<string, number>();
+  for (const { input: node, labels } of labelled) {
+    const key = labels.join('\n');
+    let index = classByKey.get(key);
+    if (index === undefined) {
+      index = classes.length;
+      classByKey.set(key, index);
+      classes.push(classTemplate(cat, labels, false));
+    }
+    classes[index].nodes.push(nodes.length);
+    nodes.push({ id: node.id, roles: [...(node.roles ?? [])], labels, classIndex: index, base: 0 });
+  }
+
+  const warned = new Set<string>();
+  const pacedGroups = new Set<string>();
+  for (const group of cat.groups.values()) if (paceOf(group, findings, warned) !== undefined) pacedGroups.add(group.id);
+  for (const template of classes) {
+    linkTemplate(template, sync);
+    if (!template.isSync) addGroupBounds(template, pacedGroups);
+  }
+
+  // Conditions: cluster-wide ones once per task, per-node ones once per (node, task).
+  const evaluator = input.conditions ?? allConditionsHold;
+  const clusterValue = new Map<string, boolean>();
+  let conditioned = 0;
+  const scopeBase = { settings: input.settings, context: input.context, previous: input.previous };
+  for (const task of cat.tasks) {
+    if (task.condition === undefined) continue;
+    conditioned++;
+    if (evaluator.perNode(task.condition, task)) continue;
+    const result = evaluator.evaluate(task.condition, task, scopeBase);
+    if (result.finding) findings.push(result.finding);
+    clusterValue.set(task.id, result.value);
+  }
+  if (evaluator.placeholder && conditioned > 0) {
+    findings.push(finding('graph/conditions-not-evaluated', 'info', `${conditioned} task conditions were taken as true (as on a first deployment); pass a condition evaluator to skip tasks whose conditions do not hold`));
+  }
+  for (const template of classes) {
+    template.slots.forEach((slot, i) => {
+      if (slot.task && clusterValue.get(slot.task.id) === false) template.skippedSlots.add(i);
+    });
+  }
+
+  // Vertex ids: each node's slots are contiguous; barriers come last.
+  let next = 0;
+  for (const node of nodes) {
+    node.base = next;
+    next += classes[node.classIndex].slots.length;
+  }
+  const nodeVertices = next;
+
+  const edges = new EdgeBuffer(1 << 16);
+  for (const node of nodes) {
+    const t = classes[node.classIndex];
+    const b = node.base;
+    for (let i = 0; i < t.localFrom.length; i++) edges.add(b + t.localFrom[i], b + t.localTo[i]);
+    for (let i = 0; i < t.fromSync.length; i += 2) edges.add(t.fromSync[i], b + t.fromSync[i + 1]);
+    for (let i = 0; i < t.toSync.length; i += 2) edges.add(b + t.toSync[i], t.toSync[i + 1]);
+  }
+
+  const linker = new CrossLinker(classes, nodes, edges, findings);
+  for (const template of classes) {
+    if (template.isSync || template.nodes.length === 0) continue;
+    template.slots.forEach((slot, i) => {
+      const task = slot.task;
+      if (!task) return;
+      for (const dep of task.crossDepends) if (!dep.sync && !(Array.isArray(dep.role) && dep.role.includes('self'))) linker.after(template, i, task.id, dep);
+      for (const dep of task.crossDependedBy) if (!dep.sync && !(Array.isArray(dep.role) && dep.role.includes('self'))) linker.before(template, i, task.id, dep);
+    });
+  }
+  // Legacy tasks.yaml hooks ran one after another within their stage, ordered by the /N suffix.
+  const hooks = cat.tasks.map((task, index) => ({ task, index })).filter((h) => h.task.stage);
+  hooks.sort((a, b) => a.task.stage!.name.localeCompare(b.task.stage!.name) || a.task.stage!.order - b.task.stage!.order || a.index - b.index);
+  for (let i = 1; i < hooks.length; i++) {
+    if (hooks[i].task.stage!.name === hooks[i - 1].task.stage!.name) linker.sequence(hooks[i - 1].task.id, hooks[i].task.id);
+  }
+
+  // Strategies: node i+k may start a paced task (or group) only after node i has finished it.
+  const chain = (vertices: number[], startOf: (v: number) => number, pace: number) => {
+    for (let i = 0; i + pace < vertices.length; i++) edges.add(vertices[i], startOf(vertices[i + pace]));
+  };
+  for (const task of cat.tasks) {
+    if (task.type === 'group' || task.type === 'stage') continue;
+    const pace = paceOf(task, findings, warned);
+    if (pace !== undefined) chain(linker.vertices(task.id), (v) => v, pace);
+  }
+  for (const groupId of pacedGroups) {
+    const pace = paceOf(cat.groups.get(groupId)!, findings, warned)!;
+    const ends: number[] = [];
+    for (const node of nodes) {
+      const end = classes[node.classIndex].slotOf.get(`${groupId}/end`);
+      if (end !== undefined) ends.push(node.base + end);
+    }
+    // A group's start slot sits right before its end slot.
+    chain(ends, (v) => v - 1, pace);
+  }
+
+  const barrierBase = nodeVertices;
+  const vertexCount = nodeVertices + linker.barriers.length;
+  linker.flush(barrierBase);
+  const { from, to } = edges.finish();
+
+  // Durations, skipped flags and which node runs what.
+  const duration = new Float64Array(vertexCount);
+  const worker = new Int32Array(vertexCount).fill(-1);
+  const skipped = new Uint8Array(vertexCount);
+  let taskPairs = 0;
+  let skippedPairs = 0;
+  nodes.forEach((node, nodeIndex) => {
+    const t = classes[node.classIndex];
+    const input = nodeIndex >= 2 ? labelled[nodeIndex - 2].input : undefined;
+    for (let s = 0; s < t.slots.length; s++) {
+      const v = node.base + s;
+      const slot = t.slots[s];
+      if (slot.kind !== 'task') continue;
+      taskPairs++;
+      let skip = t.skippedSlots.has(s) || slot.task?.type === 'skipped';
+      const task = slot.task!;
+      if (!skip && task.condition !== undefined && !clusterValue.has(task.id)) {
+        const result = evaluator.evaluate(task.condition, task, { ...scopeBase, node, input });
+        if (result.finding) findings.push(result.finding);
+        skip = !result.value;
+      }
+      if (skip) {
+        skipped[v] = 1;
+        skippedPairs++;
+      } else duration[v] = slot.duration;
+      if (!t.isSync) worker[v] = nodeIndex;
+    }
+  });
+
+  const plan = schedule(vertexCount, from, to, duration, worker, nodes.length);
+  const graph: DeploymentGraph = {
+    nodes,
+    classes,
+    barriers: linker.barriers,
+    vertexCount,
+    barrierBase,
+    edgeFrom: from,
+    edgeTo: to,
+    skipped,
+    criticalPath: [],
+    makespan: 0,
+    counts: { nodes: labelled.length, tasks: taskPairs, skipped: skippedPairs, edges: from.length, barriers: linker.barriers.length },
+    findings,
+  };
+
+  if (plan.ordered < vertexCount) {
+    const mask = new Uint8Array(vertexCount);
+    for (let i = 0; i < plan.ordered; i++) mask[plan.order[i]] = 1;
+    const cycle = findCycle(vertexCount, plan.adjacency, mask) ?? [];
+    graph.cycle = cycle.map((v) => describeVertex(graph, v));
+    const steps = graph.cycle.map((p) => `  ${p.task} on ${p.node}`).join('\n    → ');
+    const first = cycle.length > 0 ? describeVertex(graph, cycle[0]) : undefined;
+    const task = first ? cat.tasks[cat.byId.get(first.task) ?? -1] : undefined;
+    findings.push(
+      finding('graph/cycle', 'error', `the deployment graph has a cycle, so no order can satisfy it:\n    ${steps}`, task?.origin, 'remove or redirect one of these dependencies (requires, required_for, cross-depends, cross-depended-by, or a strategy)'),
+    );
+    return graph;
+  }
+
+  graph.order = plan.order;
+  graph.start = plan.start;
+  graph.finish = plan.finish;
+  let last = -1;
+  for (let v = 0; v < vertexCount; v++) if (last < 0 || plan.finish[v] > plan.finish[last]) last = v;
+  graph.makespan = last < 0 ? 0 : plan.finish[last];
+  const path: number[] = [];
+  for (let v = last; v >= 0; v = plan.decidedBy[v]) path.push(v);
+  graph.criticalPath = path
+    .reverse()
+    .filter((v) => v < barrierBase && classes[nodes[nodeOfVertex(graph, v)].classIndex].slots[v - nodes[nodeOfVertex(graph, v)].base].kind === 'task')
+    .map((v) => describeVertex(graph, v));
+  return graph;
+}
+
+/** The node index a vertex belongs to (binary search over node bases). */
+export function nodeOfVertex(graph: DeploymentGraph, v: number): number {
+  let lo = 0;
+  let hi = graph.nodes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (graph.nodes[mid].base <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -1,0 +1,220 @@
+/**
+ * Node classes: nodes with identical labels run identical tasks with identical same-node
+ * dependencies, so each class's task list and local edges are worked out once, whatever the number
+ * of nodes in it. This is what keeps the graph linear in nodes × tasks: nothing here looks at
+ * another node.
+ */
+import type { Task } from '../tasks/model.js';
+import type { NodeClass, Slot } from './model.js';
+import { selectorMatches } from './labels.js';
+import { compileName, isPattern } from './selectors.js';
+
+/** Task types that only order other tasks and take no time. */
+export const ZERO_DURATION_TYPES: ReadonlySet<string> = new Set(['stage', 'group', 'skipped', 'role']);
+
+export interface TaskCatalogue {
+  tasks: Task[];
+  byId: Map<string, number>;
+  groups: Map<string, Task>;
+  stages: Task[];
+  defaultDuration: number;
+}
+
+export interface ClassTemplate extends NodeClass {
+  isMaster: boolean;
+  isSync: boolean;
+  /** Same-node edges, as slot pairs. */
+  localFrom: number[];
+  localTo: number[];
+  /** Edges with the sync node: [syncSlot, localSlot] pairs into this class, [localSlot, syncSlot] out of it. */
+  fromSync: number[];
+  toSync: number[];
+  /** Groups each slot is in (through `groups:` or a group's `tasks:` list). */
+  memberOf: Map<number, string[]>;
+  /** Slots whose task's condition was false for the whole cluster. */
+  skippedSlots: Set<number>;
+}
+
+export function durationOf(task: Task, defaultDuration: number): number {
+  if (ZERO_DURATION_TYPES.has(task.type)) return 0;
+  return task.timeout ?? defaultDuration;
+}
+
+/** The selector that places a group's own nodes: its tags, its roles, or its id as a role name. */
+function groupSelector(group: Task) {
+  return group.tags ?? group.roles ?? [group.id];
+}
+
+/** Which tasks run on a node with these labels, and through which groups. */
+function selectTasks(catalogue: TaskCatalogue, labels: readonly string[], isMaster: boolean): { indices: number[]; memberOf: Map<number, string[]> } {
+  const chosen = new Set<number>();
+  const memberOf = new Map<number, string[]>();
+  const join = (index: number, group: string) => {
+    const list = memberOf.get(index);
+    if (!list) memberOf.set(index, [group]);
+    else if (!list.includes(group)) list.push(group);
+  };
+  const groupRuns = new Map<string, boolean>();
+  const runsGroup = (group: Task) => {
+    let hit = groupRuns.get(group.id);
+    if (hit === undefined) {
+      hit = selectorMatches(groupSelector(group), labels, isMaster);
+      groupRuns.set(group.id, hit);
+    }
+    return hit;
+  };
+  catalogue.tasks.forEach((task, index) => {
+    if (task.type === 'group' || task.type === 'stage') return;
+    if (task.tags) {
+      if (selectorMatches(task.tags, labels, isMaster)) chosen.add(index);
+    } else if (task.roles) {
+      if (selectorMatches(task.roles, labels, isMaster)) chosen.add(index);
+    } else if (task.groups) {
+      for (const name of task.groups) {
+        if (isPattern(name)) {
+          const compiled = compileName(name);
+          for (const group of catalogue.groups.values()) {
+            if (compiled.matches(group.id) && runsGroup(group)) {
+              chosen.add(index);
+              join(index, group.id);
+            }
+          }
+        } else {
+          const group = catalogue.groups.get(name);
+          if (group ? runsGroup(group) : selectorMatches([name], labels, isMaster)) {
+            chosen.add(index);
+            if (group) join(index, group.id);
+          }
+        }
+      }
+    }
+  });
+  for (const group of catalogue.groups.values()) {
+    if (!group.tasks || !runsGroup(group)) continue;
+    for (const member of group.tasks) {
+      const index = catalogue.byId.get(member);
+      if (index === undefined) continue;
+      const type = catalogue.tasks[index].type;
+      if (type === 'group' || type === 'stage') continue;
+      chosen.add(index);
+      join(index, group.id);
+    }
+  }
+  return { indices: [...chosen].sort((a, b) => a - b), memberOf };
+}
+
+function slotsFor(catalogue: TaskCatalogue, indices: number[]): { slots: Slot[]; slotOf: Map<string, number> } {
+  const slots: Slot[] = [];
+  const slotOf = new Map<string, number>();
+  for (const index of indices) {
+    const task = catalogue.tasks[index];
+    slotOf.set(task.id, slots.length);
+    slots.push({ kind: 'task', id: task.id, task, duration: durationOf(task, catalogue.defaultDuration) });
+  }
+  return { slots, slotOf };
+}
+
+/** Slots on `own` (and then on the sync node) that a name or /regex/ refers to. */
+export function resolveName(name: string, own: NodeClass, sync: NodeClass | undefined): { own: number[]; sync: number[] } {
+  if (!isPattern(name)) {
+    const here = own.slotOf.get(name);
+    if (here !== undefined && own.slots[here].kind === 'task') return { own: [here], sync: [] };
+    const there = sync && sync !== own ? sync.slotOf.get(name) : undefined;
+    return { own: [], sync: there === undefined ? [] : [there] };
+  }
+  const compiled = compileName(name);
+  const pick = (c: NodeClass) => c.slots.flatMap((slot, i) => (slot.kind === 'task' && compiled.matches(slot.id) ? [i] : []));
+  return { own: pick(own), sync: sync && sync !== own ? pick(sync) : [] };
+}
+
+function newTemplate(labels: string[], slots: Slot[], slotOf: Map<string, number>, memberOf: Map<number, string[]>, isMaster: boolean, isSync: boolean): ClassTemplate {
+  return { labels, slots, slotOf, nodes: [], isMaster, isSync, localFrom: [], localTo: [], fromSync: [], toSync: [], memberOf, skippedSlots: new Set() };
+}
+
+export function syncTemplate(catalogue: TaskCatalogue): ClassTemplate {
+  const indices = catalogue.stages.map((t) => catalogue.byId.get(t.id)!).sort((a, b) => a - b);
+  const { slots, slotOf } = slotsFor(catalogue, indices);
+  return newTemplate([], slots, slotOf, new Map(), false, true);
+}
+
+export function classTemplate(catalogue: TaskCatalogue, labels: string[], isMaster: boolean): ClassTemplate {
+  const { indices, memberOf: byTask } = selectTasks(catalogue, labels, isMaster);
+  const { slots, slotOf } = slotsFor(catalogue, indices);
+  const memberOf = new Map<number, string[]>();
+  for (const [index, groups] of byTask) {
+    const slot = slotOf.get(catalogue.tasks[index].id);
+    if (slot !== undefined) memberOf.set(slot, groups);
+  }
+  return newTemplate(labels, slots, slotOf, memberOf, isMaster, false);
+}
+
+/**
+ * Same-node edges of a class: `requires`, `required_for`, `cross-*` with `role: self`, and legacy
+ * hooks' anchoring inside their stage. Names are looked up on the node itself, then on the sync node.
+ */
+export function linkTemplate(template: ClassTemplate, sync: ClassTemplate): void {
+  const seen = new Set<number>();
+  const slotCount = template.slots.length + sync.slots.length + 1;
+  const add = (kind: 0 | 1 | 2, from: number, to: number) => {
+    const key = (kind * slotCount + from) * slotCount + to;
+    if (seen.has(key)) return;
+    seen.add(key);
+    if (kind === 0) {
+      template.localFrom.push(from);
+      template.localTo.push(to);
+    } else if (kind === 1) template.fromSync.push(from, to);
+    else template.toSync.push(from, to);
+  };
+  const before = (slot: number, name: string) => {
+    const hit = resolveName(name, template, template.isSync ? undefined : sync);
+    for (const s of hit.own) add(0, s, slot);
+    for (const s of hit.sync) add(1, s, slot);
+  };
+  const after = (slot: number, name: string) => {
+    const hit = resolveName(name, template, template.isSync ? undefined : sync);
+    for (const s of hit.own) add(0, slot, s);
+    for (const s of hit.sync) add(2, slot, s);
+  };
+  template.slots.forEach((entry, slot) => {
+    const task = entry.task;
+    if (!task) return;
+    for (const name of task.requires) before(slot, name);
+    for (const name of task.requiredFor) after(slot, name);
+    for (const dep of task.crossDepends) {
+      if (dep.sync) before(slot, dep.name);
+      else if (Array.isArray(dep.role) && dep.role.includes('self')) before(slot, dep.name);
+    }
+    for (const dep of task.crossDependedBy) {
+      if (dep.sync) after(slot, dep.name);
+      else if (Array.isArray(dep.role) && dep.role.includes('self')) after(slot, dep.name);
+    }
+    if (task.stage) {
+      before(slot, `${task.stage.name}_start`);
+      after(slot, `${task.stage.name}_end`);
+    }
+  });
+}
+
+/**
+ * Internal start/end vertices for groups whose strategy limits how many nodes run them at once:
+ * every member on the node runs between them, and the strategy chains one node's end to a later
+ * node's start.
+ */
+export function addGroupBounds(template: ClassTemplate, pacedGroups: ReadonlySet<string>): void {
+  const members = new Map<string, number[]>();
+  for (const [slot, groups] of template.memberOf) {
+    for (const group of groups) if (pacedGroups.has(group)) (members.get(group) ?? members.set(group, []).get(group)!).push(slot);
+  }
+  for (const group of [...members.keys()].sort()) {
+    const start = template.slots.length;
+    template.slots.push({ kind: 'group-start', id: group, duration: 0 });
+    template.slotOf.set(`${group}/start`, start);
+    const end = template.slots.length;
+    template.slots.push({ kind: 'group-end', id: group, duration: 0 });
+    template.slotOf.set(`${group}/end`, end);
+    for (const slot of members.get(group)!) {
+      template.localFrom.push(start, slot);
+      template.localTo.push(slot, end);
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/** A growable list of edges in two typed arrays: millions of edges without millions of objects. */
+export class EdgeBuffer {
+  from: Int32Array;
+  to: Int32Array;
+  length = 0;
+
+  constructor(capacity = 1024) {
+    this.from = new Int32Array(capacity);
+    this.to = new Int32Array(capacity);
+  }
+
+  add(from: number, to: number): void {
+    if (this.length === this.from.length) {
+      const size = this.from.length * 2;
+      const nextFrom = new Int32Array(size);
+      nextFrom.set(this.from);
+      const nextTo = new Int32Array(size);
+      nextTo.set(this.to);
+      this.from = nextFrom;
+      this.to = nextTo;
+    }
+    this.from[this.length] = from;
+    this.to[this.length] = to;
+    this.length++;
+  }
+
+  /** Trimmed copies, for the finished graph. */
+  finish(): { from: Int32Array; to: Int32Array } {
+    return { from: this.from.slice(0, this.length), to: this.to.slice(0, this.length) };
+  }
+}
+
+/** Compressed adjacency: the successors of `v` are `targets[offsets[v] .. offsets[v+1])`. */
+export interface Adjacency {
+  offsets: Int32Array;
+  targets: Int32Array;
+}
+
+export function adjacency(vertexCount: number, from: Int32Array, to: Int32Array, length = from.length): Adjacency {
+  const offsets = new Int32Array(vertexCount + 1);
+  for (let i = 0; i < length; i++) offsets[from[i] + 1]++;
+  for (let v = 0; v < vertexCount; v++) offsets[v + 1] += offsets[v];
+  const cursor = offsets.slice(0, vertexCount);
+  const targets = new Int32Array(length);
+  for (let i = 0; i < length; i++) targets[cursor[from[i]]++] = to[i];
+  return { offsets, targets };
+}

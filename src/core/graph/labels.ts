@@ -1,0 +1,110 @@
+/**
+ * Which names a node answers to. A node's labels are its roles, the tags those roles bring (a role
+ * with no tags brings its own name), and its own tags. For a role or tag that has a primary, the
+ * first node carrying it answers to `primary-<name>` *instead of* `<name>`, as in Nailgun: tasks for
+ * every controller list both (`[primary-controller, controller]` or `/(primary-)?controller/`).
+ */
+import { finding, type Finding } from '../findings.js';
+import type { RoleSelector, Task } from '../tasks/model.js';
+import { MASTER_NODE, SYNC_NODE, type GraphInput, type NodeInput } from './model.js';
+import { compileName, isPattern } from './selectors.js';
+
+export interface LabelledNode {
+  input: NodeInput;
+  labels: string[];
+}
+
+/**
+ * Labels with a primary. From metadata when given; otherwise inferred: a label `L` has a primary
+ * when some task names `primary-L` literally (how the Fuel library marks primary roles), so a graph
+ * built from task files alone still places primary-only tasks.
+ */
+function primaryLabels(input: GraphInput): Set<string> {
+  const out = new Set<string>();
+  const known = input.roles !== undefined || input.tagsMetadata !== undefined;
+  for (const [name, info] of Object.entries(input.roles ?? {})) if (info?.has_primary) out.add(name);
+  for (const [name, info] of Object.entries(input.tagsMetadata ?? {})) if (info?.has_primary) out.add(name);
+  if (known) return out;
+  const mention = (selector: RoleSelector | undefined) => {
+    if (!Array.isArray(selector)) return;
+    for (const name of selector) if (name.startsWith('primary-') && !isPattern(name)) out.add(name.slice('primary-'.length));
+  };
+  for (const task of input.tasks) {
+    mention(task.roles);
+    mention(task.tags);
+    if (task.groups) mention(task.groups);
+    if (task.type === 'group') mention([task.id]);
+  }
+  return out;
+}
+
+export function labelNodes(input: GraphInput, findings: Finding[]): LabelledNode[] {
+  const primaries = primaryLabels(input);
+  const primaryTaken = new Set<string>();
+  const seen = new Set<string>();
+  const out: LabelledNode[] = [];
+  for (const node of input.nodes) {
+    if (typeof node?.id !== 'string' || node.id.length === 0) {
+      findings.push(finding('graph/invalid-node', 'error', `a node has no id; it is left out`, undefined, 'give every node a unique id'));
+      continue;
+    }
+    if (node.id === MASTER_NODE || node.id === SYNC_NODE) {
+      findings.push(finding('graph/reserved-node-id', 'error', `node id '${node.id}' is reserved for the ${node.id === MASTER_NODE ? 'Fuel master' : 'cluster-wide stage tasks'}; the node is left out`, undefined, 'rename the node'));
+      continue;
+    }
+    if (seen.has(node.id)) {
+      findings.push(finding('graph/duplicate-node', 'error', `node id '${node.id}' appears twice; the second is left out`, undefined, 'node ids must be unique'));
+      continue;
+    }
+    seen.add(node.id);
+    const labels = new Set<string>();
+    for (const role of node.roles ?? []) {
+      const tags = input.roles?.[role]?.tags;
+      labels.add(role);
+      for (const tag of tags && tags.length > 0 ? tags : []) labels.add(tag);
+    }
+    for (const tag of node.tags ?? []) labels.add(tag);
+    const final: string[] = [];
+    for (const label of [...labels].sort()) {
+      if (primaries.has(label) && !primaryTaken.has(label)) {
+        primaryTaken.add(label);
+        final.push(`primary-${label}`);
+      } else final.push(label);
+    }
+    out.push({ input: node, labels: final.sort() });
+  }
+  return out;
+}
+
+/** Does a selector pick a node with these labels? `*` picks every cluster node, never the master. */
+export function selectorMatches(selector: RoleSelector, labels: readonly string[], isMaster: boolean): boolean {
+  if (selector === '*') return !isMaster;
+  for (const name of selector) {
+    if (name === MASTER_NODE) {
+      if (isMaster) return true;
+      continue;
+    }
+    if (isMaster) continue;
+    const compiled = compileName(name);
+    for (const label of labels) if (compiled.matches(label)) return true;
+  }
+  return false;
+}
+
+/** Report refused or broken patterns in a task's selectors and dependency names, once per task. */
+export function checkPatterns(task: Task, findings: Finding[]): void {
+  const names: string[] = [];
+  for (const sel of [task.roles, task.tags]) if (Array.isArray(sel)) names.push(...sel);
+  names.push(...(task.groups ?? []), ...task.requires, ...task.requiredFor);
+  for (const dep of [...task.crossDepends, ...task.crossDependedBy]) {
+    names.push(dep.name);
+    if (Array.isArray(dep.role)) names.push(...dep.role);
+  }
+  for (const name of names) {
+    if (!isPattern(name)) continue;
+    const compiled = compileName(name);
+    if (compiled.error) {
+      findings.push(finding('graph/unsafe-pattern', 'error', `task '${task.id}': ${compiled.error}; it matches nothing`, task.origin, 'simplify the pattern: list the names, or use one repetition per group'));
+    }
+  }
+}

@@ -1,0 +1,1 @@
+export { readTasksFolder, graphTypeOfFolder, type TasksFolder, type TasksFolderGraph } from './read.js';
