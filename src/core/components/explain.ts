@@ -1,0 +1,142 @@
+/**
+ * Turning the solver's refutations into sentences a person can follow, in the order one would
+ * tell it: the clash first, then why each side of it holds ("DVS requires vCenter; vCenter cannot
+ * be used with Contrail, which you chose").
+ */
+import type { Catalog, Constraint } from './catalog.js';
+import { incompatibilityBetween } from './catalog.js';
+import { Reason, type Because, type Refutation } from './solver.js';
+
+const LIST_MAX = 4;
+
+export function nameOf(catalog: Catalog, c: number): string {
+  return catalog.components[c].display;
+}
+
+function list(catalog: Catalog, rule: Constraint): string {
+  if (rule.items.length === 0) return rule.names.join(', ');
+  const shown = [...rule.items.slice(0, LIST_MAX)].map((x) => nameOf(catalog, x));
+  if (rule.items.length > LIST_MAX) shown.push(`${rule.items.length - LIST_MAX} more (${rule.names.join(', ')})`);
+  return shown.join(', ');
+}
+
+const withMessage = (text: string, message: string | undefined) => (message ? `${text}: ${message}` : text);
+
+/** One rule in words: "DVS (network:neutron:ml2:dvs) requires VMware vCenter (hypervisor:vmware)". */
+export function describeRule(catalog: Catalog, k: number): string {
+  const rule = catalog.constraints[k];
+  const who = rule.trigger >= 0 ? nameOf(catalog, rule.trigger) : '';
+  const many = rule.items.length !== 1;
+  let text: string;
+  switch (rule.kind) {
+    case 'requires':
+    case 'any_of':
+      if (rule.items.length === 0) text = `${who} requires ${rule.names.join(' or ')}, which nothing in this release or its plugins provides`;
+      else text = `${who} requires ${many ? 'one of ' : ''}${list(catalog, rule)}`;
+      break;
+    case 'one_of':
+      if (rule.items.length === 0) text = `${who} requires ${rule.names.join(' or ')}, which nothing in this release or its plugins provides`;
+      else text = `${who} requires ${many ? 'exactly one of ' : ''}${list(catalog, rule)}`;
+      break;
+    case 'none_of':
+      text = `${who} cannot be used with ${many ? 'any of ' : ''}${list(catalog, rule)}`;
+      break;
+    case 'all_of':
+      text = `${who} requires ${many ? 'all of ' : ''}${list(catalog, rule)}`;
+      break;
+    case 'required-type':
+      text = rule.items.length === 0 ? `the release requires a ${rule.type} component, and none is provided` : `the release requires a ${rule.type} component`;
+      break;
+    case 'radio':
+      text = `exactly one network core plugin must be chosen (${list(catalog, rule)})`;
+      break;
+  }
+  return withMessage(text, rule.message);
+}
+
+/** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */
+export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): string {
+  const rule = incompatibilityBetween(catalog, a, b);
+  const [first, second] = rule ? [rule.declarer, rule.other] : [a, b];
+  const mark = (c: number) => (c === chosen ? `${nameOf(catalog, c)} (which you chose)` : nameOf(catalog, c));
+  return withMessage(`${mark(first)} cannot be used with ${mark(second)}`, rule?.message);
+}
+
+interface Telling {
+  catalog: Catalog;
+  told: Set<Because>;
+  /** Rules already put into words. */
+  said: Set<number>;
+  sentences: string[];
+  depth: number;
+}
+
+const MAX_SENTENCES = 8;
+
+function tell(t: Telling, node: Because): void {
+  if (t.told.has(node) || t.sentences.length >= MAX_SENTENCES) return;
+  t.told.add(node);
+  const { catalog } = t;
+  const x = nameOf(catalog, node.component);
+  switch (node.reason) {
+    case Reason.Chosen:
+      t.sentences.push(`you chose ${x}`);
+      return;
+    case Reason.Subject:
+    case Reason.None:
+      return;
+    case Reason.Decision:
+      t.sentences.push(`taking ${x} to meet: ${describeRule(catalog, node.ref)}`);
+      return;
+    case Reason.Incompatible: {
+      const other = node.premises[0];
+      const chosen = other?.reason === Reason.Chosen;
+      t.sentences.push(pairText(catalog, node.component, node.ref, chosen ? node.ref : -1));
+      if (other && !chosen) tell(t, other);
+      if (other) t.told.add(other);
+      break;
+    }
+    case Reason.Rule: {
+      const rule = catalog.constraints[node.ref];
+      if (t.said.has(node.ref)) break;
+      t.said.add(node.ref);
+      if (rule.trigger === node.component) t.sentences.push(`${describeRule(catalog, node.ref)}, which cannot hold`);
+      else if (node.chosen) t.sentences.push(`${describeRule(catalog, node.ref)}, so ${x} is needed`);
+      else t.sentences.push(`${describeRule(catalog, node.ref)}, which rules out ${x}`);
+      break;
+    }
+    case Reason.Failed:
+      if (node.failed && t.depth < 2) {
+        t.sentences.push(`${x} cannot be chosen either: ${render(catalog, node.failed, t.depth + 1)}`);
+      } else {
+        t.sentences.push(`${x} cannot be chosen either`);
+      }
+      return;
+  }
+  for (const p of node.premises) tell(t, p);
+}
+
+/** A refutation as one paragraph: the clash, then its reasons, joined with semicolons. */
+export function render(catalog: Catalog, why: Refutation, depth = 0): string {
+  const t: Telling = { catalog, told: new Set(), said: new Set(), sentences: [], depth };
+  const c = why.conflict;
+  if (c.kind === 'pair') {
+    const chosen = why.premises.find((p) => p.reason === Reason.Chosen);
+    if (c.a !== c.b) t.sentences.push(pairText(catalog, c.a, c.b, chosen ? chosen.component : -1));
+    if (chosen) t.told.add(chosen);
+  } else if (c.constraint >= 0) {
+    t.said.add(c.constraint);
+    const rule = catalog.constraints[c.constraint];
+    const base = describeRule(catalog, c.constraint);
+    if (c.violated === 'min') t.sentences.push(rule.items.length === 0 ? base : `${base}, and ${rule.min > 1 ? 'not all of them' : 'none of them'} can be chosen`);
+    else t.sentences.push(rule.kind === 'none_of' ? base : `${base}, and more than that would be chosen`);
+  }
+  for (const p of why.premises) tell(t, p);
+  return t.sentences.join('; ');
+}
+
+/** "<subject> cannot be chosen" with its reasons. */
+export function explainDeadEnd(catalog: Catalog, subject: number, why: Refutation): string {
+  const reasons = render(catalog, why);
+  return reasons ? `${reasons}; so ${nameOf(catalog, subject)} cannot be chosen` : `${nameOf(catalog, subject)} cannot be chosen`;
+}

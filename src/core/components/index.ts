@@ -1,0 +1,13 @@
+/**
+ * The component registry engine: compile a catalog once, then ask it questions.
+ * `validate` checks a final selection; `state` is the wizard after each click; `complete` finds
+ * the smallest valid completion; `analyse` warns plugin authors about rules that cannot work.
+ */
+export { compileCatalog, incompatibilityBetween } from './catalog.js';
+export type { Catalog, CompiledComponent, CompileOptions, Constraint, ConstraintKind } from './catalog.js';
+export { COMPONENT_TYPES, GROUPS, RADIO_GROUPS, groupOf, matches, parsePattern, typeOf } from './names.js';
+export type { ComponentGroup, ComponentType } from './names.js';
+export { validate, resolveSelection } from './validate.js';
+export type { ComponentFinding, Validation } from './validate.js';
+export { state } from './state.js';
+export type { ComponentState, StateOptions, WizardState } from './state.js';

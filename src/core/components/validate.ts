@@ -1,0 +1,120 @@
+/**
+ * Checking a final selection, as the server does when an environment is created: every broken
+ * rule, each named from both sides. Direct counting over the compiled catalog; no search.
+ */
+import type { Finding } from '../findings.js';
+import { finding } from '../findings.js';
+import type { Catalog } from './catalog.js';
+import { describeRule, nameOf, pairText } from './explain.js';
+
+export interface ComponentFinding extends Finding {
+  /** Names of the components involved, the one the rule belongs to first. */
+  components: string[];
+}
+
+export interface Validation {
+  valid: boolean;
+  findings: ComponentFinding[];
+}
+
+function withComponents(f: Finding, components: string[]): ComponentFinding {
+  return { ...f, components };
+}
+
+/** Resolve names to indices; unknown names become findings. Duplicates collapse, as in Nailgun. */
+export function resolveSelection(catalog: Catalog, selection: readonly string[]): { indices: number[]; findings: ComponentFinding[] } {
+  const indices: number[] = [];
+  const findings: ComponentFinding[] = [];
+  const seen = new Set<string>();
+  for (const raw of selection) {
+    const name = raw.trim();
+    if (name === '' || seen.has(name)) continue;
+    seen.add(name);
+    const i = catalog.byName.get(name);
+    if (i !== undefined) {
+      indices.push(i);
+      continue;
+    }
+    const last = name.split(':').pop() ?? name;
+    const near = catalog.components.filter((c) => c.name.endsWith(`:${last}`) || c.name.startsWith(name)).map((c) => c.name);
+    findings.push(
+      withComponents(
+        finding(
+          'component/unknown',
+          'error',
+          `"${name}" is not a component of this release or its plugins.`,
+          undefined,
+          near.length > 0 ? `Did you mean ${near.slice(0, 3).join(', ')}?` : 'List the components with `hearth components state`.',
+        ),
+        [name],
+      ),
+    );
+  }
+  return { indices: indices.sort((a, b) => a - b), findings };
+}
+
+export function validate(catalog: Catalog, selection: readonly string[]): Validation {
+  const { indices, findings } = resolveSelection(catalog, selection);
+  findings.push(...validateIndices(catalog, indices));
+  return { valid: !findings.some((f) => f.severity === 'error'), findings };
+}
+
+/** Every rule the chosen components break (indices must be known components). */
+export function validateIndices(catalog: Catalog, indices: readonly number[]): ComponentFinding[] {
+  const findings: ComponentFinding[] = [];
+  const { components, constraints } = catalog;
+  const chosen = new Uint8Array(components.length);
+  for (const c of indices) chosen[c] = 1;
+  const names = (xs: Iterable<number>) => [...xs].map((x) => components[x].name);
+
+  for (const c of indices) {
+    if (catalog.mixedRequires.has(c)) {
+      findings.push(
+        withComponents(
+          finding('component/requires-mixed-format', 'error', `${nameOf(catalog, c)} has a requires list mixing plain names and predicates, which cannot be checked.`, undefined, 'Ask its author to use one form of `requires`.'),
+          [components[c].name],
+        ),
+      );
+    }
+    for (const y of catalog.conflicts[c]) {
+      if (y > c && chosen[y]) {
+        findings.push(withComponents(finding('component/incompatible', 'error', `${pairText(catalog, c, y)}.`, undefined, `Unselect ${nameOf(catalog, c)} or ${nameOf(catalog, y)}.`), [components[c].name, components[y].name]));
+      }
+    }
+    for (const k of catalog.triggeredBy[c]) {
+      const rule = constraints[k];
+      const hit: number[] = [];
+      for (const x of rule.items) if (chosen[x]) hit.push(x);
+      if (hit.length >= rule.min && hit.length <= rule.max) continue;
+      const owner = components[c].name;
+      if (rule.kind === 'none_of') {
+        findings.push(withComponents(finding('component/requires-excluded', 'error', `${describeRule(catalog, k)}; chosen: ${hit.map((x) => nameOf(catalog, x)).join(', ')}.`, rule.where, `Unselect ${hit.map((x) => nameOf(catalog, x)).join(' and ')} or ${nameOf(catalog, c)}.`), [owner, ...names(hit)]));
+      } else if (hit.length > rule.max) {
+        findings.push(withComponents(finding('component/requires-too-many', 'error', `${describeRule(catalog, k)}, but ${hit.map((x) => nameOf(catalog, x)).join(' and ')} are all chosen.`, rule.where, `Keep only one of them.`), [owner, ...names(hit)]));
+      } else {
+        const missing = [...rule.items].filter((x) => !chosen[x]);
+        const hint = rule.items.length === 0 ? `Install a plugin that provides ${rule.names.join(' or ')}, or unselect ${nameOf(catalog, c)}.` : rule.kind === 'all_of' ? `Also choose ${missing.map((x) => nameOf(catalog, x)).join(', ')}.` : `Also choose ${missing.slice(0, 3).map((x) => nameOf(catalog, x)).join(' or ')}.`;
+        findings.push(withComponents(finding('component/requires-unmet', 'error', `${describeRule(catalog, k)}, and ${rule.kind === 'all_of' ? 'not all of them are' : 'none is'} chosen.`, rule.where, hint), [owner, ...rule.names]));
+      }
+    }
+  }
+  for (const k of catalog.global) {
+    const rule = constraints[k];
+    const hit: number[] = [];
+    for (const x of rule.items) if (chosen[x]) hit.push(x);
+    if (hit.length >= rule.min && hit.length <= rule.max) continue;
+    if (rule.kind === 'required-type') {
+      findings.push(
+        withComponents(
+          finding('component/required-type-missing', 'error', `No ${rule.type} component is chosen; the release requires one of each type: ${catalog.requiredTypes.join(', ')}.`, undefined, rule.items.length ? `Choose one of ${[...rule.items].slice(0, 4).map((x) => nameOf(catalog, x)).join(', ')}.` : `No ${rule.type} component is available: install a plugin that provides one.`),
+          [],
+        ),
+      );
+    } else if (hit.length === 0) {
+      findings.push(withComponents(finding('component/network-core-missing', 'error', `No network core plugin is chosen; exactly one of ${[...rule.items].map((x) => nameOf(catalog, x)).join(', ')} must be.`, undefined, 'Choose one network core plugin.'), names(rule.items)));
+    } else {
+      findings.push(withComponents(finding('component/network-core-conflict', 'error', `Only one network core plugin can be chosen, but ${hit.map((x) => nameOf(catalog, x)).join(' and ')} are.`, undefined, 'Keep one of them.'), names(hit)));
+    }
+  }
+  return findings;
+}
