@@ -1,0 +1,105 @@
+/**
+ * Fuel's lifecycle functions (nailgun/yaql_ext/datadiff.py), over the pair of states `{new, old}`:
+ * - `new(e)`: `e` evaluated with `$` = the new data; `old(e)`: with `$` = the old data, or the
+ *   undefined marker when there is no old state or evaluating on it fails (Fuel treated a failure on
+ *   old data as "changed");
+ * - `changed(e)`: `new(e) != old(e)`; `changedAny(e…)` / `changedAll(e…)`: any / all of them;
+ * - `added(e)`, `deleted(e)`: Fuel's plain (non-recursive) data diff: for maps the keys added or
+ *   changed (resp. removed or changed), for lists the items inserted (resp. removed), for anything
+ *   else the new (resp. old) value when they differ. With no old state `added` is `new(e)` and
+ *   `deleted` is null.
+ * On a first deployment (no old state) everything has changed.
+ */
+import type { FunctionSpec, Invocation } from './functions.js';
+import { YaqlRuntimeError, UNDEFINED, isDict, isIterable, itemsOf, pyEqual, type Dict } from './values.js';
+
+function oldValue(inv: Invocation, i: number): unknown {
+  if (!inv.env.hasOld) return UNDEFINED;
+  try {
+    return inv.apply(i, inv.env.old);
+  } catch (e) {
+    if (e instanceof YaqlRuntimeError) return UNDEFINED;
+    throw e;
+  }
+}
+const newValue = (inv: Invocation, i: number): unknown => inv.apply(i, inv.env.data);
+const changedAt = (inv: Invocation, i: number): boolean => {
+  const old = oldValue(inv, i);
+  return old === UNDEFINED || !pyEqual(newValue(inv, i), old);
+};
+
+/** Items of `b` not matched in `a`, in order, each match used once (a multiset difference). */
+function listDifference(a: unknown[], b: unknown[]): unknown[] {
+  const unused = [...a];
+  const out: unknown[] = [];
+  for (const x of b) {
+    const at = unused.findIndex((y) => pyEqual(x, y));
+    if (at >= 0) unused.splice(at, 1);
+    else out.push(x);
+  }
+  return out;
+}
+
+function diff(old: unknown, now: unknown, side: 'added' | 'deleted'): unknown {
+  if (isDict(old) && isDict(now)) {
+    const [from, to] = side === 'added' ? [old, now] : [now, old];
+    const out: Dict = {};
+    for (const [k, v] of Object.entries(to)) if (!Object.prototype.hasOwnProperty.call(from, k) || !pyEqual(from[k], v)) out[k] = v;
+    return out;
+  }
+  if (isIterable(old) && isIterable(now)) {
+    return side === 'added' ? listDifference(itemsOf(old), itemsOf(now)) : listDifference(itemsOf(now), itemsOf(old));
+  }
+  if (typeof old === 'string' && typeof now === 'string') {
+    return side === 'added' ? listDifference(old.split(/\r?\n/), now.split(/\r?\n/)) : listDifference(now.split(/\r?\n/), old.split(/\r?\n/));
+  }
+  if (pyEqual(old, now)) return null;
+  return side === 'added' ? now : old;
+}
+
+export const lifecycleFunctions: Record<string, FunctionSpec> = {
+  new: { form: 'function', min: 1, max: 1, lifecycle: true, call: (inv) => newValue(inv, 0) },
+  old: { form: 'function', min: 1, max: 1, lifecycle: true, call: (inv) => oldValue(inv, 0) },
+  changed: { form: 'function', min: 1, max: 1, lifecycle: true, call: (inv) => changedAt(inv, 0) },
+  changedAny: {
+    form: 'function',
+    min: 1,
+    max: Infinity,
+    lifecycle: true,
+    call: (inv) => {
+      for (let i = 0; i < inv.count; i++) if (changedAt(inv, i)) return true;
+      return false;
+    },
+  },
+  changedAll: {
+    form: 'function',
+    min: 1,
+    max: Infinity,
+    lifecycle: true,
+    call: (inv) => {
+      for (let i = 0; i < inv.count; i++) if (!changedAt(inv, i)) return false;
+      return true;
+    },
+  },
+  added: {
+    form: 'function',
+    min: 1,
+    max: 1,
+    lifecycle: true,
+    call: (inv) => {
+      const old = oldValue(inv, 0);
+      const now = newValue(inv, 0);
+      return old === UNDEFINED ? now : diff(old, now, 'added');
+    },
+  },
+  deleted: {
+    form: 'function',
+    min: 1,
+    max: 1,
+    lifecycle: true,
+    call: (inv) => {
+      const old = oldValue(inv, 0);
+      return old === UNDEFINED ? null : diff(old, newValue(inv, 0), 'deleted');
+    },
+  },
+};
