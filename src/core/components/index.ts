@@ -11,3 +11,6 @@ export { validate, resolveSelection } from './validate.js';
 export type { ComponentFinding, Validation } from './validate.js';
 export { state } from './state.js';
 export type { ComponentState, StateOptions, WizardState } from './state.js';
+export { complete } from './complete.js';
+export type { Completion } from './complete.js';
+export { analyse } from './analyse.js';

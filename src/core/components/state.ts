@@ -262,6 +262,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   for (const c of indices) chosen[c] = 1;
   const tested = testedWith(catalog, indices);
 
+  const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : 'the search ran out of budget';
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
   for (let c = 0; c < n; c++) {
@@ -274,7 +275,12 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       for (const y of catalog.conflicts[c]) if (chosen[y]) reasons.push(pairText(catalog, c, y, y));
       if (reasons.length > 0) needRemovalFix.push(c);
       const status = e.status[c];
-      if (reasons.length === 0 && e.baseOk && status.witness === -1) {
+      if (reasons.length === 0 && !e.baseOk && status.witness === -1) {
+        // Nothing can be completed until the selection itself is fixed.
+        deadEnd = true;
+        reasons.push(`the current selection cannot be completed: ${blocked}`);
+        needRemovalFix.push(c);
+      } else if (reasons.length === 0 && e.baseOk && status.witness === -1) {
         deadEnd = true;
         reasons.push(status.why ? explainDeadEnd(catalog, c, status.why) : `${nameOf(catalog, c)} cannot be chosen with the current selection`);
         needRemovalFix.push(c);
@@ -308,12 +314,12 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       fix,
     };
   }
-  if (options.fixes !== false && e.baseOk) removalFixes(e, indices, needRemovalFix, out, budget);
+  if (options.fixes !== false) removalFixes(e, indices, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
   return {
     valid,
     completable: e.baseOk,
-    blocked: e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : 'the selection cannot be completed (search budget exhausted)',
+    blocked,
     findings,
     components: out,
   };

@@ -1,0 +1,63 @@
+/**
+ * What plugin authors and operators should hear about a catalog before anyone opens the wizard:
+ * components that can never be chosen, rules naming components nobody provides, requirements
+ * that can never be met, wildcards matching nothing.
+ */
+import type { Finding } from '../findings.js';
+import { finding } from '../findings.js';
+import { positionOf } from '../positions.js';
+import type { Catalog } from './catalog.js';
+import { describeRule, explainDeadEnd, nameOf } from './explain.js';
+import { Solver } from './solver.js';
+import type { ComponentFinding } from './validate.js';
+
+export function analyse(catalog: Catalog, options: { budget?: number } = {}): ComponentFinding[] {
+  const out: ComponentFinding[] = catalog.findings.map((f) => ({ ...f, components: [] }));
+  const add = (f: Finding, components: string[]) => out.push({ ...f, components });
+  const { components, constraints, patterns } = catalog;
+
+  for (const p of patterns) {
+    if (p.expansion.length > 0) continue;
+    const users = [...new Set(p.usedBy.map((u) => components[u.component].name))];
+    const lists = [...new Set(p.usedBy.map((u) => u.list))].join('/');
+    if (p.wildcard) {
+      add(finding('component/wildcard-matches-nothing', 'warning', `The wildcard "${p.text}" (in the ${lists} list of ${users.join(', ')}) matches no component of this release or its plugins.`, p.where, 'Check the spelling, or drop the rule if the components it meant are gone.'), users);
+    } else {
+      add(finding('component/unknown-reference', 'warning', `"${p.text}" (in the ${lists} list of ${users.join(', ')}) is not provided by this release or any of its plugins.`, p.where, 'Check the name, or install the plugin that provides it.'), [p.text, ...users]);
+    }
+  }
+
+  for (const k of constraints) {
+    if (k.kind === 'required-type' && k.items.length === 0) {
+      add(finding('component/required-type-empty', 'error', `The release requires a ${k.type} component, and none is provided: no environment can be created.`, undefined, `Add a ${k.type} component to the release or install a plugin that provides one.`), []);
+    }
+  }
+
+  const solver = new Solver(catalog);
+  if (!solver.assume([])) return out;
+  const base = solver.solve([], { budget: options.budget ?? 20_000 });
+  if (base.status === 'unsat') {
+    add(finding('component/catalog-unsatisfiable', 'error', 'No selection of these components satisfies every rule.', undefined, 'Look at the required types and the rules of the components that fill them.'), []);
+    return out;
+  }
+  const never = new Set<number>();
+  const proved = new Uint8Array(components.length);
+  if (base.status === 'sat') for (const x of base.model) proved[x] = 1;
+  for (let c = 0; c < components.length; c++) {
+    if (proved[c]) continue;
+    const r = solver.solve([c], { budget: options.budget ?? 20_000, explain: true });
+    if (r.status === 'sat') for (const x of r.model) proved[x] = 1;
+    else if (r.status === 'unsat') {
+      never.add(c);
+      add(finding('component/never-choosable', 'warning', `${explainDeadEnd(catalog, c, r.why)}, whatever else is chosen.`, positionOf(components[c].source, 'name'), 'Fix or drop the rules that exclude it.'), [components[c].name]);
+    }
+  }
+  for (const k of constraints) {
+    if (k.trigger < 0 || k.min === 0) continue;
+    const possible = [...k.items].filter((x) => !never.has(x)).length;
+    if (possible < k.min) {
+      add(finding('component/requires-never-met', 'warning', `${describeRule(catalog, k.id)}, and ${k.items.length === 0 ? 'nothing provides it' : 'none of it can ever be chosen'}.`, k.where, `${nameOf(catalog, k.trigger)} can never be chosen until this is fixed.`), [components[k.trigger].name, ...k.names]);
+    }
+  }
+  return out;
+}

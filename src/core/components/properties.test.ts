@@ -1,0 +1,102 @@
+/**
+ * Property tests on random small catalogs, checked against brute force over every subset:
+ * an enabled option really has a valid completion, a dead end really has none, `validate` and
+ * `state` agree, and `complete` finds a smallest completion.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { compileCatalog, complete, state, validate } from './index.js';
+import type { Component } from '../release/model.js';
+
+const POOL = ['hypervisor:h1', 'hypervisor:h2', 'hypervisor:x:h3', 'network:neutron:core:c1', 'network:neutron:core:c2', 'network:neutron:ml2:d1', 'network:neutron:ml2:d2', 'storage:block:s1', 'storage:object:s2', 'additional_service:a1'];
+const REFS = [...POOL, 'hypervisor:*', 'network:neutron:ml2:*', 'storage:*', 'hypervisor:ghost'];
+
+const ref = fc.constantFrom(...REFS);
+const requires = fc.oneof(
+  fc.array(ref.map((name) => ({ name })), { minLength: 1, maxLength: 3 }),
+  fc.array(
+    fc.record({ pred: fc.constantFrom('one_of', 'any_of', 'none_of', 'all_of'), items: fc.array(ref, { minLength: 1, maxLength: 3 }) }).map(({ pred, items }) => ({ [pred]: { items } })),
+    { minLength: 1, maxLength: 2 },
+  ),
+);
+const catalogArb = fc.record({
+  names: fc.subarray(POOL, { minLength: 3, maxLength: 8 }),
+  rules: fc.array(
+    fc.record({ incompatible: fc.array(ref, { maxLength: 2 }), compatible: fc.array(ref, { maxLength: 2 }), requires: fc.option(requires, { nil: undefined }), weight: fc.integer({ min: 1, max: 50 }) }),
+    { minLength: 8, maxLength: 8 },
+  ),
+  required: fc.subarray(['hypervisor', 'network', 'storage']),
+  selection: fc.array(fc.nat(7), { maxLength: 3 }),
+});
+
+function build(input: { names: string[]; rules: Array<{ incompatible: string[]; compatible: string[]; requires?: unknown; weight: number }> }): Component[] {
+  return input.names.map((name, i) => {
+    const r = input.rules[i];
+    const c: Component = { name, weight: r.weight, incompatible: r.incompatible.map((n) => ({ name: n })), compatible: r.compatible.map((n) => ({ name: n })) };
+    if (r.requires) c.requires = r.requires as Component['requires'];
+    return c;
+  });
+}
+
+test('state, validate and complete agree with brute force on random catalogs', () => {
+  fc.assert(
+    fc.property(catalogArb, (input) => {
+      const components = build(input);
+      const catalog = compileCatalog(components, { requiredTypes: input.required });
+      const names = catalog.components.map((c) => c.name);
+      const n = names.length;
+      const valid: boolean[] = [];
+      for (let mask = 0; mask < 1 << n; mask++) valid.push(validate(catalog, names.filter((_, i) => mask & (1 << i))).valid);
+      const selMask = input.selection.filter((i) => i < n).reduce((m, i) => m | (1 << i), 0);
+      const selection = names.filter((_, i) => selMask & (1 << i));
+      const completable = (m: number) => valid.some((ok, t) => ok && (t & m) === m);
+      const s = state(catalog, selection);
+      assert.equal(s.valid, valid[selMask], 'state.valid agrees with validate');
+      assert.equal(s.completable, completable(selMask), 'completable agrees with brute force');
+      s.components.forEach((c, i) => {
+        if (c.checked) return;
+        const possible = completable(selMask | (1 << i));
+        if (c.enabled) assert.ok(possible, `${c.name} is enabled but has no valid completion`);
+        if (c.deadEnd) assert.ok(!possible, `${c.name} is a dead end but ${c.name} has a completion`);
+        if (s.completable && !possible) assert.ok(!c.enabled, `${c.name} has no completion but is enabled`);
+      });
+      const done = complete(catalog, selection);
+      assert.equal(done.ok, completable(selMask));
+      if (done.ok) {
+        assert.equal(validate(catalog, done.selection).valid, true);
+        const best = Math.min(...valid.map((ok, t) => (ok && (t & selMask) === selMask ? popcount(t) : Infinity)));
+        if (done.optimal) assert.equal(done.selection.length, best);
+      }
+    }),
+    { seed: 20240405, numRuns: 400 },
+  );
+});
+
+test('state after a sequence of clicks equals state computed from scratch', () => {
+  fc.assert(
+    fc.property(catalogArb, fc.array(fc.nat(7), { minLength: 1, maxLength: 6 }), (input, clicks) => {
+      const components = build(input);
+      const incremental = compileCatalog(components, { requiredTypes: input.required });
+      const names = incremental.components.map((c) => c.name);
+      let selection: string[] = [];
+      for (const i of clicks) {
+        const name = names[i % names.length];
+        selection = selection.includes(name) ? selection.filter((x) => x !== name) : [...selection, name];
+        const a = state(incremental, selection);
+        const b = state(compileCatalog(components, { requiredTypes: input.required }), selection);
+        assert.deepEqual(
+          a.components.map((c) => [c.name, c.enabled, c.deadEnd]),
+          b.components.map((c) => [c.name, c.enabled, c.deadEnd]),
+        );
+      }
+    }),
+    { seed: 7, numRuns: 150 },
+  );
+});
+
+function popcount(x: number): number {
+  let c = 0;
+  for (; x; x &= x - 1) c++;
+  return c;
+}
