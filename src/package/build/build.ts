@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
-import type { LoadedPlugin } from '../plugin/model.js';
 import { readYamlFile } from '../yaml/index.js';
 import { collectPluginFiles, MANIFEST_FILE } from './files.js';
 import { runPreBuildHook, type OutputSink } from './hook.js';
@@ -19,7 +18,6 @@ import { reproducibleMtime, writeTarGz, type TarEntry } from './tar.js';
 export interface ValidationOutcome {
   valid: boolean;
   findings: Finding[];
-  plugin?: LoadedPlugin;
 }
 export type PluginValidator = (dir: string) => Promise<ValidationOutcome> | ValidationOutcome;
 
@@ -60,12 +58,9 @@ const SAFE_VERSION = /^[0-9A-Za-z][0-9A-Za-z._+~-]*$/;
 const SAFE_NAME = /^[a-z0-9_-]+$/;
 
 async function defaultValidator(dir: string): Promise<ValidationOutcome> {
-  // TODO(lead): a static import once src/package/validate lands; until then the specifier is a
-  // variable so this file type-checks without it.
-  const specifier = '../validate/index.js';
-  const mod = (await import(specifier)) as { validatePlugin: (d: string) => Promise<ValidationOutcome> | ValidationOutcome };
-  const result = await mod.validatePlugin(dir);
-  return { valid: result.valid, findings: result.findings, plugin: result.plugin };
+  const { validatePlugin } = await import('../validate/index.js');
+  const result = validatePlugin(dir);
+  return { valid: result.valid, findings: result.findings };
 }
 
 export async function buildPlugin(pluginDir: string, options: BuildOptions = {}): Promise<BuildResult> {

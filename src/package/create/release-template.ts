@@ -14,6 +14,7 @@ name: ${name}
 title: ${name} release
 version: '1.0.0'
 description: Please describe the release here
+# Required by the 5.0.0 schema, though Fuel never read it.
 fuel_version: ['10.0']
 licenses: ['Apache License Version 2.0']
 authors: ['Specify author or company name']
@@ -286,6 +287,31 @@ const VERIFICATION = graph(
 `,
 );
 
+const ENVIRONMENT_CONFIG = (name: string): string => `# Settings the plugin adds to environments of its release, on the Settings tab.
+attributes:
+  metadata:
+    group: other
+  ${name}_debug:
+    value: false
+    label: "Extra diagnostics"
+    description: "Collect extra diagnostics after deployment"
+    weight: 90
+    type: checkbox
+`;
+
+const PLUGIN_TASKS = (name: string): string => `# Tasks every package 5.0.0 plugin ships at its top level; in a release plugin they
+# run after the release's own deployment graph.
+- id: ${name}-diagnostics
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  condition:
+    yaql_exp: "$.${name}_debug.value"
+  parameters:
+    cmd: bash ${name}-release/deployment_scripts/diagnostics.sh
+    timeout: 300
+`;
+
 /** Files of a release plugin (the shared files: LICENSE, README, hook, come from the caller). */
 export function releaseSkeleton(name: string): Skeleton {
   const folder = `${name}-release`;
@@ -293,6 +319,9 @@ export function releaseSkeleton(name: string): Skeleton {
   const script = (what: string): SkeletonFile => file(`#!/bin/bash\n# ${what}\nset -eu\n`, true);
   return new Map<string, SkeletonFile>([
     ['metadata.yaml', file(metadata(name, folder))],
+    ['environment_config.yaml', file(ENVIRONMENT_CONFIG(name))],
+    ['deployment_tasks.yaml', file(PLUGIN_TASKS(name))],
+    [`${folder}/deployment_scripts/diagnostics.sh`, script('Collect diagnostics.')],
     [`${folder}/metadata/roles.yaml`, file(ROLES)],
     [`${folder}/metadata/volumes.yaml`, file(VOLUMES)],
     [`${folder}/metadata/networks.yaml`, file(NETWORKS)],
