@@ -1,0 +1,148 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dependsOnNode, evaluateYaql, evaluateYaqlCondition, formatYaql, parseYaql, stripYaqlColumns, yaqlReads, type YaqlContext } from './index.js';
+
+const data = {
+  uid: '2',
+  roles: ['compute'],
+  storage: { objects_ceph: false, images_ceph: true },
+  network_metadata: { nodes: { 'node-1': { uid: '1', fqdn: 'a', node_roles: ['primary-controller'] }, 'node-2': { uid: '2', fqdn: 'b', node_roles: ['compute'] } } },
+  list: [3, 1, 2],
+};
+const run = (text: string, context: YaqlContext = { data }) => {
+  const parsed = parseYaql(text);
+  assert.ok(parsed.ast, `${text}: ${JSON.stringify(parsed.findings)}`);
+  return evaluateYaql(parsed.ast, context);
+};
+const value = (text: string, context?: YaqlContext) => {
+  const r = run(text, context);
+  assert.ok(r.ok, `${text}: ${JSON.stringify(!r.ok && r.error)}`);
+  return r.value;
+};
+
+test('queries over deployment data', () => {
+  assert.equal(value("'compute' in $.roles"), true);
+  assert.deepEqual(value("$.network_metadata.nodes.values().where('compute' in $.node_roles).uid"), ['2']);
+  assert.deepEqual(value('$.network_metadata.nodes.values().select($.fqdn)'), ['a', 'b']);
+  assert.equal(value("$.network_metadata.nodes.values().any($.node_roles.any($.matches('controller')))"), true);
+  assert.equal(value("$.get('missing', {}).get('enabled', false)"), false);
+  assert.equal(value("switch($.get('deployed_before', {}).get('value') => 1, true => 6)"), 6);
+  assert.deepEqual(value("[{name=>'x', role=>$.roles.select('primary-' + $)}]"), [{ name: 'x', role: ['primary-compute'] }]);
+  assert.equal(value("len($.roles.toSet().intersect(['compute', 'x'].toSet()))"), 1);
+  assert.deepEqual(value("concat('node-', $.uid)"), 'node-2');
+  assert.deepEqual(value('$.list.where($ > 1).select($ * 10)'), [30, 20]);
+  assert.deepEqual(value("'a, b'.split(', ')"), ['a', 'b']);
+  assert.deepEqual(value('[[1, [2]], 3].flatten()'), [1, 2, 3]);
+  assert.equal(value('coalesce(null, $.uid)'), '2');
+  assert.deepEqual(value("dict(a => 1, 'b' => 2)"), { a: 1, b: 2 });
+  assert.equal(value('not $.storage.objects_ceph and $.storage.images_ceph'), true);
+  assert.equal(value('7 / 2 + 7 mod 3'), 4);
+  assert.equal(value('$.list[-1]'), 2);
+});
+
+test('runtime failures are findings, never exceptions', () => {
+  for (const [text, code] of [
+    ['$.nope', 'yaql/missing-key'],
+    ['$.uid.x', 'yaql/no-attribute'],
+    ['$.list[9]', 'yaql/index-out-of-range'],
+    ['[].first()', 'yaql/empty-collection'],
+    ["1 + 'a'", 'yaql/bad-operands'],
+    ["'a' in 1", 'yaql/bad-operands'],
+    ['1 / 0', 'yaql/division-by-zero'],
+    ["'x'.matches('(')", 'yaql/bad-regex'],
+    ['len(null)', 'yaql/bad-argument'],
+    ['$.roles.intersect($.roles)', 'yaql/bad-argument'],
+  ] as const) {
+    const r = run(text);
+    assert.equal(r.ok, false, text);
+    if (!r.ok) assert.equal(r.error.code, code, text);
+  }
+  assert.deepEqual(evaluateYaqlCondition(parseYaql('$.nope').ast!, { data }).value, false);
+});
+
+test('expressions outside the subset are reported when parsed, with a column', () => {
+  for (const [text, code, column] of [
+    ['$.foo(', 'yaql/syntax-error', 7],
+    ['sum($.list)', 'yaql/unknown-function', 1],
+    ['$.list.dict()', 'yaql/not-a-method', 8],
+    ['where($.list, true)', 'yaql/not-a-function', 1],
+    ['$.get()', 'yaql/wrong-argument-count', 3],
+    ['switch(true)', 'yaql/switch-needs-pairs', 1],
+    ['len(a => 1)', 'yaql/unexpected-pair', 5],
+    ['$.a # b', 'yaql/unexpected-character', 5],
+    ["'abc", 'yaql/unterminated-string', 1],
+    ['', 'yaql/empty', 1],
+    ['$.', 'yaql/syntax-error', 3],
+    ['[1, 2', 'yaql/syntax-error', 6],
+    ['{1}', 'yaql/syntax-error', 1],
+  ] as const) {
+    const { ast, findings } = parseYaql(text);
+    assert.equal(ast, undefined, text);
+    assert.equal(findings[0]?.code, code, text);
+    assert.equal(findings[0]?.column, column, text);
+  }
+  assert.equal(parseYaql('('.repeat(5_000) + '1' + ')'.repeat(5_000)).findings[0].code, 'yaql/too-deep');
+  assert.equal(parseYaql('1'.repeat(30_000)).findings[0].code, 'yaql/too-long');
+  assert.equal(parseYaql(Array(3_000).fill('1').join(' + ')).findings[0].code, 'yaql/too-complex');
+});
+
+test('YAQL precedence: not is looser than comparisons, . binds tightest', () => {
+  const same = (a: string, b: string) => assert.deepEqual(stripYaqlColumns(parseYaql(a).ast), stripYaqlColumns(parseYaql(b).ast), `${a} vs ${b}`);
+  same('not $.a = 1', 'not ($.a = 1)');
+  same('$.a and $.b or $.c', '($.a and $.b) or $.c');
+  same('-$.a.b', '-($.a.b)');
+  same('1 + 2 * 3 = 7', '(1 + (2 * 3)) = 7');
+  same("'x' in $.a and not $.b", "('x' in $.a) and (not $.b)");
+});
+
+test('lifecycle functions over {new, old}', () => {
+  const old = { ...data, uid: '2', storage: { objects_ceph: true, images_ceph: true }, list: [3, 1], network_metadata: { nodes: { 'node-1': data.network_metadata.nodes['node-1'] } } };
+  const both: YaqlContext = { data, old };
+  assert.equal(value('changed($.storage)', both), true);
+  assert.equal(value('changed($.roles)', both), false);
+  assert.equal(value('changedAny($.roles, $.uid)', both), false);
+  assert.equal(value('changedAny($.roles, $.storage.objects_ceph)', both), true);
+  assert.equal(value('changedAll($.roles, $.storage)', both), false);
+  assert.equal(value('old($.storage.objects_ceph)', both), true);
+  assert.equal(value('new($.storage.objects_ceph)', both), false);
+  assert.deepEqual(value('added($.list)', both), [2]);
+  assert.deepEqual(value('deleted($.list)', both), []);
+  assert.deepEqual(value('added($.storage)', both), { objects_ceph: false });
+  assert.deepEqual(value('deleted($.storage)', both), { objects_ceph: true });
+  assert.equal(value('$.uid in added($.network_metadata.nodes.values()).uid', both), true);
+  assert.equal(value('$.uid in added($.network_metadata.nodes.values().uid)', both), true);
+  // A key missing from the old data counts as changed (Fuel: a failure on old data means changed).
+  assert.equal(value('changed($.uid)', { data, old: {} }), true);
+  assert.equal(value('old($.uid).isUndef()', { data, old: {} }), true);
+  // First deployment: no old state, everything has changed; added is everything, deleted nothing.
+  const first: YaqlContext = { data };
+  assert.equal(value('changed($.roles)', first), true);
+  assert.equal(value('changedAll($.roles, $.uid)', first), true);
+  assert.deepEqual(value('added($.list)', first), [3, 1, 2]);
+  assert.equal(value('deleted($.list)', first), null);
+  assert.equal(value("{'old' => old($)}.toJson()", first), '{"old":null}');
+});
+
+test('read paths and node dependence', () => {
+  const reads = yaqlReads(parseYaql("changedAny($.network_metadata.vips, $.get('use_ssl'), $.network_metadata.nodes.values().where($.uid = '1'))").ast!);
+  assert.deepEqual(reads.paths, [['network_metadata', 'vips'], ['use_ssl'], ['network_metadata', 'nodes']]);
+  assert.equal(reads.lifecycle, true);
+  assert.equal(reads.wholeData, false);
+  assert.equal(dependsOnNode(parseYaql("$.network_metadata.nodes.values().where($.uid = '1')").ast!), false);
+  assert.equal(dependsOnNode(parseYaql("'compute' in $.roles").ast!), true);
+  assert.equal(dependsOnNode(parseYaql('changed($)').ast!), true);
+  assert.equal(dependsOnNode(parseYaql('$node.toYaml()').ast!), true);
+  assert.equal(dependsOnNode(parseYaql('$.storage.objects_ceph and $common.x').ast!), false);
+  assert.equal(dependsOnNode(parseYaql("$.network_metadata.nodes.get(concat('node-', $.uid))").ast!), true);
+});
+
+test('formatYaql round-trips corpus-like expressions', () => {
+  for (const text of [
+    "$.get('detach-murano', {}).get('metadata', {}).get('enabled', false) and $.network_metadata.nodes.values().any('primary-murano-node' in $.node_roles)",
+    "switch(($.roles.any($.matches('^(primary-)?(mongo)$'))) => [], true => [{name => 'virtual_ips', role => $.roles}])",
+    "$?.a[0]['b'] != -1 and not -$.x < 2 or 'it\\'s\\n' =~ 'x'",
+  ]) {
+    const ast = parseYaql(text).ast!;
+    assert.deepEqual(stripYaqlColumns(parseYaql(formatYaql(ast)).ast), stripYaqlColumns(ast), text);
+  }
+});
