@@ -1,0 +1,43 @@
+/** What every validation rule sees: the loaded plugin, the target release if any, and the findings so far. */
+import type { Finding } from '../../core/findings.js';
+import type { Release } from '../../core/release/model.js';
+import type { LoadedPlugin } from '../plugin/model.js';
+
+export interface ValidationContext {
+  plugin: LoadedPlugin;
+  /** Major package version: 1 to 5. */
+  major: number;
+  release?: Release;
+  findings: Finding[];
+}
+
+/** Fuel's core role names, known when no release is given. */
+export const CORE_ROLES: readonly string[] = [
+  'controller',
+  'compute',
+  'cinder',
+  'cinder-block-device',
+  'cinder-vmware',
+  'ceph-osd',
+  'mongo',
+  'base-os',
+  'virt',
+  'compute-vmware',
+  'ironic',
+  'primary-controller',
+  'primary-mongo',
+];
+
+/** Selectors that are not role names. */
+export const SPECIAL_ROLES: readonly string[] = ['*', 'master'];
+
+export const isMapping = (value: unknown): value is Record<string, unknown> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The tasks a release defines, by id, across all its graphs. */
+export function releaseTaskIds(release: Release | undefined): Set<string> {
+  const ids = new Set<string>();
+  if (!release) return ids;
+  for (const graph of Object.values(release.graphs ?? {})) for (const task of graph.tasks ?? []) ids.add(task.id);
+  return ids;
+}

@@ -1,0 +1,83 @@
+/**
+ * Which files each package version must or may have, and the schema of each (the reference
+ * builder's file matrix, research/fpb.md §2.1). A file that a version does not read is named, so
+ * an author who added components.yaml to a 3.0.0 plugin learns it is ignored.
+ */
+import { finding } from '../../core/findings.js';
+import { checkSchema } from './schemas.js';
+import type { ValidationContext } from './context.js';
+
+interface FileRule {
+  /** File name without extension, as in LoadedPlugin.files. */
+  name: string;
+  /** First major package version that reads the file. */
+  since: number;
+  /** Required from this major version on (inclusive), if ever. */
+  requiredSince?: number;
+  /** The file may hold nothing (null) without an error. */
+  emptyAllowed: (major: number) => boolean;
+  schema: (major: number) => string;
+}
+
+const RULES: FileRule[] = [
+  { name: 'environment_config', since: 1, requiredSince: 1, emptyAllowed: () => true, schema: (m) => (m >= 4 ? 'environment-config-4.0.0.json' : 'environment-config-1.0.0.json') },
+  { name: 'tasks', since: 1, emptyAllowed: (m) => m >= 4, schema: (m) => (m === 1 ? 'tasks-1.0.0.json' : m === 2 ? 'tasks-2.0.0.json' : 'tasks-3.0.0.json') },
+  { name: 'deployment_tasks', since: 3, requiredSince: 3, emptyAllowed: () => false, schema: (m) => (m === 3 ? 'deployment-tasks-3.0.0.json' : 'deployment-tasks-4.0.0.json') },
+  { name: 'network_roles', since: 3, emptyAllowed: () => false, schema: () => 'network-roles.json' },
+  { name: 'node_roles', since: 3, emptyAllowed: () => false, schema: () => 'node-roles.json' },
+  { name: 'volumes', since: 3, emptyAllowed: () => false, schema: () => 'volumes.json' },
+  { name: 'components', since: 4, emptyAllowed: () => false, schema: () => 'components.json' },
+  { name: 'node_config', since: 5, emptyAllowed: () => false, schema: () => 'node-config.json' },
+  { name: 'nic_config', since: 5, emptyAllowed: () => false, schema: () => 'interface-config.json' },
+  { name: 'bond_config', since: 5, emptyAllowed: () => false, schema: () => 'interface-config.json' },
+];
+
+/** "Falsy" as Python saw it: Fuel skipped an environment_config that was empty, {} or []. */
+const pythonFalsy = (v: unknown) =>
+  v === null || v === undefined || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
+
+export function checkFiles(ctx: ValidationContext): void {
+  const { plugin, major, findings } = ctx;
+  // tasks.yaml was required (and non-empty) until 3.0.0 made deployment_tasks.yaml the format.
+  const tasksRequired = major <= 2;
+  for (const rule of RULES) {
+    const file = plugin.filePaths[rule.name] ?? `${rule.name}.yaml`;
+    const present = rule.name in plugin.files;
+    const where = { file, line: 1, column: 1 };
+    if (major < rule.since) {
+      if (present) {
+        findings.push(
+          finding('plugin/file-ignored', 'warning', `${file} is not read by package version ${plugin.packageVersion}; Fuel ignores it`, where, `move to package_version ${rule.since}.0.0 or later to use it, or delete the file`),
+        );
+      }
+      continue;
+    }
+    const required = (rule.requiredSince !== undefined && major >= rule.requiredSince) || (rule.name === 'tasks' && tasksRequired);
+    if (!present) {
+      if (required) {
+        findings.push(
+          finding(
+            'plugin/missing-file',
+            'error',
+            `package version ${plugin.packageVersion} needs ${file}, and the plugin has none`,
+            { file: 'metadata.yaml', line: 1, column: 1 },
+            rule.name === 'environment_config' ? 'add environment_config.yaml; it may be empty (Fuel read it unconditionally)' : `add ${file}`,
+          ),
+        );
+      }
+      continue;
+    }
+    const value = plugin.files[rule.name];
+    if (value === undefined) continue; // not YAML: the parser already said where
+    if (value === null) {
+      if (!rule.emptyAllowed(major)) {
+        findings.push(
+          finding('file/empty', 'error', `${file} is empty`, where, required ? `describe at least one entry in ${file}` : `describe at least one entry, or delete ${file}`),
+        );
+      }
+      continue;
+    }
+    if (rule.name === 'environment_config' && pythonFalsy(value)) continue;
+    findings.push(...checkSchema(rule.schema(major), value, { file }));
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * `validatePlugin`: load a plugin folder, check each file against its schema for the plugin's
+ * package version, then the rules the reference builder had and the ones it lacked (see
+ * docs/validator.md for every finding code). Never throws for bad input.
+ */
+import { hasErrors, sortFindings, type Finding } from '../../core/findings.js';
+import type { Release } from '../../core/release/model.js';
+import { loadPlugin } from '../plugin/index.js';
+import { checkFiles } from './files.js';
+import { checkMetadata, checkPackageVersion } from './metadata.js';
+import { checkTasks } from './tasks.js';
+import { checkRolesAndVolumes, checkSettingsRestrictions } from './roles.js';
+import { checkComponents } from './components.js';
+import type { ValidationContext } from './context.js';
+
+export interface ValidateOptions {
+  /** The release to check against (its roles, tasks and volumes become known). */
+  release?: Release;
+}
+
+export interface ValidationResult {
+  plugin?: { name: string; version: string; package_version: string };
+  valid: boolean;
+  findings: Finding[];
+}
+
+export { checkSchema, schemaValidator, schemasDir } from './schemas.js';
+export { closest, editDistance } from './spelling.js';
+export { findCycles } from './cycles.js';
+
+export function validatePlugin(dir: string, options: ValidateOptions = {}): ValidationResult {
+  const loaded = loadPlugin(dir);
+  const findings: Finding[] = [...loaded.findings];
+  const plugin = loaded.plugin;
+  if (!plugin) return { valid: false, findings: sortFindings(findings) };
+  const summary = { name: plugin.name, version: plugin.version, package_version: plugin.packageVersion };
+  const ctx: ValidationContext = { plugin, major: Number(plugin.packageVersion[0]), findings, ...(options.release ? { release: options.release } : {}) };
+  if (checkPackageVersion(ctx)) {
+    checkMetadata(ctx);
+    checkFiles(ctx);
+    checkTasks(ctx);
+    checkRolesAndVolumes(ctx);
+    checkSettingsRestrictions(ctx);
+    checkComponents(ctx);
+  }
+  const unique = dedupe(findings);
+  return { plugin: summary, valid: !hasErrors(unique), findings: sortFindings(unique) };
+}
+
+function dedupe(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const key = `${f.code}|${f.file}|${f.line}|${f.column}|${f.message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

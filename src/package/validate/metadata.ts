@@ -1,0 +1,185 @@
+/**
+ * metadata.yaml: its schema per package version, the Fuel versions it claims, and its release
+ * records, both kinds: extensions of an existing release (`os`, `version`, `mode`, the two
+ * folders) and release definitions (`is_release: true`, release-as-a-plugin).
+ */
+import { finding } from '../../core/findings.js';
+import { keyPositionOf, positionOf } from '../../core/positions.js';
+import { PACKAGE_VERSIONS } from '../plugin/model.js';
+import { checkSchema } from './schemas.js';
+import { checkKnownKeys } from './keys.js';
+import { isMapping, type ValidationContext } from './context.js';
+
+/** The oldest Fuel each package version works with (the reference builder's "basic version"). */
+const BASIC_FUEL: Record<string, string> = { '1.0.0': '6.0', '2.0.0': '6.1', '3.0.0': '7.0', '4.0.0': '8.0', '5.0.0': '9.0' };
+const STRICT_VERSION = /^(\d+)\.(\d+)(?:\.(\d+))?(?:[ab](\d+))?$/;
+
+const METADATA_KEYS = [
+  'name', 'title', 'version', 'package_version', 'description', 'fuel_version', 'releases', 'licenses', 'authors',
+  'homepage', 'groups', 'is_hotpluggable', 'build_version',
+];
+const EXTENSION_KEYS = ['os', 'version', 'mode', 'deployment_scripts_path', 'repository_path', 'conf_path'];
+const RELEASE_KEYS = [
+  'release_name', 'name', 'description', 'operating_system', 'os', 'version', 'is_release', 'base_release_path',
+  'networks_path', 'volumes_path', 'roles_path', 'network_roles_path', 'components_path', 'attributes_path',
+  'vmware_attributes_path', 'node_attributes_path', 'nic_attributes_path', 'bond_attributes_path',
+  'deployment_scripts_path', 'repository_path', 'deployment_tasks_path', 'graphs', 'modes', 'state', 'extensions',
+  'modes_metadata', 'required_component_types', 'roles_metadata', 'components_metadata', 'tags_metadata',
+];
+
+function strictVersion(text: string): number[] | undefined {
+  const m = STRICT_VERSION.exec(text);
+  if (!m) return undefined;
+  return [Number(m[1]), Number(m[2]), Number(m[3] ?? 0)];
+}
+
+/** False when the package version is not one Hearth knows: the rest of validation cannot proceed. */
+export function checkPackageVersion(ctx: ValidationContext): boolean {
+  const { plugin, findings } = ctx;
+  const raw = plugin.metadata.package_version;
+  if ((PACKAGE_VERSIONS as readonly string[]).includes(String(raw)) && typeof raw === 'string') return true;
+  const at = keyPositionOf(plugin.metadata, 'package_version') ?? { file: 'metadata.yaml', line: 1, column: 1 };
+  if (raw === undefined || raw === null) {
+    findings.push(finding('metadata/missing-package-version', 'error', 'metadata.yaml has no package_version, so its format is unknown', at, `add package_version: '${PACKAGE_VERSIONS[PACKAGE_VERSIONS.length - 1]}' (or the version the plugin was written for)`));
+  } else if ((PACKAGE_VERSIONS as readonly string[]).includes(String(raw))) {
+    findings.push(finding('schema/wrong-type', 'error', `package_version should be text, but it is ${JSON.stringify(raw)}`, positionOf(plugin.metadata, 'package_version') ?? at, `quote it: package_version: '${String(raw)}'`));
+  } else {
+    findings.push(
+      finding('metadata/unknown-package-version', 'error', `package_version '${String(raw)}' is not a Fuel plugin format; known: ${PACKAGE_VERSIONS.join(', ')}`, positionOf(plugin.metadata, 'package_version') ?? at, 'use one of the listed versions'),
+    );
+  }
+  return false;
+}
+
+export function checkMetadata(ctx: ValidationContext): void {
+  const { plugin, findings, major } = ctx;
+  const metadata = plugin.metadata;
+  findings.push(...checkSchema(`metadata-${plugin.packageVersion}.json`, metadata, { file: 'metadata.yaml' }));
+  checkKnownKeys(ctx, metadata, METADATA_KEYS, 'metadata.yaml');
+  checkFuelVersions(ctx);
+  if (!Array.isArray(metadata.releases)) return;
+  const records = plugin.releases;
+  const releases = records.filter((r) => r.isRelease);
+  const extensions = records.filter((r) => !r.isRelease);
+  for (const record of records) {
+    if (!record.isRelease) checkKnownKeys(ctx, record.raw, EXTENSION_KEYS, `releases[${record.index}]`);
+    for (const key of ['deployment_scripts_path', 'repository_path']) {
+      if (record.raw[key] === undefined) {
+        findings.push(
+          finding(
+            'release/missing-folder-key',
+            'error',
+            `releases[${record.index}] has no ${key}; Fuel needs both deployment_scripts_path and repository_path for every release`,
+            positionOf(record.raw) ?? positionOf(metadata, 'releases'),
+            `add ${key}: ${key === 'repository_path' ? 'repositories/ubuntu' : 'deployment_scripts/'}`,
+          ),
+        );
+      }
+    }
+  }
+  if (releases.length === 0) return;
+  if (major < 5) {
+    for (const record of releases) {
+      findings.push(
+        finding('release/needs-package-5', 'error', `releases[${record.index}] has is_release: true, but only package version 5.0.0 can define releases`, keyPositionOf(record.raw, 'is_release'), "set package_version: '5.0.0', or drop is_release to extend an existing release"),
+      );
+    }
+    return;
+  }
+  if (extensions.length > 0) {
+    findings.push(
+      finding(
+        'plugin/mixes-releases-and-extensions',
+        'error',
+        `the plugin both defines releases (${releases.map((r) => `releases[${r.index}]`).join(', ')}) and extends existing ones (${extensions.map((r) => `releases[${r.index}]`).join(', ')}); a plugin may do one or the other`,
+        positionOf(extensions[0].raw) ?? positionOf(metadata, 'releases'),
+        'move the release definitions and the extensions into two plugins',
+      ),
+    );
+  }
+  checkReleasePlugin(ctx);
+}
+
+function checkFuelVersions(ctx: ValidationContext): void {
+  const { plugin, findings } = ctx;
+  const list = plugin.metadata.fuel_version;
+  if (!Array.isArray(list)) return;
+  const basic = BASIC_FUEL[plugin.packageVersion];
+  const basicNumbers = strictVersion(basic)!;
+  list.forEach((entry, i) => {
+    if (typeof entry !== 'string') return; // the schema says so
+    const at = positionOf(list, i);
+    const numbers = strictVersion(entry);
+    if (!numbers) {
+      findings.push(finding('metadata/bad-fuel-version', 'error', `fuel_version '${entry}' is not a version number such as 9.0 or 9.0.1`, at, 'write the Fuel release as two or three numbers, e.g. 9.0'));
+      return;
+    }
+    const firstDifferent = numbers.findIndex((n, k) => n !== basicNumbers[k]);
+    if (firstDifferent >= 0 && numbers[firstDifferent] < basicNumbers[firstDifferent]) {
+      findings.push(
+        finding(
+          'metadata/fuel-version-too-old',
+          'error',
+          `package format ${plugin.packageVersion} does not work with Fuel ${entry}: it needs Fuel ${basic} or newer`,
+          at,
+          `remove ${entry} from fuel_version, or use an older package_version`,
+        ),
+      );
+    }
+  });
+}
+
+function checkReleasePlugin(ctx: ValidationContext): void {
+  const { plugin, findings } = ctx;
+  const metadata = plugin.metadata;
+  const releases = plugin.releases.filter((r) => r.isRelease);
+  if (releases.length > 1) {
+    findings.push(
+      finding('release/more-than-one', 'warning', `the plugin defines ${releases.length} releases; one release per plugin keeps updates and upgrades simple`, positionOf(metadata, 'releases'), 'split the releases into one plugin each'),
+    );
+  }
+  if (metadata.is_hotpluggable !== undefined) {
+    findings.push(finding('release/hotpluggable-ignored', 'warning', 'is_hotpluggable has no meaning for a plugin that defines releases; Fuel ignores it', keyPositionOf(metadata, 'is_hotpluggable'), 'remove is_hotpluggable'));
+  }
+  if (metadata.fuel_version !== undefined) {
+    findings.push(finding('release/fuel-version-deprecated', 'warning', 'fuel_version is deprecated: no Fuel logic reads it', keyPositionOf(metadata, 'fuel_version'), 'remove fuel_version'));
+  }
+  if ('tasks' in plugin.files) {
+    findings.push(finding('release/tasks-yaml', 'warning', 'tasks.yaml is no longer supported; a release takes its tasks from its graphs', { file: plugin.filePaths.tasks ?? 'tasks.yaml', line: 1, column: 1 }, 'move the tasks into a graph and delete tasks.yaml'));
+  }
+  for (const record of releases) {
+    const label = `releases[${record.index}]`;
+    const at = positionOf(record.raw) ?? positionOf(metadata, 'releases');
+    checkKnownKeys(ctx, record.raw, RELEASE_KEYS, label);
+    findings.push(...checkSchema('release-record.json', record.resolved, { file: 'metadata.yaml', basePath: ['releases', record.index] }));
+    const name = record.raw.release_name;
+    if (typeof name !== 'string' || name === '') {
+      const alias = typeof record.raw.name === 'string' ? record.raw.name : undefined;
+      findings.push(
+        finding(
+          'release/missing-release-name',
+          'error',
+          `${label} has is_release: true but no release_name${alias ? ` (it has name: '${alias}', which is not read as the release name)` : ''}`,
+          at,
+          alias ? `rename 'name' to 'release_name'` : 'add release_name: <the name users pick in the wizard>',
+        ),
+      );
+    } else if (name !== plugin.name) {
+      findings.push(finding('release/name-differs', 'warning', `the plugin is named '${plugin.name}' but its release '${name}'`, keyPositionOf(record.raw, 'release_name'), 'give the plugin and the release the same name'));
+    }
+    if (record.raw.operating_system === undefined && record.raw.os === undefined) {
+      findings.push(finding('release/missing-operating-system', 'error', `${label} has no operating_system (or its alias os)`, at, 'add operating_system: ubuntu (or centos)'));
+    }
+    if (record.raw.description === undefined) {
+      findings.push(finding('release/missing-description', 'error', `${label} has no description`, at, 'add description: <what this release deploys>'));
+    }
+    for (const key of ['modes', 'mode']) {
+      if (record.raw[key] !== undefined) {
+        findings.push(finding('release/modes-deprecated', 'warning', `'${key}' is deprecated and will be removed; Fuel releases since 6.1 ignore it`, keyPositionOf(record.raw, key), `remove '${key}'`));
+      }
+    }
+    if (!isMapping(record.resolved.roles) && !isMapping(record.resolved.roles_metadata)) {
+      findings.push(finding('release/no-roles', 'warning', `${label} defines no node roles (roles_path)`, at, 'add roles_path: <file of node roles>'));
+    }
+  }
+}

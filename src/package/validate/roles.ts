@@ -1,0 +1,137 @@
+/**
+ * Node roles and volumes: misspelt role keys (`concflicts`), volumes mapped to roles that exist
+ * nowhere, roles without a volumes mapping, volume ids and size generators Fuel does not know,
+ * and the restriction expressions of roles and settings.
+ */
+import { finding } from '../../core/findings.js';
+import { keyPositionOf, positionOf } from '../../core/positions.js';
+import { checkKnownKeys } from './keys.js';
+import { reportExpression } from './tasks.js';
+import { CORE_ROLES, isMapping, type ValidationContext } from './context.js';
+
+const ROLE_KEYS = [
+  'name', 'description', 'conflicts', 'limits', 'restrictions', 'has_primary', 'public_ip_required', 'public_for_dvr_required',
+  'update_required', 'update_once', 'weight', 'tags', 'fault_tolerance', 'group', 'tasks', 'roles_metadata',
+];
+
+/** Nailgun's volume size generators (volume_manager.call_generator, Fuel 6.0 to 10.0). */
+export const SIZE_GENERATORS = new Set([
+  'calc_swap_size', 'calc_root_size', 'calc_boot_size', 'calc_boot_records_size', 'calc_mbr_size', 'calc_lvm_meta_size',
+  'calc_total_vg', 'calc_total_root_vg', 'calc_min_vm_size', 'calc_min_glance_size', 'calc_min_cinder_size',
+  'calc_min_mongo_size', 'calc_min_ceph_size', 'calc_min_ceph_journal_size', 'calc_min_mysql_size', 'calc_os_size',
+  'calc_os_vg_size', 'calc_min_os_size', 'calc_gb_to_mb', 'calc_min_log_size', 'calc_min_horizon_size',
+]);
+/** Volume ids of Fuel's core release (openstack.yaml), known when no release is given. */
+const CORE_VOLUMES = ['os', 'logs', 'mongo', 'ceph', 'cephjournal', 'mysql', 'vm', 'image', 'horizon', 'cinder', 'cinder-block-device'];
+
+export function checkRolesAndVolumes(ctx: ValidationContext): void {
+  const { plugin, findings } = ctx;
+  const nodeRoles = isMapping(plugin.files.node_roles) && ctx.major >= 3 ? plugin.files.node_roles : {};
+  const rolesFile = plugin.filePaths.node_roles ?? 'node_roles.yaml';
+  for (const [name, meta] of Object.entries(nodeRoles)) {
+    if (!isMapping(meta)) continue;
+    checkKnownKeys(ctx, meta, ROLE_KEYS, `role '${name}' in ${rolesFile}`);
+    checkRestrictions(ctx, meta.restrictions, `role '${name}'`);
+    if (isMapping(meta.limits)) {
+      for (const key of ['min', 'max', 'recommended']) {
+        if (typeof meta.limits[key] === 'string') reportExpression(findings, meta.limits[key] as string, positionOf(meta.limits, key), `role '${name}': limits.${key}`);
+      }
+      if (typeof meta.limits.condition === 'string') reportExpression(findings, meta.limits.condition, positionOf(meta.limits, 'condition'), `role '${name}': limits.condition`);
+      if (Array.isArray(meta.limits.overrides)) {
+        for (const o of meta.limits.overrides) if (isMapping(o) && typeof o.condition === 'string') reportExpression(findings, o.condition, positionOf(o, 'condition'), `role '${name}': limits override condition`);
+      }
+    }
+  }
+  const volumes = ctx.major >= 3 ? plugin.files.volumes : undefined;
+  if (!isMapping(volumes)) return;
+  const volumesFile = plugin.filePaths.volumes ?? 'volumes.yaml';
+  const mapping = isMapping(volumes.volumes_roles_mapping) ? volumes.volumes_roles_mapping : {};
+  const releaseRoles = ctx.release ? Object.keys(ctx.release.roles_metadata ?? {}) : CORE_ROLES;
+  const known = new Set([...Object.keys(nodeRoles), ...releaseRoles]);
+  for (const role of Object.keys(mapping)) {
+    if (known.has(role)) continue;
+    findings.push(
+      finding(
+        'volumes/unknown-role',
+        'warning',
+        `${volumesFile} maps volumes for '${role}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define`,
+        keyPositionOf(mapping, role),
+        Object.keys(nodeRoles).length ? `did you mean one of: ${Object.keys(nodeRoles).join(', ')}?` : 'fix the role name',
+      ),
+    );
+  }
+  for (const role of Object.keys(nodeRoles)) {
+    if (role in mapping) continue;
+    findings.push(
+      finding('volumes/role-without-mapping', 'warning', `role '${role}' has no entry in ${volumesFile}'s volumes_roles_mapping, so Fuel cannot lay out its disks`, keyPositionOf(nodeRoles, role), `add '${role}: [{id: os, allocate_size: min}]' (and its own volumes) to volumes_roles_mapping`),
+    );
+  }
+  const pluginVolumes = Array.isArray(volumes.volumes) ? volumes.volumes.filter(isMapping) : [];
+  const volumeIds = new Set<string>([
+    ...pluginVolumes.map((v) => String(v.id)),
+    ...(ctx.release ? (ctx.release.volumes_metadata?.volumes ?? []).map((v) => v.id) : CORE_VOLUMES),
+  ]);
+  for (const [role, list] of Object.entries(mapping)) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((entry, i) => {
+      if (!isMapping(entry) || typeof entry.id !== 'string' || volumeIds.has(entry.id)) return;
+      findings.push(finding('volumes/unknown-volume', 'warning', `role '${role}' is given volume '${entry.id}', which is defined neither in ${volumesFile} nor in the release`, positionOf(list, i), 'define the volume under volumes:, or fix its id'));
+    });
+  }
+  for (const volume of pluginVolumes) checkGenerators(ctx, volume, `volume '${String(volume.id)}'`);
+}
+
+function checkGenerators(ctx: ValidationContext, node: unknown, label: string, depth = 0): void {
+  if (depth > 20) return;
+  if (Array.isArray(node)) {
+    for (const item of node) checkGenerators(ctx, item, label, depth + 1);
+    return;
+  }
+  if (!isMapping(node)) return;
+  if (typeof node.generator === 'string' && !SIZE_GENERATORS.has(node.generator)) {
+    ctx.findings.push(
+      finding('volumes/unknown-generator', 'warning', `${label} uses the size generator '${node.generator}', which Fuel does not have`, positionOf(node, 'generator'), `use one of: ${[...SIZE_GENERATORS].slice(0, 8).join(', ')}, ...`),
+    );
+  }
+  for (const value of Object.values(node)) checkGenerators(ctx, value, label, depth + 1);
+}
+
+/** Restrictions: a string, `{condition, message, action}`, or the short `{condition: message}`. */
+export function checkRestrictions(ctx: ValidationContext, restrictions: unknown, label: string): void {
+  if (!Array.isArray(restrictions)) return;
+  restrictions.forEach((r, i) => {
+    if (typeof r === 'string') reportExpression(ctx.findings, r, positionOf(restrictions, i), `${label}: restriction`);
+    else if (isMapping(r)) {
+      if (typeof r.condition === 'string') reportExpression(ctx.findings, r.condition, positionOf(r, 'condition'), `${label}: restriction`);
+      else if (r.condition === undefined && Object.keys(r).length === 1) {
+        const key = Object.keys(r)[0];
+        reportExpression(ctx.findings, key, keyPositionOf(r, key), `${label}: restriction`);
+      }
+    }
+  });
+}
+
+/** Restrictions in environment_config.yaml and the node/NIC/bond attribute files. */
+export function checkSettingsRestrictions(ctx: ValidationContext): void {
+  const env = ctx.plugin.files.environment_config;
+  if (isMapping(env) && isMapping(env.attributes)) {
+    for (const [name, attr] of Object.entries(env.attributes)) {
+      if (!isMapping(attr)) continue;
+      checkRestrictions(ctx, attr.restrictions, `setting '${name}'`);
+      if (Array.isArray(attr.values)) {
+        for (const v of attr.values) if (isMapping(v)) checkRestrictions(ctx, v.restrictions, `setting '${name}' value '${String(v.data)}'`);
+      }
+    }
+  }
+  if (ctx.major < 5) return;
+  for (const key of ['node_config', 'nic_config', 'bond_config']) {
+    const data = ctx.plugin.files[key];
+    if (!isMapping(data)) continue;
+    const visit = (node: Record<string, unknown>, label: string, depth: number) => {
+      checkRestrictions(ctx, node.restrictions, label);
+      if (depth > 1) return;
+      for (const [name, child] of Object.entries(node)) if (isMapping(child)) visit(child, `${label}.${name}`, depth + 1);
+    };
+    visit(data, key, 0);
+  }
+}

@@ -1,0 +1,333 @@
+/**
+ * Deployment tasks: what the reference builder checked (role format, tasks without roles), the
+ * plugins-v5 messages for packages 4.0.0 and 5.0.0, and what breaks real deployments: roles that
+ * exist nowhere, dependencies on tasks that exist nowhere, dependency cycles, misspelt keys, and
+ * restriction expressions that do not parse.
+ */
+import { finding, type Finding } from '../../core/findings.js';
+import { keyPositionOf, positionOf } from '../../core/positions.js';
+import { parseExpression } from '../../core/expressions/index.js';
+import { checkKnownKeys } from './keys.js';
+import { checkSchema } from './schemas.js';
+import { findCycles } from './cycles.js';
+import { CORE_ROLES, SPECIAL_ROLES, isMapping, releaseTaskIds, type ValidationContext } from './context.js';
+
+/** Where a list of tasks came from. */
+export interface TaskSource {
+  file: string;
+  label: string;
+  tasks: Record<string, unknown>[];
+  /** The plugin's own deployment_tasks.yaml (the plugins-v5 rules apply to it). */
+  deploymentTasksFile: boolean;
+  /** Tasks of a release the plugin defines: its graph is complete, so every dependency must resolve. */
+  releaseRecord?: number;
+}
+
+export const TASK_KEYS = [
+  'id', 'type', 'version', 'role', 'roles', 'groups', 'tags', 'requires', 'required_for', 'cross-depends',
+  'cross-depended-by', 'tasks', 'parameters', 'condition', 'stage', 'strategy', 'test_pre', 'test_post',
+  'refresh_on', 'reexecute_on', 'fault_tolerance', 'description', 'no_predecessors', 'os-version', 'fuel-version',
+  'strategy',
+];
+const ROLE_FORMAT = /^[0-9a-zA-Z_-]+$|^\*$/;
+const VERSION_2 = /^2\./;
+
+const taskId = (t: Record<string, unknown>): string | undefined => (typeof t.id === 'string' ? t.id : undefined);
+const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined || v === null ? [] : [v]);
+
+export function collectTaskSources(ctx: ValidationContext): TaskSource[] {
+  const { plugin } = ctx;
+  const sources: TaskSource[] = [];
+  const dt = plugin.files.deployment_tasks;
+  if (ctx.major >= 3 && Array.isArray(dt)) {
+    sources.push({ file: plugin.filePaths.deployment_tasks, label: plugin.filePaths.deployment_tasks, tasks: dt.filter(isMapping), deploymentTasksFile: true });
+  }
+  for (const record of plugin.releases) {
+    if (ctx.major < 5) break;
+    const label = `releases[${record.index}]`;
+    const own = record.resolved.deployment_tasks;
+    if (Array.isArray(own)) {
+      sources.push({ file: 'metadata.yaml', label: `${label}.deployment_tasks`, tasks: own.filter(isMapping), deploymentTasksFile: false, releaseRecord: record.isRelease ? record.index : undefined });
+    }
+    const graphs = record.resolved.graphs;
+    if (!Array.isArray(graphs)) continue;
+    graphs.forEach((entry, i) => {
+      if (!isMapping(entry)) return;
+      const inner = isMapping(entry.graph) ? entry.graph : entry;
+      const tasks = inner.tasks;
+      if (!Array.isArray(tasks)) {
+        if (inner.tasks_path === undefined && inner.graph_path === undefined && entry.graph_path === undefined) {
+          ctx.findings.push(finding('graph/no-tasks', 'warning', `${label}.graphs[${i}] (type ${String(entry.type)}) has no tasks`, positionOf(graphs, i), 'add tasks_path: <file of tasks>'));
+        }
+        return;
+      }
+      sources.push({ file: 'metadata.yaml', label: `${label}.graphs[${i}]`, tasks: tasks.filter(isMapping), deploymentTasksFile: false, releaseRecord: record.isRelease ? record.index : undefined });
+    });
+  }
+  return sources;
+}
+
+/** Every role name a task may name: the plugin's, the release's (or Fuel's core ones), and group ids. */
+function knownRoles(ctx: ValidationContext, sources: TaskSource[]): Set<string> {
+  const roles = new Set<string>(SPECIAL_ROLES);
+  const add = (name: string, meta: unknown) => {
+    roles.add(name);
+    if (isMapping(meta) && meta.has_primary === true) roles.add(`primary-${name}`);
+  };
+  const nodeRoles = ctx.plugin.files.node_roles;
+  if (isMapping(nodeRoles)) for (const [name, meta] of Object.entries(nodeRoles)) add(name, meta);
+  for (const record of ctx.plugin.releases) {
+    for (const key of ['roles', 'roles_metadata', 'node_roles']) {
+      const r = record.resolved[key];
+      if (isMapping(r)) for (const [name, meta] of Object.entries(r)) add(name, meta);
+    }
+  }
+  if (ctx.release) for (const [name, meta] of Object.entries(ctx.release.roles_metadata ?? {})) add(name, meta);
+  else for (const name of CORE_ROLES) roles.add(name);
+  for (const s of sources) for (const t of s.tasks) if (t.type === 'group' && typeof t.id === 'string') roles.add(t.id);
+  return roles;
+}
+
+export function checkTasks(ctx: ValidationContext): void {
+  const sources = collectTaskSources(ctx);
+  const roles = knownRoles(ctx, sources);
+  for (const source of sources) {
+    if (!source.deploymentTasksFile && source.releaseRecord === undefined) {
+      // Per-release task files of extensions are not covered by the file matrix (release records are, by their schema).
+      ctx.findings.push(...checkSchema('graph.json#/definitions/tasks', source.tasks, { file: source.file }));
+    }
+    for (const task of source.tasks) checkOneTask(ctx, task, source, roles);
+  }
+  checkPackageRules(ctx, sources);
+  checkDependencies(ctx, sources);
+  checkLegacyTaskRoles(ctx, roles);
+}
+
+function taskLabel(task: Record<string, unknown>, source: TaskSource): string {
+  const id = taskId(task);
+  return id ? `task '${id}'` : `a task in ${source.label}`;
+}
+
+function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, source: TaskSource, roles: Set<string>): void {
+  const { findings } = ctx;
+  const label = taskLabel(task, source);
+  checkKnownKeys(ctx, task, TASK_KEYS, label);
+  // The reference builder's role format (4.0.0 and later); 3.0.0's schema already restricts roles.
+  const selectorKeys = ['role', 'roles', 'groups'] as const;
+  for (const key of selectorKeys) {
+    const value = task[key];
+    const list = asList(value);
+    list.forEach((item, i) => {
+      if (typeof item !== 'string') return;
+      const at = Array.isArray(value) ? positionOf(value, i) : positionOf(task, key);
+      if (item.length >= 2 && item.startsWith('/') && item.endsWith('/')) {
+        try {
+          new RegExp(item.slice(1, -1));
+        } catch (err) {
+          findings.push(
+            finding('task/bad-role-regex', 'error', `${label}: ${key} '${item}' is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`, at, 'fix the expression between the slashes, or name the roles one by one'),
+          );
+        }
+        return;
+      }
+      if (ctx.major >= 4 && !ROLE_FORMAT.test(item)) {
+        findings.push(
+          finding('task/bad-role-name', 'error', `${label}: ${key} '${item}' is neither a role name (letters, digits, '_', '-'), '*', nor a /regex/`, at, "write a role name, '*', or a regular expression between slashes"),
+        );
+        return;
+      }
+      if (ROLE_FORMAT.test(item) && !roles.has(item)) {
+        findings.push(
+          finding(
+            'task/unknown-role',
+            'warning',
+            `${label} runs on '${item}' (${key}), a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define; the task will run nowhere`,
+            at,
+            ctx.release ? 'fix the name, or define the role in node_roles.yaml' : 'fix the name, define the role in node_roles.yaml, or pass --release to check against a real release',
+          ),
+        );
+      }
+    });
+  }
+  if (ctx.major >= 4 && task.type !== 'stage' && !['role', 'roles', 'groups'].some((k) => truthy(task[k]))) {
+    findings.push(
+      finding('task/no-roles', 'warning', `${label} has no role, roles or groups, so it may be assigned to no node`, positionOf(task) ?? { file: source.file, line: 1, column: 1 }, "add roles: [...] (or '*' for every node)"),
+    );
+  }
+  if (task.strategy !== undefined) {
+    findings.push(
+      finding('task/misplaced-strategy', 'warning', `${label} sets strategy at its top level, where Fuel does not read it`, keyPositionOf(task, 'strategy'), 'move it under parameters: (parameters: {strategy: {type: one_by_one}})'),
+    );
+  }
+  checkCondition(ctx, task, label);
+}
+
+/** Python truthiness, as the reference builder tested for roles. */
+const truthy = (v: unknown): boolean => !(v === undefined || v === null || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isMapping(v) && Object.keys(v).length === 0));
+
+function checkCondition(ctx: ValidationContext, task: Record<string, unknown>, label: string): void {
+  const condition = task.condition;
+  if (typeof condition !== 'string') return;
+  reportExpression(ctx.findings, condition, positionOf(task, 'condition'), `${label}: condition`);
+}
+
+/** Parse a restriction/condition expression; report where it fails. */
+export function reportExpression(findings: Finding[], text: string, at: ReturnType<typeof positionOf>, label: string): void {
+  const parsed = parseExpression(text);
+  if (parsed.ast) return;
+  const first = parsed.findings.find((f) => f.severity === 'error') ?? parsed.findings[0];
+  if (!first) return;
+  findings.push(
+    finding(
+      'expression/does-not-parse',
+      'error',
+      `${label} '${text.length > 80 ? text.slice(0, 77) + '...' : text}' does not parse: ${first.message}${first.column ? ` (at character ${first.column})` : ''}`,
+      at,
+      first.hint ?? 'fix the expression (see the Fuel restriction language: settings:..., cluster:..., ==, and, or, not)',
+    ),
+  );
+}
+
+/** Package-version rules from the plugins-v5 design (infos, errors and warnings). */
+function checkPackageRules(ctx: ValidationContext, sources: TaskSource[]): void {
+  const { plugin, findings, major } = ctx;
+  const file = sources.find((s) => s.deploymentTasksFile);
+  if (!file || major < 4) return;
+  const tasks = file.tasks;
+  const v2 = tasks.filter((t) => typeof t.version === 'string' && VERSION_2.test(t.version));
+  const where = { file: file.file, line: 1, column: 1 };
+  if (v2.length === 0) {
+    findings.push(finding('tasks/no-version-2', 'info', `no task in ${file.file} has version: 2.0.0; the task-based orchestrator of Fuel 9.0 recommends it`, where, 'add version: 2.0.0 to the tasks (it enables cross-depends, strategy per task, and more)'));
+  } else {
+    findings.push(
+      finding('tasks/version-2', 'info', `${v2.length} task(s) in ${file.file} use version: 2.0.0, which Fuel 8.0 runs only with its experimental task-based orchestrator enabled`, where, 'nothing to do for Fuel 9.0 and later'),
+    );
+  }
+  const tasksYaml = plugin.files.tasks;
+  const legacyNonEmpty = Array.isArray(tasksYaml) ? tasksYaml.length > 0 : tasksYaml !== null && tasksYaml !== undefined;
+  const tasksFile = plugin.filePaths.tasks ?? 'tasks.yaml';
+  if (major === 4) {
+    for (const task of tasks) {
+      const isV2 = typeof task.version === 'string' && VERSION_2.test(task.version);
+      const label = `task '${taskId(task) ?? '?'}'`;
+      if (!isV2) {
+        for (const key of ['cross-depends', 'cross-depended-by']) {
+          if (task[key] !== undefined) {
+            findings.push(finding('task/cross-depends-needs-version-2', 'error', `${label} uses ${key} without version: 2.0.0, so Fuel ignores the dependency`, keyPositionOf(task, key), 'add version: 2.0.0 to the task'));
+          }
+        }
+        const strategy = isMapping(task.parameters) ? task.parameters.strategy : undefined;
+        if (strategy !== undefined && task.type !== 'group') {
+          findings.push(finding('task/strategy-needs-version-2', 'error', `${label} sets parameters.strategy without version: 2.0.0, so Fuel ignores it`, keyPositionOf(task.parameters, 'strategy'), 'add version: 2.0.0 to the task'));
+        }
+      } else if (task.groups !== undefined) {
+        findings.push(finding('task/groups-with-version-2', 'warning', `${label} has version: 2.0.0 but uses groups, which that format replaces with roles`, keyPositionOf(task, 'groups'), 'rename groups to roles'));
+      }
+    }
+    if (legacyNonEmpty) {
+      findings.push(finding('plugin/tasks-yaml-deprecated', 'warning', `${tasksFile} is deprecated and ignored from package 5.0.0 on`, { file: tasksFile, line: 1, column: 1 }, 'move its tasks into deployment_tasks.yaml'));
+    }
+    if (v2.length > 0) {
+      findings.push(finding('plugin/consider-package-5', 'info', 'the plugin uses version: 2.0.0 tasks; package version 5.0.0 is made for them', keyPositionOf(plugin.metadata, 'package_version'), "set package_version: '5.0.0'"));
+    }
+  }
+  if (major === 5) {
+    for (const task of tasks) {
+      const label = `task '${taskId(task) ?? '?'}'`;
+      const isV2 = typeof task.version === 'string' && VERSION_2.test(task.version);
+      if (!isV2) {
+        findings.push(finding('task/needs-version-2', 'error', `${label} has no version: 2.0.0, which package 5.0.0 requires of every task`, keyPositionOf(task, 'version') ?? positionOf(task), 'add version: 2.0.0'));
+      }
+      if (task.type === 'group') {
+        findings.push(
+          finding('task/group-in-deployment-tasks', 'error', `${label} is a group; package 5.0.0 replaces group tasks with the tasks: list of the role in node_roles.yaml`, keyPositionOf(task, 'type'), 'move the group into node_roles.yaml as the role\'s tasks: [...]'),
+        );
+      }
+    }
+    if (legacyNonEmpty) {
+      findings.push(finding('plugin/tasks-yaml-not-empty', 'error', `${tasksFile} is not empty; package 5.0.0 ignores its content`, { file: tasksFile, line: 1, column: 1 }, 'move its tasks into deployment_tasks.yaml and delete tasks.yaml'));
+    }
+    const fuel = Array.isArray(plugin.metadata.fuel_version) ? plugin.metadata.fuel_version.map(String) : [];
+    if (fuel.some((v) => /^8\./.test(v))) {
+      findings.push(
+        finding('plugin/fuel-8-experimental', 'warning', 'package 5.0.0 works with Fuel 8.0 only when its experimental task-based orchestrator is enabled, and not at all with Fuel 7.0 and older', positionOf(plugin.metadata, 'fuel_version'), 'tell users of Fuel 8.0 to enable task-based deployment'),
+      );
+    }
+  }
+}
+
+/** requires/required_for naming tasks that exist nowhere, and cycles among the tasks. */
+function checkDependencies(ctx: ValidationContext, sources: TaskSource[]): void {
+  const { findings } = ctx;
+  const releaseIds = releaseTaskIds(ctx.release);
+  const pluginIds = new Set<string>();
+  for (const s of sources) for (const t of s.tasks) if (taskId(t)) pluginIds.add(taskId(t)!);
+  let unchecked = false;
+  for (const source of sources) {
+    // A release the plugin defines has a complete graph; an extension can only be checked against a given release.
+    const checkable = ctx.release !== undefined || source.releaseRecord !== undefined;
+    const scope = source.releaseRecord !== undefined ? new Set(source.tasks.map(taskId).filter(Boolean) as string[]) : pluginIds;
+    for (const task of source.tasks) {
+      for (const key of ['requires', 'required_for']) {
+        const list = task[key];
+        if (!Array.isArray(list)) continue;
+        list.forEach((name, i) => {
+          if (typeof name !== 'string') return;
+          if (!checkable) {
+            unchecked = unchecked || !pluginIds.has(name);
+            return;
+          }
+          if (scope.has(name) || pluginIds.has(name) || releaseIds.has(name)) return;
+          findings.push(
+            finding(
+              'task/unknown-dependency',
+              'warning',
+              `${taskLabel(task, source)} ${key === 'requires' ? 'requires' : 'is required for'} '${name}', a task that exists neither in the plugin nor in ${ctx.release ? `release ${ctx.release.name}` : 'this release'}; Fuel drops such a dependency, so the order it meant is lost`,
+              positionOf(list, i),
+              'fix the task id, or remove the dependency',
+            ),
+          );
+        });
+      }
+    }
+  }
+  if (unchecked && ctx.release === undefined) {
+    findings.push(
+      finding('task/dependencies-unchecked', 'info', 'tasks depend on tasks the plugin does not define (presumably the release\'s); pass --release to check that they exist', { file: sources[0]?.file ?? 'deployment_tasks.yaml', line: 1, column: 1 }, 'hearth plugin validate <dir> --release <release plugin or openstack.yaml> --tasks <fuel-library tasks>'),
+    );
+  }
+  for (const source of sources) {
+    const cycles = findCycles(source.tasks);
+    for (const cycle of cycles) {
+      const first = source.tasks.find((t) => taskId(t) === cycle[0]);
+      findings.push(
+        finding(
+          'task/dependency-cycle',
+          'error',
+          `tasks depend on each other in a circle: ${[...cycle, cycle[0]].join(' → ')}; none of them can ever start`,
+          first ? positionOf(first) : { file: source.file, line: 1, column: 1 },
+          'remove one of these requires/required_for links',
+        ),
+      );
+    }
+  }
+}
+
+/** Legacy tasks.yaml roles: a role list naming roles that exist nowhere runs nowhere. */
+function checkLegacyTaskRoles(ctx: ValidationContext, roles: Set<string>): void {
+  const tasks = ctx.plugin.files.tasks;
+  if (!Array.isArray(tasks)) return;
+  const file = ctx.plugin.filePaths.tasks ?? 'tasks.yaml';
+  tasks.forEach((task, index) => {
+    if (!isMapping(task)) return;
+    const role = task.role;
+    if (!Array.isArray(role)) return;
+    role.forEach((name, i) => {
+      if (typeof name === 'string' && !roles.has(name)) {
+        ctx.findings.push(
+          finding('task/unknown-role', 'warning', `${file} task ${index} runs on '${name}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define`, positionOf(role, i), 'fix the role name'),
+        );
+      }
+    });
+  });
+}
