@@ -5,8 +5,8 @@
  * recovery, then resolve plain scalars with PyYAML's own implicit-resolver rules, so a value means
  * here what it meant to Fuel. Positions of every value are kept (see core/positions).
  */
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar } from 'yaml';
-import type { Node as YamlNode, Document } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, Scalar, visit } from 'yaml';
+import type { Alias, Node as YamlNode, Document } from 'yaml';
 import { finding, type Finding, type SourcePosition } from '../../core/findings.js';
 import { recordContainer } from '../../core/positions.js';
 import { relaxIndentation } from './leniency.js';
@@ -130,13 +130,34 @@ class Converter {
   }
 
   private readonly sizing = new Set<YamlNode>();
+  private aliasTargets?: Map<Alias, YamlNode | undefined>;
+
+  /**
+   * The node an alias names: the last node anchored with that name before it, as eemeli/yaml's own
+   * `Alias.resolve` finds it. That method walks the whole document for every alias, which made large
+   * templates with many aliases slow; one walk indexes them all.
+   */
+  target(alias: Alias, doc: Document.Parsed): YamlNode | undefined {
+    if (!this.aliasTargets) {
+      const targets = new Map<Alias, YamlNode | undefined>();
+      const last = new Map<string, YamlNode>();
+      visit(doc, {
+        Node: (_key, node) => {
+          if (isAlias(node)) targets.set(node, last.get(node.source));
+          else if (node.anchor) last.set(node.anchor, node);
+        },
+      });
+      this.aliasTargets = targets;
+    }
+    return this.aliasTargets.get(alias);
+  }
 
   /** Size of a node once every alias in it is expanded, computed without expanding anything. */
   sizeOf(node: unknown, doc: Document.Parsed, depth = 0): number {
     if (depth > this.options.maxDepth) throw new TooDeep();
     if (!node || typeof node !== 'object') return 1;
     if (isAlias(node)) {
-      const target = node.resolve(doc);
+      const target = this.target(node, doc);
       return target ? this.sizeOf(target, doc, depth + 1) : 1;
     }
     const yamlNode = node as YamlNode;
@@ -162,7 +183,7 @@ class Converter {
     if (node === null || node === undefined) return null;
     if (isAlias(node)) {
       this.checkAnchorName(node.source, node.range?.[0]);
-      const target = node.resolve(doc);
+      const target = this.target(node, doc);
       if (!target) return null;
       // PyYAML hands back the very same object for every alias of an anchor; so do we.
       if (this.anchored.has(target)) return this.anchored.get(target);
@@ -301,7 +322,7 @@ class Converter {
         }
         continue;
       }
-      if (isMap(keyNode) || isSeq(keyNode) || (isAlias(keyNode) && !isScalar(keyNode.resolve(doc)))) {
+      if (isMap(keyNode) || isSeq(keyNode) || (isAlias(keyNode) && !isScalar(this.target(keyNode, doc)))) {
         this.findings.push(
           finding(
             'yaml/unhashable-key',

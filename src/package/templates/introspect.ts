@@ -1,0 +1,83 @@
+/** `template find` and `template capabilities`: the introspection half of issue 7, over files. */
+import { finding, type Finding } from '../../core/findings.js';
+import { matchesCapabilities, readTemplateCapabilities, summariseCapabilities, type CapabilitiesSummary, type Requirements, type SummaryEntry } from '../../core/capabilities/index.js';
+import { isJinja, listTreeFiles, TemplateFiles } from './files.js';
+
+export interface FindOptions {
+  /** Look into sub-folders of the folders given. */
+  recursive?: boolean;
+}
+
+export interface FoundTemplates {
+  /** Sorted by plain code-point order. */
+  templates: string[];
+  findings: Finding[];
+}
+
+function jinjaNote(skipped: string[]): Finding {
+  const shown = skipped.slice(0, 3).join(', ') + (skipped.length > 3 ? `, and ${skipped.length - 3} more` : '');
+  return finding(
+    'template/jinja-skipped',
+    'info',
+    `skipped ${skipped.length} Jinja template${skipped.length === 1 ? '' : 's'} (.j2.yaml): ${shown}`,
+    { file: skipped[0] },
+    'render them first (TripleO: tools/process-templates.py) to look inside',
+  );
+}
+
+/** Templates under `paths` whose capabilities carry every wanted key/value. */
+export function findTemplates(paths: readonly string[], constraints: Requirements, options: FindOptions = {}): FoundTemplates {
+  const findings: Finding[] = [];
+  const files = new TemplateFiles();
+  const templates: string[] = [];
+  const skipped: string[] = [];
+  for (const file of listTreeFiles(paths, options.recursive ?? false, findings)) {
+    if (isJinja(file.display)) {
+      skipped.push(file.display);
+      continue;
+    }
+    const parsed = files.readIfCapable(file.location, file.display);
+    if (!parsed) continue;
+    if (!parsed.ok) {
+      const first = parsed.findings.find((f) => f.severity === 'error');
+      findings.push(finding('template/unparseable', 'warning', `skipped '${file.display}': ${first?.message ?? 'it cannot be read'}`, first ?? { file: file.display }));
+      continue;
+    }
+    const read = readTemplateCapabilities(parsed.value, file.display);
+    findings.push(...read.findings);
+    if (read.capabilities && matchesCapabilities(read.capabilities, constraints)) templates.push(file.display);
+  }
+  if (skipped.length > 0) findings.push(jinjaNote(skipped));
+  templates.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { templates: [...new Set(templates)], findings };
+}
+
+export interface SummaryResult extends CapabilitiesSummary {
+  findings: Finding[];
+}
+
+/** The tags and types declared by `files`, in the order given. */
+export function summariseTemplateFiles(paths: readonly string[]): SummaryResult {
+  const findings: Finding[] = [];
+  const files = new TemplateFiles();
+  const entries: SummaryEntry[] = [];
+  for (const path of paths) {
+    if (isJinja(path)) {
+      findings.push(jinjaNote([path]));
+      continue;
+    }
+    const parsed = files.read(path, path);
+    if (!parsed.ok) {
+      findings.push(...parsed.findings.filter((f) => f.severity === 'error'));
+      continue;
+    }
+    const read = readTemplateCapabilities(parsed.value, path);
+    findings.push(...read.findings);
+    if (!read.capabilities) {
+      findings.push(finding('template/no-capabilities', 'info', `'${path}' declares no capabilities; it adds nothing to the summary`, { file: path }));
+      continue;
+    }
+    entries.push({ template: path, capabilities: read.capabilities, resourceTypes: read.resourceTypes });
+  }
+  return { ...summariseCapabilities(entries), findings };
+}
