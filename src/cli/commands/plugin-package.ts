@@ -60,7 +60,8 @@ export function registerPluginPackage(program: Command): void {
         onHookOutput: (chunk) => (opts.json ? process.stderr : process.stdout).write(chunk),
       });
       reporter.finish();
-      printFindings(result.findings);
+      // Notes (info) belong to `hearth plugin validate`; a build shows what could stop or spoil it.
+      printFindings(result.findings.filter((f) => f.severity !== 'info'));
       if (!result.ok) {
         if (result.hookExitCode !== undefined && result.hookExitCode !== 0) process.exitCode = result.hookExitCode;
         else process.exitCode = result.findings.some((f) => f.code === 'build/not-a-plugin') ? EXIT_USAGE : EXIT_FINDINGS;
