@@ -7,22 +7,26 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionAt, positionOf } from '../../core/positions.js';
 import { closest } from './spelling.js';
-
-const SCHEMA_BASE = 'https://hearth.dev/schemas/';
+import { AJV_OPTIONS, SCHEMA_BASE, exportName, schemasDigest } from './schema-names.js';
+import * as precompiled from './compiled-schemas.js';
 
 /** schemas/ sits at the package root, beside src/ and dist/. */
 export const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'schemas');
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
+let precompiledUsable: boolean | undefined;
 
 function instance(): Ajv {
   if (ajv) return ajv;
-  ajv = new Ajv({ allErrors: true, strict: false, verbose: true, validateSchema: false });
+  // Loaded only when the pre-compiled validators are stale: Ajv itself takes time to load.
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  ajv = new AjvClass({ ...AJV_OPTIONS });
   for (const name of readdirSync(schemasDir)) {
     if (!name.endsWith('.json')) continue;
     ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, name), 'utf8')) as object);
@@ -30,15 +34,18 @@ function instance(): Ajv {
   return ajv;
 }
 
-/** The compiled validator for `schemas/<name>` (e.g. `metadata-4.0.0.json`). */
+/**
+ * The validator for `schemas/<name>` (e.g. `metadata-4.0.0.json`): the pre-compiled one when it
+ * was generated from the schemas as they are now, otherwise compiled here once and kept.
+ */
 export function schemaValidator(name: string): ValidateFunction {
   let fn = compiled.get(name);
-  if (!fn) {
-    const id = name.includes('#') ? SCHEMA_BASE + name : SCHEMA_BASE + name;
-    fn = instance().getSchema(id);
-    if (!fn) throw new Error(`no schema ${name} in ${schemasDir}`);
-    compiled.set(name, fn);
-  }
+  if (fn) return fn;
+  if (precompiledUsable === undefined) precompiledUsable = precompiled.SCHEMAS_DIGEST === schemasDigest(schemasDir);
+  const ready = precompiledUsable ? (precompiled as unknown as Record<string, ValidateFunction | undefined>)[exportName(name)] : undefined;
+  fn = ready ?? instance().getSchema(SCHEMA_BASE + name);
+  if (!fn) throw new Error(`no schema ${name} in ${schemasDir}`);
+  compiled.set(name, fn);
   return fn;
 }
 
