@@ -20,6 +20,8 @@ export interface CandidateVerdict {
   failures: KeyFailure[];
   /** Set when the candidate could not be read (missing, unparseable, not a template). */
   unreadable?: string;
+  /** The candidate is a type (an alias, OS::Heat::None), which carries no capabilities. */
+  isType?: boolean;
 }
 
 export interface ResolutionError {
@@ -73,6 +75,7 @@ function requirementText(requirements: Record<string, string>): string {
 function verdictLine(verdict: CandidateVerdict): string {
   if (verdict.unreadable) return `  - ${verdict.candidate}: could not be read (${verdict.unreadable})`;
   if (verdict.fits) return `  - ${verdict.candidate}: fits`;
+  if (verdict.isType) return `  - ${verdict.candidate}: a type, not a template, so it has none of the required capabilities`;
   return `  - ${verdict.candidate}: ${verdict.failures.map(describeFailure).join('; ')}`;
 }
 
@@ -93,7 +96,7 @@ export function resolveEnvironment(env: MergedEnvironment, capabilitiesOf: (loca
       if (item.kind !== 'template') {
         // A type has no capabilities: it fits only when nothing is required.
         const failures = typeCandidateFailures(required);
-        return { candidate, fits: failures.length === 0, failures };
+        return { candidate, fits: failures.length === 0, failures, isType: true };
       }
       const known = capabilitiesOf(item.ref.location);
       if (!known.readable) {

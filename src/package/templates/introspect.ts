@@ -20,7 +20,7 @@ function jinjaNote(skipped: string[]): Finding {
     'template/jinja-skipped',
     'info',
     `skipped ${skipped.length} Jinja template${skipped.length === 1 ? '' : 's'} (.j2.yaml): ${shown}`,
-    { file: skipped[0] },
+    undefined,
     'render them first (TripleO: tools/process-templates.py) to look inside',
   );
 }
