@@ -15,14 +15,16 @@ export class YaqlSet {
 /** What `old($.x)` gives when there is no old state, or evaluating on it failed (Fuel's `_UNDEFINED`). */
 export const UNDEFINED: unique symbol = Symbol('yaql-undefined');
 
-export class YaqlRuntimeError extends Error {
+/**
+ * Thrown inside evaluation and caught at its top. Deliberately not an `Error`: capturing a stack
+ * trace costs more than evaluating most conditions, and `old(...)` on a first deployment fails often.
+ */
+export class YaqlRuntimeError {
   constructor(
     readonly code: string,
-    message: string,
+    readonly message: string,
     readonly column?: number,
-  ) {
-    super(message);
-  }
+  ) {}
 }
 
 export const fail = (code: string, message: string, column?: number): never => {
