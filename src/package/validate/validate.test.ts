@@ -1,0 +1,334 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { validatePlugin, type ValidationResult } from './index.js';
+import type { Release } from '../../core/release/model.js';
+
+/** A 4.0.0 plugin that validates without errors; tests override one file at a time. */
+const BASE_V4: Record<string, string> = {
+  'metadata.yaml': `name: demo
+title: Demo
+version: '1.0.0'
+package_version: '4.0.0'
+description: A demo plugin
+fuel_version: ['9.0']
+licenses: ['Apache License Version 2.0']
+authors: ['Someone']
+homepage: 'https://example.org'
+groups: []
+is_hotpluggable: false
+releases:
+  - os: ubuntu
+    version: mitaka-9.0
+    mode: ['ha']
+    deployment_scripts_path: deployment_scripts/
+    repository_path: repositories/ubuntu
+`,
+  'environment_config.yaml': `attributes:
+  metadata:
+    group: other
+  demo_text:
+    value: 'x'
+    label: 'Text'
+    type: text
+    weight: 25
+    restrictions:
+      - condition: "settings:demo.demo_text.value == 'y'"
+        action: hide
+`,
+  'deployment_tasks.yaml': `- id: demo-role
+  type: group
+  role: [demo-role]
+  requires: [controller]
+  required_for: [deploy_end]
+  parameters:
+    strategy:
+      type: parallel
+- id: demo-deploy
+  type: puppet
+  version: 2.0.0
+  roles: [demo-role]
+  requires: [demo-prepare]
+  cross-depends:
+    - name: hiera
+  parameters:
+    puppet_manifest: deploy.pp
+    puppet_modules: .
+    timeout: 3600
+- id: demo-prepare
+  type: shell
+  version: 2.0.0
+  roles: ['/(primary-)?controller/']
+  parameters:
+    cmd: echo hi
+    timeout: 60
+`,
+  'node_roles.yaml': `demo-role:
+  name: Demo
+  description: A demo role
+  has_primary: false
+  limits:
+    min: 1
+`,
+  'volumes.yaml': `volumes_roles_mapping:
+  demo-role:
+    - {allocate_size: min, id: os}
+    - {allocate_size: all, id: demo_volume}
+volumes:
+  - id: demo_volume
+    type: vg
+    min_size: {generator: calc_min_os_size}
+    items:
+      - {mount: /var/demo, type: lv, name: demo, size: {generator: calc_total_vg}}
+`,
+  'components.yaml': `- name: additional_service:demo
+  label: Demo
+  compatible: []
+  requires: []
+  incompatible: []
+`,
+  'deployment_scripts/.keep': '',
+  'repositories/ubuntu/.keep': '',
+};
+
+const roots: string[] = [];
+function plugin(overrides: Record<string, string | null> = {}, base = BASE_V4): string {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-validate-'));
+  roots.push(root);
+  for (const [path, text] of Object.entries({ ...base, ...overrides })) {
+    if (text === null) continue;
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+test.after(() => {
+  for (const r of roots) rmSync(r, { recursive: true, force: true });
+});
+
+const check = (overrides: Record<string, string | null> = {}, options = {}, base = BASE_V4): ValidationResult => validatePlugin(plugin(overrides, base), options);
+const codes = (r: ValidationResult, severity?: string) => r.findings.filter((f) => !severity || f.severity === severity).map((f) => f.code);
+const only = (r: ValidationResult, code: string) => r.findings.filter((f) => f.code === code);
+
+test('the baseline plugin is valid, with no warnings', () => {
+  const r = check();
+  assert.deepEqual(codes(r, 'error'), []);
+  assert.deepEqual(codes(r, 'warning'), []);
+  assert.equal(r.valid, true);
+  assert.deepEqual(r.plugin, { name: 'demo', version: '1.0.0', package_version: '4.0.0' });
+});
+
+test('schema errors name the exact place and say what is allowed', () => {
+  const r = check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace('os: ubuntu', 'os: ubuntoo') });
+  const [f] = only(r, 'schema/not-allowed');
+  assert.ok(f, codes(r).join());
+  assert.deepEqual([f.file, f.line, f.column], ['metadata.yaml', 13, 9]);
+  assert.match(f.message, /releases\[0\]\.os is 'ubuntoo'/);
+  assert.match(f.hint ?? '', /did you mean 'ubuntu'/);
+  const missing = check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace('is_hotpluggable: false\n', '') });
+  assert.match(only(missing, 'schema/required')[0]?.message ?? '', /'is_hotpluggable'/);
+  const typed = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace('timeout: 3600', "timeout: 'long'") });
+  assert.equal(only(typed, 'schema/wrong-type')[0]?.line, 19);
+});
+
+test('package_version: missing, unknown and unquoted', () => {
+  assert.deepEqual(codes(check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace("package_version: '4.0.0'\n", '') }), 'error'), ['metadata/missing-package-version']);
+  assert.deepEqual(codes(check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace("'4.0.0'", "'4.1.0'") }), 'error'), ['metadata/unknown-package-version']);
+});
+
+test('fuel_version entries older than the package format, or not versions at all', () => {
+  const r = check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace("['9.0']", "['7.0', '9.0-rc1', '8.0', '10.0.1']") });
+  assert.deepEqual(codes(r, 'error'), ['metadata/fuel-version-too-old', 'metadata/bad-fuel-version']);
+  assert.match(only(r, 'metadata/fuel-version-too-old')[0].message, /Fuel 8\.0 or newer/);
+});
+
+test('the file matrix: required files, empty files, files a version does not read', () => {
+  assert.deepEqual(codes(check({ 'deployment_tasks.yaml': null }), 'error'), ['plugin/missing-file']);
+  assert.deepEqual(codes(check({ 'environment_config.yaml': null }), 'error'), ['plugin/missing-file']);
+  assert.deepEqual(codes(check({ 'environment_config.yaml': '' }), 'error'), [], 'an empty environment_config is fine');
+  assert.deepEqual(codes(check({ 'node_roles.yaml': '# nothing\n' }), 'error'), ['file/empty']);
+  assert.deepEqual(codes(check({ 'tasks.yaml': '# nothing\n' }), 'error'), [], '4.0.0 allows an empty tasks.yaml');
+  const v3 = check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace("'4.0.0'", "'3.0.0'").replace("['9.0']", "['7.0']").replace('is_hotpluggable: false\n', ''), 'tasks.yaml': '', 'deployment_tasks.yaml': '- {id: x, type: stage}\n' });
+  assert.ok(codes(v3, 'error').includes('file/empty'), codes(v3).join());
+  assert.ok(codes(v3, 'warning').includes('plugin/file-ignored'), 'components.yaml is not read by 3.0.0');
+});
+
+test('roles: bad /regex/, bad names, unknown roles, tasks without roles', () => {
+  const tasks = `- id: a
+  type: shell
+  version: 2.0.0
+  roles: ['/[0-9]++/']
+  parameters: {cmd: x}
+- id: b
+  type: shell
+  version: 2.0.0
+  roles: ['demo role']
+  parameters: {cmd: x}
+- id: c
+  type: shell
+  version: 2.0.0
+  roles: [compute, controler]
+  parameters: {cmd: x}
+- id: d
+  type: shell
+  version: 2.0.0
+  roles: []
+  parameters: {cmd: x}
+- {id: e, type: stage}
+`;
+  const r = check({ 'deployment_tasks.yaml': tasks });
+  assert.deepEqual(codes(r, 'error'), ['task/bad-role-regex', 'task/bad-role-name']);
+  const unknown = only(r, 'task/unknown-role');
+  assert.equal(unknown.length, 1);
+  assert.match(unknown[0].message, /'controler'/);
+  assert.deepEqual(only(r, 'task/no-roles').map((f) => f.line), [16]);
+  const release = { roles_metadata: { controller: { name: 'C' }, controler: { name: 'typo but real' } }, graphs: {}, volumes_metadata: { volumes: [], volumes_roles_mapping: {} }, name: 'R' } as unknown as Release;
+  assert.equal(only(check({ 'deployment_tasks.yaml': tasks }, { release }), 'task/unknown-role').length, 1, 'compute is not in this release');
+});
+
+test('dependencies: unknown tasks (with a release), and cycles named in full', () => {
+  const release = { roles_metadata: { controller: { name: 'C' } }, graphs: { default: { tasks: [{ id: 'deploy_end' }, { id: 'hiera' }] } }, volumes_metadata: { volumes: [{ id: 'os' }], volumes_roles_mapping: {} }, name: 'R' } as unknown as Release;
+  const base = check({}, { release });
+  assert.deepEqual(codes(base, 'warning'), ['task/unknown-dependency'], 'requires: [controller] names a group the release lacks');
+  const typo = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace('requires: [demo-prepare]', 'requires: [demo-prepair]') }, { release });
+  assert.ok(only(typo, 'task/unknown-dependency').some((f) => f.message.includes("'demo-prepair'")));
+  assert.deepEqual(codes(check(), 'info').filter((c) => c.startsWith('task/')), ['task/dependencies-unchecked'], 'without a release, only a note');
+  const cyclic = check({
+    'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("  parameters:\n    cmd: echo hi", '  requires: [demo-deploy]\n  parameters:\n    cmd: echo hi'),
+  });
+  const [cycle] = only(cyclic, 'task/dependency-cycle');
+  assert.ok(cycle, codes(cyclic).join());
+  assert.match(cycle.message, /demo-deploy → demo-prepare → demo-deploy/);
+  assert.equal(cyclic.valid, false);
+});
+
+test('misspelt keys get a "did you mean"', () => {
+  const r = check({
+    'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace('required_for: [deploy_end]', 'required_form: [deploy_end]').replace('cross-depends:', 'cross_depends:'),
+    'node_roles.yaml': BASE_V4['node_roles.yaml'] + '  concflicts: [compute]\n',
+  });
+  const hints = only(r, 'key/misspelt').map((f) => f.hint);
+  assert.deepEqual(hints.sort(), ["rename 'concflicts' to 'conflicts'", "rename 'cross_depends' to 'cross-depends'", "rename 'required_form' to 'required_for'"]);
+  assert.ok(only(r, 'key/misspelt').every((f) => f.severity === 'warning'));
+});
+
+test('volumes: unknown roles, roles without a mapping, unknown generators and allocate sizes', () => {
+  const r = check({
+    'volumes.yaml': BASE_V4['volumes.yaml'].replace('  demo-role:\n', '  demo_role:\n').replace('calc_total_vg', 'calc_everything'),
+  });
+  assert.deepEqual(codes(r, 'warning').sort(), ['volumes/role-without-mapping', 'volumes/unknown-generator', 'volumes/unknown-role']);
+  const bad = check({ 'volumes.yaml': BASE_V4['volumes.yaml'].replace('allocate_size: all', 'allocate_size: max') });
+  assert.deepEqual(codes(bad, 'error'), ['schema/not-allowed']);
+  const missingVolume = check({ 'volumes.yaml': BASE_V4['volumes.yaml'].replace('id: demo_volume}', 'id: demo_volum}') });
+  assert.deepEqual(codes(missingVolume, 'warning'), ['volumes/unknown-volume']);
+});
+
+test('restriction expressions that do not parse are errors at their line', () => {
+  const r = check({ 'environment_config.yaml': BASE_V4['environment_config.yaml'].replace("== 'y'\"", "== 'y' and\"") });
+  const [f] = only(r, 'expression/does-not-parse');
+  assert.ok(f, codes(r).join());
+  assert.equal(f.line, 10);
+  const limits = check({ 'node_roles.yaml': BASE_V4['node_roles.yaml'] + "  restrictions:\n    - \"settings:a.b.value == (\": 'no'\n" });
+  assert.equal(only(limits, 'expression/does-not-parse').length, 1);
+});
+
+test('components: rule entries with unknown keys, ML2 drivers without the ML2 core', () => {
+  const r = check({
+    'components.yaml': `- name: network:neutron:ml2:demo
+  label: Demo driver
+  compatible:
+    - name: hypervisor:qemu
+      descripton: works
+  requires: []
+`,
+  });
+  assert.deepEqual(codes(r, 'warning').sort(), ['component/ml2-without-core', 'component/unknown-rule-key']);
+  const good = check({ 'components.yaml': "- name: network:neutron:ml2:demo\n  label: Demo\n  requires:\n    - name: 'network:neutron:core:ml2'\n" });
+  assert.deepEqual(codes(good, 'warning'), []);
+});
+
+test('4.0.0: cross-depends and per-task strategy need version 2.0.0; groups with 2.0.0 is a warning', () => {
+  const tasks = BASE_V4['deployment_tasks.yaml'].replace('  version: 2.0.0\n  roles: [demo-role]', '  groups: [demo-role]');
+  const r = check({ 'deployment_tasks.yaml': tasks + '- id: z\n  type: puppet\n  role: [demo-role]\n  parameters: {puppet_manifest: a, puppet_modules: b, timeout: 1, strategy: {type: one_by_one}}\n- id: y\n  type: shell\n  version: 2.0.0\n  groups: [demo-role]\n  parameters: {cmd: x}\n' });
+  assert.deepEqual(codes(r, 'error').sort(), ['task/cross-depends-needs-version-2', 'task/strategy-needs-version-2']);
+  assert.ok(codes(r, 'warning').includes('task/groups-with-version-2'));
+  assert.ok(codes(r, 'info').includes('plugin/consider-package-5'));
+});
+
+const V5_METADATA = BASE_V4['metadata.yaml'].replace("'4.0.0'", "'5.0.0'");
+test('5.0.0: every task needs version 2.0.0, no group tasks, tasks.yaml must be empty', () => {
+  const r = check({ 'metadata.yaml': V5_METADATA, 'tasks.yaml': '- role: [controller]\n  stage: post_deployment\n  type: shell\n  parameters: {cmd: x, timeout: 1}\n' });
+  assert.deepEqual(codes(r, 'error').sort(), ['plugin/tasks-yaml-not-empty', 'task/group-in-deployment-tasks', 'task/needs-version-2']);
+  const tasks = BASE_V4['deployment_tasks.yaml'].split('- id: demo-deploy')[1];
+  const ok = check({ 'metadata.yaml': V5_METADATA, 'deployment_tasks.yaml': '- id: demo-deploy' + tasks });
+  assert.deepEqual(codes(ok, 'error'), []);
+  assert.ok(codes(ok, 'info').includes('tasks/version-2'));
+});
+
+const RELEASE_PLUGIN: Record<string, string> = {
+  'metadata.yaml': `name: my-release
+title: R
+version: '1.0.0'
+package_version: '5.0.0'
+description: d
+fuel_version: ['10.0']
+licenses: [x]
+authors: [y]
+homepage: h
+groups: []
+releases:
+  - release_name: my-release
+    is_release: true
+    description: A release
+    operating_system: ubuntu
+    version: newton-10.0
+    roles_path: meta/roles.yaml
+    deployment_scripts_path: deployment_scripts/
+    repository_path: repositories/ubuntu
+    graphs:
+      - type: default
+        tasks_path: graphs/default.yaml
+`,
+  'meta/roles.yaml': 'controller:\n  name: Controller\n  description: c\n',
+  'graphs/default.yaml': '- {id: start, type: stage}\n- id: work\n  type: puppet\n  version: 2.1.0\n  roles: [controller]\n  requires: [start]\n  parameters: {puppet_manifest: a, puppet_modules: b, timeout: 1}\n',
+  'environment_config.yaml': '',
+  'deployment_tasks.yaml': '[]\n',
+  'deployment_scripts/.keep': '',
+  'repositories/ubuntu/.keep': '',
+};
+
+test('release plugins: a clean one, then every release warning and error', () => {
+  const clean = check({}, {}, RELEASE_PLUGIN);
+  assert.deepEqual(codes(clean, 'error'), []);
+  assert.deepEqual(codes(clean, 'warning'), ['release/fuel-version-deprecated']);
+  const noisy = check(
+    {
+      'metadata.yaml': RELEASE_PLUGIN['metadata.yaml']
+        .replace('groups: []\n', 'groups: []\nis_hotpluggable: false\n')
+        .replace('  - release_name: my-release\n', '  - release_name: other\n    modes: [ha_compact]\n')
+        .concat('  - name: second\n    is_release: true\n    version: v-1.0\n    deployment_scripts_path: deployment_scripts/\n    repository_path: repositories/ubuntu\n'),
+      'graphs/default.yaml': RELEASE_PLUGIN['graphs/default.yaml'].replace('requires: [start]', 'requires: [strat]'),
+    },
+    {},
+    RELEASE_PLUGIN,
+  );
+  assert.deepEqual(codes(noisy, 'error').sort(), ['release/missing-description', 'release/missing-operating-system', 'release/missing-release-name']);
+  for (const code of ['release/more-than-one', 'release/name-differs', 'release/hotpluggable-ignored', 'release/modes-deprecated', 'task/unknown-dependency']) assert.ok(codes(noisy).includes(code), code);
+  const mixed = check(
+    { 'metadata.yaml': RELEASE_PLUGIN['metadata.yaml'].concat('  - os: ubuntu\n    version: mitaka-9.0\n    mode: [ha]\n    deployment_scripts_path: deployment_scripts/\n    repository_path: repositories/ubuntu\n') },
+    {},
+    RELEASE_PLUGIN,
+  );
+  assert.ok(codes(mixed, 'error').includes('plugin/mixes-releases-and-extensions'), codes(mixed).join());
+});
+
+test('every finding has a code, a severity, a place and a hint or message', () => {
+  const r = check({ 'metadata.yaml': 'name: [broken\n' });
+  assert.equal(r.valid, false);
+  for (const f of r.findings) {
+    assert.match(f.code, /^[a-z0-9-]+\/[a-z0-9-]+$/);
+    assert.ok(f.file && f.line && f.column);
+  }
+});
