@@ -6,7 +6,7 @@
  */
 import { finding, type Finding } from '../findings.js';
 import type { Task } from '../tasks/model.js';
-import { addGroupBounds, classTemplate, linkTemplate, syncTemplate, type ClassTemplate, type TaskCatalogue } from './classes.js';
+import { classTemplate, linkTemplate, syncTemplate, type ClassTemplate, type TaskCatalogue } from './classes.js';
 import { allConditionsHold } from './conditions.js';
 import { CrossLinker } from './cross.js';
 import { EdgeBuffer } from './edges.js';
@@ -105,13 +105,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     nodes.push({ id: node.id, roles: [...(node.roles ?? [])], labels, classIndex: index, base: 0 });
   }
 
-  const warned = new Set<string>();
-  const pacedGroups = new Set<string>();
-  for (const group of cat.groups.values()) if (paceOf(group, findings, warned) !== undefined) pacedGroups.add(group.id);
-  for (const template of classes) {
-    linkTemplate(template, sync);
-    if (!template.isSync) addGroupBounds(template, pacedGroups);
-  }
+  for (const template of classes) linkTemplate(template, sync);
 
   // Conditions: cluster-wide ones once per task, per-node ones once per (node, task).
   const evaluator = input.conditions ?? allConditionsHold;
@@ -169,24 +163,31 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     if (hooks[i].task.stage!.name === hooks[i - 1].task.stage!.name) linker.sequence(hooks[i - 1].task.id, hooks[i].task.id);
   }
 
-  // Strategies: node i+k may start a paced task (or group) only after node i has finished it.
-  const chain = (vertices: number[], startOf: (v: number) => number, pace: number) => {
-    for (let i = 0; i + pace < vertices.length; i++) edges.add(vertices[i], startOf(vertices[i + pace]));
+  // Strategies: node i+k may start a paced task only after node i has finished it. A group's
+  // strategy paces each of its members the same way (Astute paced tasks, not whole groups: pacing a
+  // group as one block would tie tasks of different stages together).
+  const warned = new Set<string>();
+  const chain = (vertices: number[], pace: number) => {
+    for (let i = 0; i + pace < vertices.length; i++) edges.add(vertices[i], vertices[i + pace]);
   };
   for (const task of cat.tasks) {
     if (task.type === 'group' || task.type === 'stage') continue;
     const pace = paceOf(task, findings, warned);
-    if (pace !== undefined) chain(linker.vertices(task.id), (v) => v, pace);
+    if (pace !== undefined) chain(linker.vertices(task.id), pace);
   }
-  for (const groupId of pacedGroups) {
-    const pace = paceOf(cat.groups.get(groupId)!, findings, warned)!;
-    const ends: number[] = [];
+  for (const group of cat.groups.values()) {
+    const pace = paceOf(group, findings, warned);
+    if (pace === undefined) continue;
+    const members = new Map<string, number[]>();
     for (const node of nodes) {
-      const end = classes[node.classIndex].slotOf.get(`${groupId}/end`);
-      if (end !== undefined) ends.push(node.base + end);
+      const t = classes[node.classIndex];
+      for (const [slot, groups] of t.memberOf) {
+        if (!groups.includes(group.id) || t.slots[slot].task.strategy) continue;
+        const id = t.slots[slot].id;
+        (members.get(id) ?? members.set(id, []).get(id)!).push(node.base + slot);
+      }
     }
-    // A group's start slot sits right before its end slot.
-    chain(ends, (v) => v - 1, pace);
+    for (const vertices of members.values()) chain(vertices, pace);
   }
 
   const barrierBase = nodeVertices;
@@ -206,10 +207,9 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     for (let s = 0; s < t.slots.length; s++) {
       const v = node.base + s;
       const slot = t.slots[s];
-      if (slot.kind !== 'task') continue;
       taskPairs++;
-      let skip = t.skippedSlots.has(s) || slot.task?.type === 'skipped';
-      const task = slot.task!;
+      const task = slot.task;
+      let skip = t.skippedSlots.has(s) || task.type === 'skipped';
       if (!skip && task.condition !== undefined && !clusterValue.has(task.id)) {
         const result = evaluator.evaluate(task.condition, task, { ...scopeBase, node, input });
         if (result.finding) findings.push(result.finding);
@@ -263,7 +263,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   for (let v = last; v >= 0; v = plan.decidedBy[v]) path.push(v);
   graph.criticalPath = path
     .reverse()
-    .filter((v) => v < barrierBase && classes[nodes[nodeOfVertex(graph, v)].classIndex].slots[v - nodes[nodeOfVertex(graph, v)].base].kind === 'task')
+    .filter((v) => v < barrierBase)
     .map((v) => describeVertex(graph, v));
   return graph;
 }

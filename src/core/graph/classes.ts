@@ -109,7 +109,7 @@ function slotsFor(catalogue: TaskCatalogue, indices: number[]): { slots: Slot[];
   for (const index of indices) {
     const task = catalogue.tasks[index];
     slotOf.set(task.id, slots.length);
-    slots.push({ kind: 'task', id: task.id, task, duration: durationOf(task, catalogue.defaultDuration) });
+    slots.push({ id: task.id, task, duration: durationOf(task, catalogue.defaultDuration) });
   }
   return { slots, slotOf };
 }
@@ -118,12 +118,12 @@ function slotsFor(catalogue: TaskCatalogue, indices: number[]): { slots: Slot[];
 export function resolveName(name: string, own: NodeClass, sync: NodeClass | undefined): { own: number[]; sync: number[] } {
   if (!isPattern(name)) {
     const here = own.slotOf.get(name);
-    if (here !== undefined && own.slots[here].kind === 'task') return { own: [here], sync: [] };
+    if (here !== undefined) return { own: [here], sync: [] };
     const there = sync && sync !== own ? sync.slotOf.get(name) : undefined;
     return { own: [], sync: there === undefined ? [] : [there] };
   }
   const compiled = compileName(name);
-  const pick = (c: NodeClass) => c.slots.flatMap((slot, i) => (slot.kind === 'task' && compiled.matches(slot.id) ? [i] : []));
+  const pick = (c: NodeClass) => c.slots.flatMap((slot, i) => (compiled.matches(slot.id) ? [i] : []));
   return { own: pick(own), sync: sync && sync !== own ? pick(sync) : [] };
 }
 
@@ -165,14 +165,16 @@ export function linkTemplate(template: ClassTemplate, sync: ClassTemplate): void
     } else if (kind === 1) template.fromSync.push(from, to);
     else template.toSync.push(from, to);
   };
+  // A /regex/ that happens to match the task itself is not a dependency on itself (as in Nailgun);
+  // a task naming itself exactly is kept, and shows up as a cycle.
   const before = (slot: number, name: string) => {
     const hit = resolveName(name, template, template.isSync ? undefined : sync);
-    for (const s of hit.own) add(0, s, slot);
+    for (const s of hit.own) if (s !== slot || !isPattern(name)) add(0, s, slot);
     for (const s of hit.sync) add(1, s, slot);
   };
   const after = (slot: number, name: string) => {
     const hit = resolveName(name, template, template.isSync ? undefined : sync);
-    for (const s of hit.own) add(0, slot, s);
+    for (const s of hit.own) if (s !== slot || !isPattern(name)) add(0, slot, s);
     for (const s of hit.sync) add(2, slot, s);
   };
   template.slots.forEach((entry, slot) => {
@@ -193,28 +195,4 @@ export function linkTemplate(template: ClassTemplate, sync: ClassTemplate): void
       after(slot, `${task.stage.name}_end`);
     }
   });
-}
-
-/**
- * Internal start/end vertices for groups whose strategy limits how many nodes run them at once:
- * every member on the node runs between them, and the strategy chains one node's end to a later
- * node's start.
- */
-export function addGroupBounds(template: ClassTemplate, pacedGroups: ReadonlySet<string>): void {
-  const members = new Map<string, number[]>();
-  for (const [slot, groups] of template.memberOf) {
-    for (const group of groups) if (pacedGroups.has(group)) (members.get(group) ?? members.set(group, []).get(group)!).push(slot);
-  }
-  for (const group of [...members.keys()].sort()) {
-    const start = template.slots.length;
-    template.slots.push({ kind: 'group-start', id: group, duration: 0 });
-    template.slotOf.set(`${group}/start`, start);
-    const end = template.slots.length;
-    template.slots.push({ kind: 'group-end', id: group, duration: 0 });
-    template.slotOf.set(`${group}/end`, end);
-    for (const slot of members.get(group)!) {
-      template.localFrom.push(start, slot);
-      template.localTo.push(slot, end);
-    }
-  }
 }

@@ -139,7 +139,7 @@ export class CrossLinker {
     const out: number[] = [];
     for (const c of this.classes) {
       const slot = c.slotOf.get(taskId);
-      if (slot === undefined || c.slots[slot].kind !== 'task') continue;
+      if (slot === undefined) continue;
       for (const node of c.nodes) out.push(this.nodes[node].base + slot);
     }
     return out.sort((a, b) => a - b);

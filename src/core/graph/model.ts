@@ -53,13 +53,9 @@ export interface GraphNode {
   base: number;
 }
 
-export type SlotKind = 'task' | 'group-start' | 'group-end';
-
 export interface Slot {
-  kind: SlotKind;
-  /** Task id, or the group id for group-start/-end slots. */
   id: string;
-  task?: Task;
+  task: Task;
   /** Estimated seconds (0 for stages, groups, skipped tasks). */
   duration: number;
 }

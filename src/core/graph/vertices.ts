@@ -19,19 +19,15 @@ export function barrierLabel(graph: DeploymentGraph, index: number): string {
   return b.kind === 'after' ? `${b.policy === 'any' ? 'one of' : 'all of'} '${b.name}' on ${where}` : `before '${b.name}' on ${where}`;
 }
 
-/** The `(node, task)` a vertex stands for; group bounds read `group/start`, barriers name their rule. */
+/** The `(node, task)` a vertex stands for; a barrier names its rule. */
 export function describeVertex(graph: DeploymentGraph, v: number): TaskPair {
   if (v >= graph.barrierBase) return { node: '(barrier)', task: barrierLabel(graph, v - graph.barrierBase) };
   const node = graph.nodes[nodeIndexOf(graph, v)];
-  const slot = graph.classes[node.classIndex].slots[v - node.base];
-  const task = slot.kind === 'task' ? slot.id : `${slot.id}/${slot.kind === 'group-start' ? 'start' : 'end'}`;
-  return { node: node.id, task };
+  return { node: node.id, task: graph.classes[node.classIndex].slots[v - node.base].id };
 }
 
 export function isTaskVertex(graph: DeploymentGraph, v: number): boolean {
-  if (v >= graph.barrierBase) return false;
-  const node = graph.nodes[nodeIndexOf(graph, v)];
-  return graph.classes[node.classIndex].slots[v - node.base].kind === 'task';
+  return v < graph.barrierBase;
 }
 
 /** Predecessor lists of every vertex (compressed), built on demand for output. */
@@ -48,7 +44,7 @@ export function predecessors(graph: DeploymentGraph): { offsets: Int32Array; sou
 }
 
 /**
- * What `(node, task)` pairs a vertex waits for, looking through barriers and group bounds so the
+ * What `(node, task)` pairs a vertex waits for, looking through barriers so the
  * answer is in the user's terms. Sizes can be large (a barrier stands for a whole role), so callers
  * that print many nodes should prefer the compact form.
  */
