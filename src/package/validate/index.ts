@@ -11,6 +11,7 @@ import { checkMetadata, checkPackageVersion } from './metadata.js';
 import { checkTasks } from './tasks.js';
 import { checkRolesAndVolumes, checkSettingsRestrictions } from './roles.js';
 import { checkComponents } from './components.js';
+import { checkMultiRelease } from './multi-release.js';
 import type { ValidationContext } from './context.js';
 
 export interface ValidateOptions {
@@ -42,6 +43,7 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     checkRolesAndVolumes(ctx);
     checkSettingsRestrictions(ctx);
     checkComponents(ctx);
+    checkMultiRelease(ctx);
   }
   const unique = dedupe(findings);
   return { plugin: summary, valid: !hasErrors(unique), findings: sortFindings(unique) };

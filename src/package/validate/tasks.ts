@@ -7,6 +7,7 @@
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { parseExpression } from '../../core/expressions/index.js';
+import { unsafePatternReason } from '../../core/graph/selectors.js';
 import { checkKnownKeys } from './keys.js';
 import { checkSchema } from './schemas.js';
 import { findCycles } from './cycles.js';
@@ -126,6 +127,14 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
         } catch (err) {
           findings.push(
             finding('task/bad-role-regex', 'error', `${label}: ${key} '${item}' is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`, at, 'fix the expression between the slashes, or name the roles one by one'),
+          );
+          return;
+        }
+        // The graph refuses such a pattern (it would then reach no role): say so before deployment.
+        const unsafe = unsafePatternReason(item.slice(1, -1));
+        if (unsafe) {
+          findings.push(
+            finding('task/unsafe-role-regex', 'error', `${label}: ${key} '${item}' is refused: ${unsafe}`, at, 'write a simpler expression (no repeated group that repeats inside), or name the roles one by one'),
           );
         }
         return;

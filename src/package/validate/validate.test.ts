@@ -332,3 +332,35 @@ test('every finding has a code, a severity, a place and a hint or message', () =
     assert.ok(f.file && f.line && f.column);
   }
 });
+
+test('multi-release records: constraints parse, fit a declared release; unconstrained repeats are named', () => {
+  const extra = `- id: demo-deploy
+  type: puppet
+  version: 2.0.0
+  os-version: ">=liberty-8.0"
+  fuel-version: ">=9"
+  roles: [demo-role]
+  parameters: {puppet_manifest: ten.pp, puppet_modules: ., timeout: 1}
+- id: old-only
+  type: puppet
+  version: 2.0.0
+  fuel-version: ">=7,<=8"
+  roles: [demo-role]
+  parameters: {puppet_manifest: old.pp, puppet_modules: ., timeout: 1}
+- id: broken
+  type: puppet
+  version: 2.0.0
+  fuel-version: ">=nine"
+  roles: [demo-role]
+  parameters: {puppet_manifest: x.pp, puppet_modules: ., timeout: 1}
+- id: demo-prepare
+  type: shell
+  version: 2.0.0
+  roles: [demo-role]
+  parameters: {cmd: again}
+`;
+  const r = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'] + extra });
+  assert.deepEqual(codes(r, 'error'), ['version/bad-constraint']);
+  assert.deepEqual(codes(r, 'warning').sort(), ['task/duplicate-id', 'version/fits-no-release']);
+  assert.match(only(r, 'version/fits-no-release')[0].message, /old-only/);
+});
