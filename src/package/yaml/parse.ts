@@ -95,7 +95,9 @@ export function resolvePlainScalar(source: string): unknown {
 
 /** Set a key without ever touching the prototype chain (`__proto__` is data here). */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__' || !(key in target) || Object.prototype.hasOwnProperty.call(target, key)) {
+  // Plain assignment is much faster; only names Object.prototype knows (`__proto__`, `toString`, …)
+  // need defineProperty, to stay data and to survive a frozen prototype.
+  if (key in Object.prototype) {
     Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
     target[key] = value;
@@ -371,6 +373,7 @@ class Converter {
 }
 
 interface Attempt {
+  text: string;
   docs: Document.Parsed[];
   lines: LineCounter;
   /** Thrown by the parser itself (it should not, but user input must never crash us). */
@@ -388,9 +391,9 @@ function attempt(text: string): Attempt {
       strict: false,
       merge: true,
     }) as Document.Parsed[];
-    return { docs: Array.isArray(docs) ? docs : [], lines };
+    return { text, docs: Array.isArray(docs) ? docs : [], lines };
   } catch (err) {
-    return { docs: [], lines, crash: err as Error };
+    return { text, docs: [], lines, crash: err as Error };
   }
 }
 
@@ -455,8 +458,9 @@ export function parseYaml(text: string, file: string, options: YamlParseOptions 
   }
   if (docs.length === 0) return { value: null, ok: true, findings };
   try {
-    // Size first: refuses alias bombs and self-referencing anchors before building anything.
-    converter.sizeOf(docs[0].contents, docs[0]);
+    // Size first: refuses alias bombs and self-referencing anchors before building anything. Without
+    // a '*' in the text there is no alias, and the data is no larger than the text.
+    if (parsed.text.includes('*')) converter.sizeOf(docs[0].contents, docs[0]);
     const value = converter.convert(docs[0].contents, docs[0], 0);
     findings.push(...converter.findings);
     const ok = !converter.findings.some((f) => f.severity === 'error' && f.code !== 'yaml/duplicate-key');
