@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { readYamlFile } from '../yaml/index.js';
+import { inside, safeRealpath } from './glob.js';
 import { isMapping, putWithPosition } from './merge.js';
 import { FOLDER_KEYS, PathContext, resolvePathKeys } from './paths.js';
 import type { LoadedPlugin, LoadResult, PluginReleaseRecord } from './model.js';
@@ -63,6 +64,12 @@ export function loadPlugin(dir: string): LoadResult {
     );
     return { findings };
   }
+  if (!inside(safeRealpath(root) ?? root, join(root, metadataFile))) {
+    findings.push(
+      finding('path/outside-plugin', 'error', `'${metadataFile}' is a link to a file outside the plugin folder; Hearth reads nothing outside it`, { file: metadataFile, line: 1, column: 1 }, 'copy the file into the plugin folder instead of linking to it'),
+    );
+    return { findings };
+  }
   const parsed = readYamlFile(join(root, metadataFile), metadataFile);
   findings.push(...parsed.findings);
   if (!parsed.ok) {
@@ -93,15 +100,24 @@ export function loadPlugin(dir: string): LoadResult {
   const metadata = parsed.value;
   const packageVersion = metadata.package_version === undefined || metadata.package_version === null ? '1.0.0' : String(metadata.package_version);
 
+  const realRoot = safeRealpath(root) ?? root;
   const files: Record<string, unknown> = {};
   const filePaths: Record<string, string> = {};
   for (const name of entries) {
     const m = /^(.+)\.(ya?ml|json)$/i.exec(name);
     if (!m || METADATA_NAMES.includes(name)) continue;
     const key = m[1];
-    if (key in files) continue; // `x.yaml` wins over `x.yml`, in sorted order
+    // `x.yaml` wins over `x.yml`, in sorted order. `__proto__.yaml` would replace the prototype of
+    // `files` (and `constructor.yaml` would look present already), so own keys only.
+    if (Object.hasOwn(files, key) || key === '__proto__') continue;
     const path = join(root, name);
     if (isDir(path)) continue;
+    if (!inside(realRoot, path)) {
+      findings.push(
+        finding('path/outside-plugin', 'error', `'${name}' is a link to a file outside the plugin folder; Hearth reads nothing outside it`, { file: name, line: 1, column: 1 }, 'copy the file into the plugin folder instead of linking to it'),
+      );
+      continue;
+    }
     const read = readYamlFile(path, name);
     findings.push(...read.findings);
     files[key] = read.ok ? read.value : undefined;

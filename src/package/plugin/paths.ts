@@ -16,6 +16,8 @@ import { deepOverride, isMapping, mappingLike, mergeGlobRoots, putWithPosition }
 export const FOLDER_KEYS = new Set(['deployment_scripts_path', 'repository_path', 'conf_path']);
 const DATA_EXTENSIONS = new Set(['yaml', 'yml', 'json']);
 const TEXT_EXTENSIONS = new Set(['txt', 'md', 'sh']);
+/** Plain text gets the same guards as YAML: a FIFO or a device would block the read forever. */
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
 
 export class PathContext {
   readonly realRoot: string;
@@ -55,13 +57,34 @@ export class PathContext {
     }
   }
 
+  private readText(abs: string, shown: string): string | undefined {
+    const where = { file: shown, line: 1, column: 1 };
+    let stat;
+    try {
+      stat = statSync(abs);
+    } catch {
+      this.findings.push(finding('file/missing', 'error', `the file '${shown}' does not exist`, where));
+      return undefined;
+    }
+    if (!stat.isFile()) {
+      this.findings.push(finding('file/not-a-file', 'error', `'${shown}' is not a regular file`, where, 'name a plain file; pipes, devices and folders cannot be read as text'));
+      return undefined;
+    }
+    if (stat.size > MAX_TEXT_BYTES) {
+      this.findings.push(finding('file/too-large', 'error', `'${shown}' is ${stat.size} bytes, over the limit of ${MAX_TEXT_BYTES}`, where, 'split the file or trim it'));
+      return undefined;
+    }
+    return readFileSync(abs, 'utf8');
+  }
+
   readData(abs: string): { value: unknown; ok: boolean } {
     const real = safeRealpath(abs) ?? abs;
     if (this.cache.has(real)) return { value: this.cache.get(real), ok: true };
     const ext = abs.slice(abs.lastIndexOf('.') + 1).toLowerCase();
     const shown = this.display(abs);
     if (TEXT_EXTENSIONS.has(ext)) {
-      const text = readFileSync(abs, 'utf8');
+      const text = this.readText(abs, shown);
+      if (text === undefined) return { value: undefined, ok: false };
       this.cache.set(real, text);
       return { value: text, ok: true };
     }

@@ -1,0 +1,5 @@
+/** Every hostile case, by face. `catalog.test.ts` runs them; `table.ts` prints them for docs/reliability.md. */
+import type { HostileCase } from './case.js';
+import { pluginFolderCases } from './cases/plugin-folders.js';
+
+export const catalog: HostileCase[] = [...pluginFolderCases];
