@@ -87,31 +87,41 @@ const show = (value: unknown): string => {
 };
 
 /**
- * anyOf/oneOf failures list every branch's errors. Like the reference builder, report only the
- * branch that got furthest (the deepest error), so "role must be a list" is not drowned in
- * noise from the branches the author clearly did not mean.
+ * anyOf/oneOf failures list every branch's errors, just before the anyOf error itself (Ajv
+ * reports errors inside a `$ref` by the referenced schema's path, so branches cannot be told
+ * apart by schema path). Like the reference builder, keep what went furthest: if some branch
+ * failed deeper inside the value, report only those deeper errors; if every branch failed on the
+ * value itself (wrong type), report one "none of the accepted shapes" error listing the types.
  */
-function pruneAlternatives(errors: ErrorObject[]): ErrorObject[] {
+function pruneAlternatives(errors: ErrorObject[]): { kept: ErrorObject[]; shapes: Map<ErrorObject, string[]> } {
   const dropped = new Set<ErrorObject>();
-  for (const alt of errors) {
-    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') continue;
-    const prefix = alt.schemaPath + '/';
-    const branches = new Map<string, ErrorObject[]>();
-    for (const e of errors) {
-      if (e === alt || !e.schemaPath.startsWith(prefix)) continue;
-      const branch = e.schemaPath.slice(prefix.length).split('/')[0];
-      const list = branches.get(branch) ?? [];
-      list.push(e);
-      branches.set(branch, list);
+  const shapes = new Map<ErrorObject, string[]>();
+  errors.forEach((alt, k) => {
+    if (alt.keyword !== 'anyOf' && alt.keyword !== 'oneOf') return;
+    const base = alt.instancePath;
+    const block: ErrorObject[] = [];
+    for (let j = k - 1; j >= 0; j--) {
+      const e = errors[j];
+      if (e.instancePath !== base && !e.instancePath.startsWith(base + '/')) break;
+      if (!dropped.has(e)) block.push(e);
     }
-    if (branches.size === 0) continue;
-    const depth = (list: ErrorObject[]) => Math.max(...list.map((e) => e.instancePath.split('/').length + (e.keyword === 'type' ? 0 : 0.5)));
-    const ranked = [...branches.values()].sort((a, b) => depth(b) - depth(a) || a.length - b.length);
-    dropped.add(alt);
-    for (const list of ranked.slice(1)) for (const e of list) dropped.add(e);
-    // A branch that failed only on its type says nothing useful when another went deeper.
-  }
-  return errors.filter((e) => !dropped.has(e) && e.keyword !== 'if');
+    if (block.length === 0) return;
+    const deeper = block.filter((e) => e.instancePath !== base);
+    if (deeper.length > 0) {
+      for (const e of block) if (e.instancePath === base) dropped.add(e);
+      dropped.add(alt);
+      return;
+    }
+    const types = new Set<string>();
+    for (const e of block) {
+      dropped.add(e);
+      if (e.keyword === 'type') for (const t of [(e.params as { type: unknown }).type].flat()) types.add(String(t));
+      if (e.keyword === 'enum') for (const v of (e.params as { allowedValues: unknown[] }).allowedValues) types.add(JSON.stringify(v));
+      if (e.keyword === 'required') types.add(`a mapping with '${(e.params as { missingProperty: string }).missingProperty}'`);
+    }
+    shapes.set(alt, [...types]);
+  });
+  return { kept: errors.filter((e) => !dropped.has(e) && e.keyword !== 'if'), shapes };
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -151,7 +161,7 @@ export interface SchemaCheck {
 export function checkSchema(schema: string, data: unknown, check: SchemaCheck): Finding[] {
   const validate = schemaValidator(schema);
   if (validate(data)) return [];
-  const errors = pruneAlternatives(validate.errors ?? []);
+  const { kept: errors, shapes } = pruneAlternatives(validate.errors ?? []);
   const findings: Finding[] = [];
   const seen = new Set<string>();
   for (const e of errors) {
@@ -243,9 +253,17 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
         f = finding('schema/wrong-shape', 'error', `${where} must be a single \`condition: message\` pair, or a string, or a mapping with 'condition'`, at(path));
         break;
       case 'anyOf':
-      case 'oneOf':
-        f = finding('schema/wrong-shape', 'error', `${where} has none of the accepted shapes`, at(path));
+      case 'oneOf': {
+        const accepted = (shapes.get(e) ?? []).map((t) => TYPE_WORDS[t] ?? t);
+        f = finding(
+          'schema/wrong-shape',
+          'error',
+          `${where} is ${kindOf(value)}${value !== null && typeof value !== 'object' ? ` (${show(value)})` : ''}, which is none of the accepted shapes${accepted.length ? `: ${accepted.join(', ')}` : ''}`,
+          at(path),
+          accepted.length ? `write ${accepted.join(' or ')}` : undefined,
+        );
         break;
+      }
       default:
         f = finding('schema/invalid', 'error', `${where} ${e.message ?? 'is not valid'}`, at(path));
     }
