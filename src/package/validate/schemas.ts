@@ -106,6 +106,7 @@ function pruneAlternatives(errors: ErrorObject[]): { kept: ErrorObject[]; shapes
       if (!dropped.has(e)) block.push(e);
     }
     if (block.length === 0) return;
+    block.reverse();
     const deeper = block.filter((e) => e.instancePath !== base);
     if (deeper.length > 0) {
       for (const e of block) if (e.instancePath === base) dropped.add(e);
