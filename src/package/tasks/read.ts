@@ -3,7 +3,7 @@
  * graph; `graphs/<folder>/**\/tasks.yaml` with that folder's `metadata.yaml` are the other graph
  * types. Task ids are unique per graph, not globally (`move_to_bootstrap` is in two graphs).
  */
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
@@ -36,8 +36,17 @@ export function graphTypeOfFolder(folder: string): string {
   return FOLDER_TYPES[folder] ?? folder;
 }
 
-function tasksFiles(dir: string, out: string[], depth = 0): void {
+function tasksFiles(dir: string, out: string[], depth = 0, seen = new Set<string>()): void {
   if (depth > 32) return;
+  // A folder reached twice through links (`a -> .`, `b -> .`) would be walked 2^depth times.
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    return;
+  }
+  if (seen.has(real)) return;
+  seen.add(real);
   let names: string[];
   try {
     names = readdirSync(dir).sort();
@@ -53,7 +62,7 @@ function tasksFiles(dir: string, out: string[], depth = 0): void {
     } catch {
       continue;
     }
-    if (stat.isDirectory()) tasksFiles(path, out, depth + 1);
+    if (stat.isDirectory()) tasksFiles(path, out, depth + 1, seen);
     else if (name === 'tasks.yaml' || name === 'tasks.yml') out.push(path);
   }
 }

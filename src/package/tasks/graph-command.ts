@@ -1,0 +1,160 @@
+/**
+ * `hearth graph`: read a release (or a Fuel library task folder), plugins and a cluster description
+ * from disk, build the deployment graph of one type, print it. Offline; no server involved.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { EXIT_FINDINGS, EXIT_OK, usageError } from '../../cli/exit.js';
+import { finding, hasErrors, sortFindings, type Finding } from '../../core/findings.js';
+import { positionOf } from '../../core/positions.js';
+import { buildDeploymentGraph, type NodeInput, type RoleInfo } from '../../core/graph/index.js';
+import { formatSummaryText, graphToDot, graphToJson, graphToMermaid, summarizeGraph } from '../../core/graph/format.js';
+import type { Task } from '../../core/tasks/model.js';
+import { readYamlFile } from '../yaml/index.js';
+import { readTasksFolder } from './read.js';
+
+export interface GraphCommandOptions {
+  release?: string;
+  releaseVersion?: string;
+  tasks?: string;
+  plugin: string[];
+  nodes?: string;
+  type?: string;
+  format?: string;
+  json?: boolean;
+  defaultDuration?: string;
+}
+
+const FORMATS = ['json', 'dot', 'mermaid', 'summary'];
+const MAX_NODES = 1_000_000;
+
+/** `controller:3,compute:100,controller+mongo:1` → nodes `node-1`…, in the order written. */
+export function nodesFromSpec(spec: string): { nodes: NodeInput[]; error?: string } {
+  const nodes: NodeInput[] = [];
+  for (const part of spec.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const match = /^([A-Za-z0-9_.+-]+?)(?::(\d+))?$/.exec(part);
+    if (!match) return { nodes, error: `'${part}' is not role:count (e.g. controller:3, or controller+mongo:1 for a node with two roles)` };
+    const count = match[2] === undefined ? 1 : Number(match[2]);
+    if (nodes.length + count > MAX_NODES) return { nodes, error: `more than ${MAX_NODES} nodes` };
+    const roles = match[1].split('+').filter(Boolean);
+    for (let i = 0; i < count; i++) nodes.push({ id: `node-${nodes.length + 1}`, roles });
+  }
+  if (nodes.length === 0) return { nodes, error: 'no nodes given' };
+  return { nodes };
+}
+
+/** A YAML file: a list of `{id, roles, tags?}` (or `{nodes: [...]}`). */
+export function nodesFromFile(path: string): { nodes: NodeInput[]; findings: Finding[] } {
+  const parsed = readYamlFile(path, path);
+  const findings = [...parsed.findings];
+  const nodes: NodeInput[] = [];
+  let list = parsed.value;
+  if (list && typeof list === 'object' && !Array.isArray(list) && Array.isArray((list as Record<string, unknown>).nodes)) list = (list as Record<string, unknown>).nodes;
+  if (!Array.isArray(list)) {
+    if (parsed.ok) findings.push(finding('nodes/not-a-list', 'error', 'the nodes file must be a list of {id, roles}', positionOf(list) ?? { file: path, line: 1, column: 1 }, 'write - {id: node-1, roles: [controller]}'));
+    return { nodes, findings };
+  }
+  list.forEach((item, i) => {
+    const where = positionOf(list, i) ?? { file: path, line: 1, column: 1 };
+    const entry = item as Record<string, unknown>;
+    if (!entry || typeof entry !== 'object' || Array.isArray(entry)) {
+      findings.push(finding('nodes/invalid-node', 'error', `node ${i + 1} is not a mapping`, where));
+      return;
+    }
+    const id = typeof entry.id === 'string' || typeof entry.id === 'number' ? String(entry.id) : undefined;
+    const roles = typeof entry.roles === 'string' ? [entry.roles] : entry.roles;
+    if (!id || !Array.isArray(roles) || !roles.every((r) => typeof r === 'string')) {
+      findings.push(finding('nodes/invalid-node', 'error', `node ${i + 1} needs an id and a list of role names`, where, 'write {id: node-1, roles: [controller]}'));
+      return;
+    }
+    const node: NodeInput = { id, roles: roles as string[] };
+    if (Array.isArray(entry.tags)) node.tags = entry.tags.filter((t): t is string => typeof t === 'string');
+    nodes.push(node);
+  });
+  return { nodes, findings };
+}
+
+interface GraphSource {
+  tasks: Task[];
+  roles?: Record<string, RoleInfo>;
+  tagsMetadata?: Record<string, { has_primary?: boolean }>;
+  findings: Finding[];
+}
+
+async function sourceOf(options: GraphCommandOptions, type: string): Promise<GraphSource | undefined> {
+  if (options.release) {
+    const { composeFromDisk } = await import('../release/show.js');
+    const { composition, findings } = composeFromDisk({ release: options.release, releaseVersion: options.releaseVersion, tasks: options.tasks, plugin: options.plugin });
+    if (!composition) return { tasks: [], findings };
+    const c = composition.composed;
+    if (!c.graphs[type]) findings.push(finding('graph/unknown-type', 'error', `the release has no '${type}' graph (it has: ${Object.keys(c.graphs).join(', ') || 'none'})`, undefined, 'pick one with --type'));
+    return { tasks: c.graphs[type]?.tasks ?? [], roles: c.roles_metadata as Record<string, RoleInfo>, tagsMetadata: c.tags_metadata as Record<string, { has_primary?: boolean }>, findings };
+  }
+  const folder = readTasksFolder(options.tasks!);
+  const base = options.tasks!.replace(/\/+$/, '');
+  const findings = folder.findings.map((f) => (f.file ? { ...f, file: `${base}/${f.file}` } : f));
+  let tasks = folder.graphs[type]?.tasks ?? [];
+  if (!folder.graphs[type]) findings.push(finding('graph/unknown-type', 'error', `the task folder has no '${type}' graph (it has: ${Object.keys(folder.graphs).join(', ') || 'none'})`, undefined, 'pick one with --type'));
+  const roles: Record<string, RoleInfo> = {};
+  if (options.plugin.length > 0) {
+    const { loadPlugin } = await import('../plugin/index.js');
+    const { contributionFromPlugin } = await import('../release/contribution.js');
+    for (const dir of options.plugin) {
+      const loaded = loadPlugin(dir);
+      findings.push(...loaded.findings.filter((f) => f.severity === 'error' && f.code !== 'release/missing-folder').map((f) => ({ ...f, file: f.file ? `${dir}/${f.file}` : dir })));
+      if (!loaded.plugin) continue;
+      const { contribution } = contributionFromPlugin(loaded.plugin);
+      Object.assign(roles, contribution.roles);
+      // Without a release to compose with, a plugin task simply replaces a library task of the same id.
+      const own = contribution.graphs[type]?.tasks ?? [];
+      const ids = new Set(own.map((t) => t.id));
+      tasks = [...tasks.filter((t) => !ids.has(t.id)), ...own];
+    }
+  }
+  findings.push(finding('graph/no-roles-metadata', 'info', 'no release given: roles bring no tags, so tasks selected by tags (database, rabbitmq, keystone, ...) run only on nodes whose role has that name; primary roles are inferred from primary-<role> task names', undefined, 'pass --release <openstack.yaml or release plugin> with --tasks for the real role tags'));
+  return { tasks, roles: Object.keys(roles).length ? roles : undefined, findings };
+}
+
+export async function runGraphCommand(options: GraphCommandOptions): Promise<void> {
+  const format = options.format ?? 'summary';
+  if (!FORMATS.includes(format)) return usageError(`--format must be one of ${FORMATS.join(', ')}`);
+  if (!options.release && !options.tasks) return usageError('graph needs --release <dir-or-file> or --tasks <dir>');
+  if (!options.nodes) return usageError('graph needs --nodes "controller:3,compute:10" or --nodes <nodes.yaml>');
+  for (const path of [options.release, options.tasks, ...options.plugin]) {
+    if (path && !existsSync(path)) return usageError(`no such file or folder: ${path}`);
+  }
+  const defaultDuration = options.defaultDuration === undefined ? undefined : Number(options.defaultDuration);
+  if (defaultDuration !== undefined && !(defaultDuration >= 0)) return usageError('--default-duration must be a number of seconds');
+
+  const findings: Finding[] = [];
+  let nodes: NodeInput[];
+  if (existsSync(options.nodes) && statSync(options.nodes).isFile()) {
+    const read = nodesFromFile(options.nodes);
+    nodes = read.nodes;
+    findings.push(...read.findings);
+  } else {
+    const parsed = nodesFromSpec(options.nodes);
+    if (parsed.error) return usageError(`--nodes: ${parsed.error}`);
+    nodes = parsed.nodes;
+  }
+  const type = options.type ?? 'default';
+  const source = await sourceOf(options, type);
+  if (!source) return;
+  findings.push(...source.findings);
+  const graph = buildDeploymentGraph({ tasks: source.tasks, nodes, roles: source.roles, tagsMetadata: source.tagsMetadata, ...(defaultDuration !== undefined ? { defaultDuration } : {}) });
+  const all = sortFindings([...findings, ...graph.findings]);
+  const failed = hasErrors(all) || graph.cycle !== undefined;
+
+  if (format === 'summary' && options.json) process.stdout.write(`${JSON.stringify(summarizeGraph(graph, all), null, 2)}\n`);
+  else if (format === 'json') process.stdout.write(`${JSON.stringify({ ...graphToJson(graph), summary: summarizeGraph(graph, all) })}\n`);
+  else if (format === 'dot') process.stdout.write(graphToDot(graph));
+  else if (format === 'mermaid') process.stdout.write(graphToMermaid(graph));
+  else process.stdout.write(formatSummaryText(graph));
+  if (!(format === 'summary' && options.json) && format !== 'json') {
+    for (const f of all) {
+      if (f.severity === 'info') continue;
+      const where = f.file ? `${f.file}${f.line ? `:${f.line}:${f.column ?? 1}` : ''}: ` : '';
+      process.stderr.write(`${where}${f.severity} ${f.code}: ${f.message}${f.hint ? `\n  hint: ${f.hint}` : ''}\n`);
+    }
+  }
+  process.exitCode = failed ? EXIT_FINDINGS : EXIT_OK;
+}
