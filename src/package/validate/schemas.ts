@@ -215,7 +215,7 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
         break;
       }
       case 'const':
-        f = finding('schema/not-allowed', 'error', `${where} must be ${show((e.params as { allowedValue: unknown }).allowedValue)}`, at(path));
+        f = finding('schema/not-allowed', 'error', `${where} must be ${show((e.params as { allowedValue: unknown }).allowedValue)}`, at(path), `write ${show((e.params as { allowedValue: unknown }).allowedValue)}`);
         break;
       case 'type': {
         const wanted = describeType((e.params as { type: unknown }).type);
@@ -247,11 +247,11 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
         f = finding('schema/duplicate-item', 'error', `${where} lists the same value twice`, at(path), 'remove the repeated value');
         break;
       case 'minimum':
-        f = finding('schema/too-small', 'error', `${where} is ${show(value)}, below the minimum of ${(e.params as { limit: number }).limit}`, at(path));
+        f = finding('schema/too-small', 'error', `${where} is ${show(value)}, below the minimum of ${(e.params as { limit: number }).limit}`, at(path), `use ${(e.params as { limit: number }).limit} or more`);
         break;
       case 'maxProperties':
       case 'minProperties':
-        f = finding('schema/wrong-shape', 'error', `${where} must be a single \`condition: message\` pair, or a string, or a mapping with 'condition'`, at(path));
+        f = finding('schema/wrong-shape', 'error', `${where} must be a single \`condition: message\` pair, or a string, or a mapping with 'condition'`, at(path), 'write a restriction as "condition" text, {condition: ..., message: ...}, or {"condition": "message"}');
         break;
       case 'anyOf':
       case 'oneOf': {
@@ -266,7 +266,7 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
         break;
       }
       default:
-        f = finding('schema/invalid', 'error', `${where} ${e.message ?? 'is not valid'}`, at(path));
+        f = finding('schema/invalid', 'error', `${where} ${e.message ?? 'is not valid'}`, at(path), 'see the schema for this file in schemas/');
     }
     const key = `${f.code}|${f.message}|${f.line}|${f.column}`;
     if (seen.has(key)) continue;
