@@ -69,7 +69,7 @@ test('exit 1 with errors; human output shows the file, the line and a caret', ()
     assert.equal(human.status, 1);
     assert.match(human.stdout, /^tasks\.yaml$/m);
     assert.match(human.stdout, /4:36 {2}error/);
-    assert.match(human.stdout, / {4}4 \| {2}parameters: \{cmd: echo, timeout: -1\}\n {6}\| {36}\^/);
+    assert.match(human.stdout, / {4}4 \| {3}parameters: \{cmd: echo, timeout: -1\}\n {6}\| {36}\^/);
     assert.match(human.stdout, /is not valid: 1 error/);
   } finally {
     rmSync(root, { recursive: true });
