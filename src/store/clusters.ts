@@ -1,0 +1,118 @@
+/**
+ * Environments (Fuel's clusters): the chosen release and components, the settings tree, which
+ * version of each plugin is enabled, and what was last deployed (lifecycle conditions compare
+ * against it).
+ */
+import { type Queryable, json } from './database.js';
+
+export type ClusterStatus = 'new' | 'deploying' | 'operational' | 'error';
+
+export interface DeployedState {
+  at: string;
+  deploymentId: number;
+  /** Settings, components and enabled plugins as they were deployed. */
+  attributes: Record<string, unknown>;
+  components: string[];
+  plugins: Record<string, string>;
+  /** Node id → roles as deployed. */
+  nodes: Record<string, string[]>;
+}
+
+export interface ClusterRecord {
+  id: number;
+  name: string;
+  releaseId: string;
+  components: string[];
+  attributes: Record<string, unknown>;
+  status: ClusterStatus;
+  deployed?: DeployedState;
+  /** Plugin name → the id (`name@version`) of the enabled version. */
+  plugins: Record<string, string>;
+  createdAt: string;
+}
+
+interface Row {
+  id: number;
+  name: string;
+  release_id: string;
+  components: string[];
+  attributes: Record<string, unknown>;
+  status: ClusterStatus;
+  deployed: DeployedState | null;
+  created_at: Date | string;
+  plugins: Record<string, string> | null;
+}
+
+const SELECT = `SELECT c.*, (SELECT jsonb_object_agg(cp.plugin_name, cp.plugin_id) FROM cluster_plugins cp WHERE cp.cluster_id = c.id) AS plugins FROM clusters c`;
+
+function toRecord(r: Row): ClusterRecord {
+  const rec: ClusterRecord = {
+    id: r.id,
+    name: r.name,
+    releaseId: r.release_id,
+    components: r.components,
+    attributes: r.attributes,
+    status: r.status,
+    plugins: r.plugins ?? {},
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+  if (r.deployed) rec.deployed = r.deployed;
+  return rec;
+}
+
+export async function listClusters(q: Queryable): Promise<ClusterRecord[]> {
+  return (await q.query<Row>(`${SELECT} ORDER BY c.id`)).map(toRecord);
+}
+
+/** `lock` takes the row lock for the rest of the transaction: changes to one environment queue up. */
+export async function getCluster(q: Queryable, id: number, options: { lock?: boolean } = {}): Promise<ClusterRecord | undefined> {
+  if (options.lock) await q.query('SELECT id FROM clusters WHERE id = $1 FOR UPDATE', [id]);
+  const rows = await q.query<Row>(`${SELECT} WHERE c.id = $1`, [id]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function clusterByName(q: Queryable, name: string): Promise<ClusterRecord | undefined> {
+  const rows = await q.query<Row>(`${SELECT} WHERE c.name = $1`, [name]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function insertCluster(q: Queryable, c: { name: string; releaseId: string; components: string[]; attributes: Record<string, unknown> }): Promise<number> {
+  const rows = await q.query<{ id: number }>('INSERT INTO clusters (name, release_id, components, attributes) VALUES ($1, $2, $3::jsonb, $4::jsonb) RETURNING id', [
+    c.name,
+    c.releaseId,
+    json(c.components),
+    json(c.attributes),
+  ]);
+  return rows[0].id;
+}
+
+export async function updateCluster(q: Queryable, id: number, fields: { name?: string; attributes?: Record<string, unknown>; status?: ClusterStatus; deployed?: DeployedState }): Promise<void> {
+  const sets: string[] = [];
+  const params: unknown[] = [id];
+  const add = (column: string, value: unknown, cast = '') => {
+    params.push(value);
+    sets.push(`${column} = $${params.length}${cast}`);
+  };
+  if (fields.name !== undefined) add('name', fields.name);
+  if (fields.attributes !== undefined) add('attributes', json(fields.attributes), '::jsonb');
+  if (fields.status !== undefined) add('status', fields.status);
+  if (fields.deployed !== undefined) add('deployed', json(fields.deployed), '::jsonb');
+  if (sets.length) await q.query(`UPDATE clusters SET ${sets.join(', ')} WHERE id = $1`, params);
+}
+
+/** Replace the set of enabled plugin versions (name → id). */
+export async function setClusterPlugins(q: Queryable, id: number, plugins: Record<string, string>): Promise<void> {
+  await q.query('DELETE FROM cluster_plugins WHERE cluster_id = $1', [id]);
+  for (const [name, pluginId] of Object.entries(plugins)) {
+    await q.query('INSERT INTO cluster_plugins (cluster_id, plugin_name, plugin_id) VALUES ($1, $2, $3)', [id, name, pluginId]);
+  }
+}
+
+export async function deleteCluster(q: Queryable, id: number): Promise<boolean> {
+  return (await q.query('DELETE FROM clusters WHERE id = $1 RETURNING id', [id])).length > 0;
+}
+
+/** Environments where a plugin version is enabled (it cannot be uninstalled while any is). */
+export async function clustersEnablingPlugin(q: Queryable, pluginId: string): Promise<Array<{ id: number; name: string }>> {
+  return q.query('SELECT c.id, c.name FROM clusters c JOIN cluster_plugins cp ON cp.cluster_id = c.id WHERE cp.plugin_id = $1 ORDER BY c.id', [pluginId]);
+}

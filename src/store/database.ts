@@ -1,0 +1,44 @@
+/**
+ * The one small database interface Hearth's repositories use, over both engines (embedded PGlite
+ * and PostgreSQL). SQL is plain PostgreSQL; JSON values are passed as text and cast with `::jsonb`
+ * so both drivers treat them the same way.
+ */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface Database extends Queryable {
+  readonly engine: Engine;
+  /** Where the data lives, for messages: a folder, or a URL without its password. */
+  readonly location: string;
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A database problem the operator must fix (a locked data folder, an unreachable server). */
+export class StoreError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+/** Quote an SQL identifier (a schema name chosen by tests or the operator). */
+export function quoteIdentifier(name: string): string {
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name)) {
+    throw new StoreError('store/bad-schema-name', `"${name}" is not a usable schema name`, 'Use letters, digits and underscores, starting with a letter.');
+  }
+  return `"${name}"`;
+}
+
+/** JSON for a `$n::jsonb` parameter. */
+export const json = (value: unknown): string => JSON.stringify(value ?? null);

@@ -1,0 +1,86 @@
+/** Deployments: one row per run, and one per (node, task) with its status, so progress is visible while it runs. */
+import { type Queryable, json } from './database.js';
+
+export type DeploymentStatus = 'running' | 'succeeded' | 'failed';
+export type TaskRunStatus = 'pending' | 'running' | 'ready' | 'error' | 'skipped';
+
+export interface DeploymentRecord {
+  id: number;
+  clusterId: number;
+  graphType: string;
+  status: DeploymentStatus;
+  total: number;
+  done: number;
+  message?: string;
+  startedAt: string;
+  finishedAt?: string;
+}
+
+export interface TaskRunRecord {
+  node: string;
+  taskId: string;
+  position: number;
+  status: TaskRunStatus;
+}
+
+interface Row {
+  id: number;
+  cluster_id: number;
+  graph_type: string;
+  status: DeploymentStatus;
+  total: number;
+  done: number;
+  message: string | null;
+  started_at: Date | string;
+  finished_at: Date | string | null;
+}
+
+function toRecord(r: Row): DeploymentRecord {
+  const rec: DeploymentRecord = { id: r.id, clusterId: r.cluster_id, graphType: r.graph_type, status: r.status, total: r.total, done: r.done, startedAt: new Date(r.started_at).toISOString() };
+  if (r.message !== null) rec.message = r.message;
+  if (r.finished_at !== null) rec.finishedAt = new Date(r.finished_at).toISOString();
+  return rec;
+}
+
+export async function createDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string }>): Promise<number> {
+  const rows = await q.query<{ id: number }>('INSERT INTO deployments (cluster_id, graph_type, status, total) VALUES ($1, $2, $3, $4) RETURNING id', [clusterId, graphType, 'running', tasks.length]);
+  const id = rows[0].id;
+  await q.query(
+    `INSERT INTO deployment_tasks (deployment_id, node, task_id, position, status)
+     SELECT $1, t->>'node', t->>'taskId', (i - 1)::int, 'pending' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(t, i)`,
+    [id, json(tasks)],
+  );
+  return id;
+}
+
+export async function setTaskStatus(q: Queryable, deploymentId: number, node: string, taskId: string, status: TaskRunStatus): Promise<void> {
+  const timeColumn = status === 'running' ? 'started_at' : 'finished_at';
+  await q.query(`UPDATE deployment_tasks SET status = $4, ${timeColumn} = now() WHERE deployment_id = $1 AND node = $2 AND task_id = $3`, [deploymentId, node, taskId, status]);
+  if (status !== 'running' && status !== 'pending') await q.query('UPDATE deployments SET done = done + 1 WHERE id = $1', [deploymentId]);
+}
+
+export async function finishDeployment(q: Queryable, id: number, status: Exclude<DeploymentStatus, 'running'>, message?: string): Promise<void> {
+  await q.query('UPDATE deployments SET status = $2, message = $3, finished_at = now() WHERE id = $1', [id, status, message ?? null]);
+}
+
+export async function getDeployment(q: Queryable, id: number): Promise<DeploymentRecord | undefined> {
+  const rows = await q.query<Row>('SELECT * FROM deployments WHERE id = $1', [id]);
+  return rows[0] && toRecord(rows[0]);
+}
+
+export async function deploymentsOf(q: Queryable, clusterId: number): Promise<DeploymentRecord[]> {
+  return (await q.query<Row>('SELECT * FROM deployments WHERE cluster_id = $1 ORDER BY id DESC', [clusterId])).map(toRecord);
+}
+
+export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRunRecord[]> {
+  return q.query<TaskRunRecord>('SELECT node, task_id AS "taskId", position, status FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position', [id]);
+}
+
+/** Runs a server crashed in the middle of: marked failed at the next start (they cannot resume). */
+export async function failInterruptedDeployments(q: Queryable): Promise<number> {
+  const rows = await q.query(`UPDATE deployments SET status = 'failed', message = 'interrupted: the server stopped during the deployment', finished_at = now() WHERE status = 'running' RETURNING cluster_id`);
+  await q.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE status IN ('pending', 'running') AND deployment_id IN (SELECT id FROM deployments WHERE status = 'failed')`);
+  await q.query(`UPDATE clusters SET status = 'error' WHERE status = 'deploying'`);
+  return rows.length;
+}
+

@@ -1,0 +1,11 @@
+/** Hearth's persistence: one schema over embedded PGlite or PostgreSQL, and a repository per entity. */
+export { type Database, type Engine, type Queryable, StoreError, json } from './database.js';
+export { openStore, defaultDataDir, type StoreOptions } from './open.js';
+export { migrate } from './migrate.js';
+export { MIGRATIONS } from './migrations.js';
+export * from './meta.js';
+export * from './plugins.js';
+export * from './releases.js';
+export * from './clusters.js';
+export * from './nodes.js';
+export * from './deployments.js';

@@ -1,0 +1,105 @@
+/**
+ * The schema, as an append-only list of migrations (never edit one that has shipped: add another).
+ * Plain PostgreSQL that PGlite and PostgreSQL both run. Whole documents (a release, a loaded plugin,
+ * settings) are jsonb: Hearth reads them whole and the domain code works on them as plain data;
+ * the columns beside them are what queries filter, join and constrain on.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'initial schema',
+    sql: `
+CREATE TABLE hearth_meta (
+  key text PRIMARY KEY,
+  value jsonb NOT NULL
+);
+
+CREATE TABLE plugins (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  version text NOT NULL,
+  package_version text NOT NULL,
+  title text,
+  description text,
+  is_release boolean NOT NULL DEFAULT false,
+  source_kind text NOT NULL CHECK (source_kind IN ('package', 'folder', 'bundled')),
+  source_path text,
+  loaded jsonb NOT NULL,
+  installed_at timestamptz NOT NULL DEFAULT now(),
+  synced_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (name, version)
+);
+
+CREATE TABLE releases (
+  id text PRIMARY KEY,
+  name text NOT NULL,
+  version text NOT NULL,
+  operating_system text NOT NULL,
+  plugin_id text REFERENCES plugins(id) ON DELETE CASCADE,
+  body jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE clusters (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  release_id text NOT NULL REFERENCES releases(id) ON DELETE RESTRICT,
+  components jsonb NOT NULL,
+  attributes jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'new',
+  deployed jsonb,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- One enabled version per plugin name per environment.
+CREATE TABLE cluster_plugins (
+  cluster_id integer NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+  plugin_name text NOT NULL,
+  plugin_id text NOT NULL REFERENCES plugins(id) ON DELETE RESTRICT,
+  PRIMARY KEY (cluster_id, plugin_name)
+);
+
+CREATE TABLE nodes (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  name text NOT NULL,
+  hardware jsonb NOT NULL,
+  cluster_id integer REFERENCES clusters(id) ON DELETE SET NULL,
+  roles jsonb NOT NULL DEFAULT '[]',
+  pending_roles jsonb NOT NULL DEFAULT '[]',
+  status text NOT NULL DEFAULT 'discover',
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX nodes_cluster ON nodes(cluster_id);
+
+CREATE TABLE deployments (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  cluster_id integer NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+  graph_type text NOT NULL,
+  status text NOT NULL CHECK (status IN ('running', 'succeeded', 'failed')),
+  total integer NOT NULL,
+  done integer NOT NULL DEFAULT 0,
+  message text,
+  started_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz
+);
+CREATE INDEX deployments_cluster ON deployments(cluster_id);
+
+CREATE TABLE deployment_tasks (
+  deployment_id integer NOT NULL REFERENCES deployments(id) ON DELETE CASCADE,
+  node text NOT NULL,
+  task_id text NOT NULL,
+  position integer NOT NULL,
+  status text NOT NULL CHECK (status IN ('pending', 'running', 'ready', 'error', 'skipped')),
+  started_at timestamptz,
+  finished_at timestamptz,
+  PRIMARY KEY (deployment_id, node, task_id)
+);
+`,
+  },
+];

@@ -1,0 +1,82 @@
+/** Nodes: registered machines (real or simulated), their environment, and deployed and pending roles. */
+import { type Queryable, json } from './database.js';
+
+export interface NodeHardware {
+  cpus?: number;
+  memory_gb?: number;
+  disks_gb?: number[];
+  [key: string]: unknown;
+}
+
+export interface NodeRecord {
+  id: number;
+  name: string;
+  hardware: NodeHardware;
+  clusterId?: number;
+  /** Roles as deployed. */
+  roles: string[];
+  /** Roles assigned and not yet deployed. */
+  pendingRoles: string[];
+  status: string;
+}
+
+interface Row {
+  id: number;
+  name: string;
+  hardware: NodeHardware;
+  cluster_id: number | null;
+  roles: string[];
+  pending_roles: string[];
+  status: string;
+}
+
+function toRecord(r: Row): NodeRecord {
+  const rec: NodeRecord = { id: r.id, name: r.name, hardware: r.hardware, roles: r.roles, pendingRoles: r.pending_roles, status: r.status };
+  if (r.cluster_id !== null) rec.clusterId = r.cluster_id;
+  return rec;
+}
+
+export async function insertNodes(q: Queryable, nodes: Array<{ name: string; hardware: NodeHardware }>): Promise<number[]> {
+  if (!nodes.length) return [];
+  // One statement for any number of nodes: a 1,000-node environment registers in one round trip.
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO nodes (name, hardware) SELECT n->>'name', n->'hardware' FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(n, i) ORDER BY i RETURNING id`,
+    [json(nodes)],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function listNodes(q: Queryable, filter: { clusterId?: number; unassigned?: boolean } = {}): Promise<NodeRecord[]> {
+  if (filter.clusterId !== undefined) return (await q.query<Row>('SELECT * FROM nodes WHERE cluster_id = $1 ORDER BY id', [filter.clusterId])).map(toRecord);
+  if (filter.unassigned) return (await q.query<Row>('SELECT * FROM nodes WHERE cluster_id IS NULL ORDER BY id')).map(toRecord);
+  return (await q.query<Row>('SELECT * FROM nodes ORDER BY id')).map(toRecord);
+}
+
+export async function getNodes(q: Queryable, ids: number[]): Promise<NodeRecord[]> {
+  if (!ids.length) return [];
+  return (await q.query<Row>('SELECT * FROM nodes WHERE id = ANY($1::int[]) ORDER BY id', [ids])).map(toRecord);
+}
+
+/** Put nodes in an environment with the roles they will get at the next deploy. */
+export async function assignNodes(q: Queryable, clusterId: number, assignments: Array<{ id: number; pendingRoles: string[] }>): Promise<void> {
+  await q.query(
+    `UPDATE nodes SET cluster_id = $1, pending_roles = a.roles FROM (SELECT (x->>'id')::int AS id, x->'roles' AS roles FROM jsonb_array_elements($2::jsonb) x) a WHERE nodes.id = a.id`,
+    [clusterId, json(assignments.map((a) => ({ id: a.id, roles: a.pendingRoles })))],
+  );
+}
+
+export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> {
+  await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = 'discover' WHERE id = ANY($1::int[])`, [ids]);
+}
+
+/** After a successful deploy: what was pending is now deployed, merged with what was there. */
+export async function commitPendingRoles(q: Queryable, clusterId: number): Promise<void> {
+  await q.query(
+    `UPDATE nodes SET roles = (SELECT coalesce(jsonb_agg(DISTINCT r), '[]') FROM jsonb_array_elements_text(roles || pending_roles) r), pending_roles = '[]', status = 'ready' WHERE cluster_id = $1`,
+    [clusterId],
+  );
+}
+
+export async function deleteNodes(q: Queryable, ids: number[]): Promise<number> {
+  return (await q.query('DELETE FROM nodes WHERE id = ANY($1::int[]) RETURNING id', [ids])).length;
+}

@@ -1,0 +1,150 @@
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { engines } from './support/engines.js';
+import * as store from '../../src/store/index.js';
+import type { LoadedPlugin } from '../../src/package/plugin/model.js';
+import type { Release } from '../../src/core/release/model.js';
+
+const plugin = (name: string, version: string): LoadedPlugin => ({
+  root: `/plugins/${name}`,
+  name,
+  version,
+  packageVersion: '5.0.0',
+  metadata: { name, version },
+  files: {},
+  filePaths: {},
+  releases: [],
+  isReleasePlugin: false,
+});
+
+const release = (id: string): Release => ({
+  id,
+  name: 'Hearth',
+  version: '1',
+  operating_system: 'ubuntu',
+  roles_metadata: {},
+  tags_metadata: {},
+  volumes_metadata: { volumes: [], volumes_roles_mapping: {} },
+  network_roles_metadata: [],
+  networks_metadata: {},
+  attributes_metadata: {},
+  components: [],
+  required_component_types: [],
+  graphs: {},
+  source: 'test',
+});
+
+for (const engine of engines()) {
+  describe(`store on ${engine.name}`, () => {
+    after(() => engine.dispose());
+
+    test('migrations apply once and a second run is a no-op', async () => {
+      const db = await engine.open();
+      assert.deepEqual(await store.migrate(db), []);
+      const rows = await db.query<{ version: number }>('SELECT version FROM hearth_migrations');
+      assert.deepEqual(rows.map((r) => r.version), store.MIGRATIONS.map((m) => m.version));
+      await db.close();
+    });
+
+    test('a failed transaction leaves nothing behind', async () => {
+      const db = await engine.open();
+      await assert.rejects(
+        db.transaction(async (tx) => {
+          await store.insertPlugin(tx, { id: 'p@1', name: 'p', version: '1', packageVersion: '5.0.0', isRelease: true, sourceKind: 'package', loaded: plugin('p', '1') });
+          await store.insertRelease(tx, release('r1'), 'p@1');
+          await store.insertRelease(tx, release('r1'), 'p@1'); // duplicate id: the whole install fails
+        }),
+      );
+      assert.deepEqual(await store.listPlugins(db), []);
+      assert.deepEqual(await store.listReleases(db), []);
+      await db.close();
+    });
+
+    test('plugins side by side, releases cascade with their plugin, a used release is protected', async () => {
+      const db = await engine.open();
+      for (const v of ['1.0.0', '2.0.0']) {
+        await store.insertPlugin(db, { id: store.pluginId('p', v), name: 'p', version: v, packageVersion: '5.0.0', isRelease: v === '1.0.0', sourceKind: 'package', loaded: plugin('p', v) });
+      }
+      assert.deepEqual((await store.listPlugins(db, 'p')).map((p) => p.id), ['p@1.0.0', 'p@2.0.0']);
+      await store.insertRelease(db, release('rel'), 'p@1.0.0');
+      const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: ['hypervisor:qemu'], attributes: { a: 1 } });
+      await store.setClusterPlugins(db, cid, { p: 'p@2.0.0' });
+      assert.deepEqual((await store.getCluster(db, cid))?.plugins, { p: 'p@2.0.0' });
+      assert.deepEqual(await store.clustersEnablingPlugin(db, 'p@2.0.0'), [{ id: cid, name: 'env' }]);
+      assert.deepEqual(await store.clustersUsingRelease(db, 'rel'), [{ id: cid, name: 'env' }]);
+      // The database refuses too, as a last line behind the server's own checks.
+      await assert.rejects(store.deletePlugin(db, 'p@2.0.0'));
+      await assert.rejects(store.deletePlugin(db, 'p@1.0.0'));
+      await store.deleteCluster(db, cid);
+      assert.equal(await store.deletePlugin(db, 'p@1.0.0'), true);
+      assert.deepEqual(await store.listReleases(db), []);
+      await db.close();
+    });
+
+    test('nodes: bulk insert, assign, commit pending roles, unassign', async () => {
+      const db = await engine.open();
+      await store.insertRelease(db, release('rel'));
+      const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
+      const ids = await store.insertNodes(db, Array.from({ length: 50 }, (_, i) => ({ name: `node-${i}`, hardware: { cpus: 4 } })));
+      assert.equal(ids.length, 50);
+      await store.assignNodes(db, cid, [{ id: ids[0], pendingRoles: ['controller'] }, { id: ids[1], pendingRoles: ['compute', 'cinder'] }]);
+      let nodes = await store.listNodes(db, { clusterId: cid });
+      assert.deepEqual(nodes.map((n) => [n.name, n.pendingRoles]), [['node-0', ['controller']], ['node-1', ['compute', 'cinder']]]);
+      await store.commitPendingRoles(db, cid);
+      nodes = await store.listNodes(db, { clusterId: cid });
+      assert.deepEqual(nodes.map((n) => [n.roles.sort(), n.pendingRoles]), [[['controller'], []], [['cinder', 'compute'], []]]);
+      await store.unassignNodes(db, [ids[0]]);
+      assert.equal((await store.listNodes(db, { clusterId: cid })).length, 1);
+      assert.equal((await store.listNodes(db, { unassigned: true })).length, 49);
+      await db.close();
+    });
+
+    test('deployments record per-task status and interrupted runs are failed at start', async () => {
+      const db = await engine.open();
+      await store.insertRelease(db, release('rel'));
+      const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
+      const did = await store.createDeployment(db, cid, 'default', [{ node: '1', taskId: 'a' }, { node: '1', taskId: 'b' }]);
+      await store.setTaskStatus(db, did, '1', 'a', 'running');
+      await store.setTaskStatus(db, did, '1', 'a', 'ready');
+      assert.equal((await store.getDeployment(db, did))?.done, 1);
+      assert.equal(await store.failInterruptedDeployments(db), 1);
+      assert.equal((await store.getDeployment(db, did))?.status, 'failed');
+      assert.deepEqual((await store.deploymentTasks(db, did)).map((t) => t.status), ['ready', 'skipped']);
+      await db.close();
+    });
+
+    test('meta: set-if-absent keeps the first value', async () => {
+      const db = await engine.open();
+      assert.equal(await store.setMetaIfAbsent(db, 'k', 'first'), 'first');
+      assert.equal(await store.setMetaIfAbsent(db, 'k', 'second'), 'first');
+      await db.close();
+    });
+  });
+}
+
+describe('PGlite data folder', () => {
+  test('a second server on the same folder is refused; a stale lock is taken over', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-store-'));
+    try {
+      const first = await store.openStore({ dataDir: dir });
+      await assert.rejects(store.openStore({ dataDir: dir }), (err: unknown) => err instanceof store.StoreError && err.code === 'store/data-dir-in-use');
+      await store.insertRelease(first, release('kept'));
+      await first.close();
+      // A lock left by a process that no longer exists (pid far above any live one).
+      writeFileSync(join(dir, 'hearth-server.lock'), '999999999');
+      const second = await store.openStore({ dataDir: dir });
+      assert.deepEqual((await store.listReleases(second)).map((r) => r.id), ['kept']);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the default data folder follows XDG_DATA_HOME', () => {
+    assert.equal(store.defaultDataDir({ XDG_DATA_HOME: '/x/data' }), '/x/data/hearth');
+    assert.match(store.defaultDataDir({}), /\.local\/share\/hearth$/);
+  });
+});
