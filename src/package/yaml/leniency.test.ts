@@ -94,3 +94,40 @@ test('merge keys follow PyYAML: merged keys come first, earlier maps of one list
     ['z', 0],
   ]);
 });
+
+test('tabs libyaml refuses are refused: in the indentation of a line, after - or ?', () => {
+  const refused: [string, number, number][] = [
+    ['a: 1\n\t\nb: 2\n', 2, 1],
+    ['a:\n  - x\n\t\n  - y\n', 3, 1],
+    ["a: 'x'\n\t\nb: 2\n", 2, 1],
+    ['# c\n\t\na: 1\n', 2, 1],
+    ['\t\na: 1\n', 1, 1],
+    ['- \ta\n', 1, 3],
+    ['k: v\n?\ta\n', 2, 2],
+  ];
+  for (const [text, line, column] of refused) {
+    const result = parseYaml(text, 't.yaml');
+    assert.equal(result.ok, false, JSON.stringify(text));
+    assert.deepEqual([result.findings[0].code, result.findings[0].line, result.findings[0].column], ['yaml/tab', line, column], JSON.stringify(text));
+  }
+  // Where libyaml skips tabs: after ':', inside flow collections and quoted strings, after a plain
+  // value when the tab is right of the collection's indentation, and inside block scalar content.
+  const accepted: [string, unknown][] = [
+    ['a:\t\tb\n', { a: 'b' }],
+    ['a: [1,\n\t2]\n', { a: [1, 2] }],
+    ['a: "x\n\ty"\n', { a: 'x y' }],
+    ['a: x\n \t\nb: 1\n', { a: 'x', b: 1 }],
+    ['a: |\n  x\n  \ty\nb: 1\n', { a: 'x\n\ty\n', b: 1 }],
+    ['a: 1 \t# c\n', { a: 1 }],
+  ];
+  for (const [text, value] of accepted) assert.deepEqual(parseYaml(text, 't.yaml').value, value, JSON.stringify(text));
+});
+
+test('control characters are refused as PyYAML refuses them; tagged scalars are built as PyYAML builds them', () => {
+  const control = parseYaml('a: x\u0007y\n', 'c.yaml');
+  assert.equal(control.ok, false);
+  assert.deepEqual([control.findings[0].code, control.findings[0].line, control.findings[0].column], ['yaml/control-character', 1, 5]);
+  assert.equal(parseYaml('a: "x\\ty \u00e9 \u{1F600}"\n', 'c.yaml').ok, true);
+  assert.deepEqual(parseYaml("a: !!float 1\nb: !!int '12'\nc: !!bool yes\nd: !!null ''\ne: !!str 12\n", 't.yaml').value, { a: 1, b: 12, c: true, d: null, e: '12' });
+  assert.equal(parseYaml('a: !!int abc\n', 't.yaml').ok, false);
+});
