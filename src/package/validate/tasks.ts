@@ -83,7 +83,11 @@ function knownRoles(ctx: ValidationContext, sources: TaskSource[]): Set<string> 
       if (isMapping(r)) for (const [name, meta] of Object.entries(r)) add(name, meta);
     }
   }
-  if (ctx.release) for (const [name, meta] of Object.entries(ctx.release.roles_metadata ?? {})) add(name, meta);
+  if (ctx.release) {
+    for (const [name, meta] of Object.entries(ctx.release.roles_metadata ?? {})) add(name, meta);
+    // Fuel 9+ keeps has_primary on tags: `primary-controller` comes from the controller tag.
+    for (const [name, meta] of Object.entries(ctx.release.tags_metadata ?? {})) add(name, meta);
+  }
   else for (const name of CORE_ROLES) roles.add(name);
   for (const s of sources) for (const t of s.tasks) if (t.type === 'group' && typeof t.id === 'string') roles.add(t.id);
   return roles;
