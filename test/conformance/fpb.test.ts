@@ -87,3 +87,26 @@ for (const name of plugins) {
     }
   });
 }
+
+test('with a real release (mitaka fixture and its Fuel library tasks), corpus plugins name no unknown role or task', needsCorpus, async () => {
+  const { loadReleaseSource } = await import('../../src/package/release/source.js');
+  const base = corpusPath('release', 'mitaka-eol');
+  const source = loadReleaseSource(join(base, 'fuel-web', 'nailgun', 'nailgun', 'fixtures', 'openstack.yaml'), { tasksDir: join(base, 'fuel-library') });
+  assert.ok(source.release, 'the fixture gives a release');
+  for (const name of ['fuel-plugin-lma-collector', 'fuel-plugin-murano', 'fuel-plugin-calico']) {
+    const result = validatePlugin(corpusPath('plugins', name), { release: source.release });
+    const unknown = result.findings.filter((f) => f.code === 'task/unknown-role' || f.code === 'task/unknown-dependency');
+    assert.deepEqual(unknown, [], name);
+  }
+  // The same plugin with one role misspelt: now it is found.
+  const copy = withReleaseFolders(corpusPath('plugins', 'fuel-plugin-lma-collector'));
+  try {
+    const { readFileSync: read, writeFileSync: write } = await import('node:fs');
+    const file = join(copy, 'deployment_tasks.yaml');
+    write(file, read(file, 'utf8').replace('role: [controller, primary-controller]', 'role: [controller, primary-controler]'));
+    const result = validatePlugin(copy, { release: source.release });
+    assert.ok(result.findings.some((f) => f.code === 'task/unknown-role' && f.message.includes('primary-controler')), JSON.stringify(result.findings.map((f) => f.code)));
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
+});
