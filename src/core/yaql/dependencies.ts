@@ -21,12 +21,13 @@ export interface YaqlReads {
 
 /**
  * Keys of Fuel's deployment data that differ from node to node (the rest — `network_metadata`,
- * `storage`, `public_ssl`, service settings, ... — is the cluster's `common` part).
+ * the legacy `nodes` list, `storage`, `public_ssl`, service settings, ... — is the cluster's
+ * `common` part).
  */
 export const NODE_SPECIFIC_KEYS: ReadonlySet<string> = new Set([
   'uid', 'roles', 'role', 'node_roles', 'fqdn', 'name', 'user_node_name', 'status', 'online', 'ip', 'network_scheme', 'node_volumes',
   'swift_zone', 'priority', 'tasks', 'vms_conf', 'provision', 'hugepages', 'cpu_pinning', 'nova_cpu_pinning_enabled', 'nova_hugepages_enabled',
-  'dpdk', 'cgroups', 'kernel_params', 'deployed_before', 'tags', 'primary_tags', 'mac', 'meta', 'nodes',
+  'dpdk', 'cgroups', 'kernel_params', 'deployed_before', 'tags', 'primary_tags', 'mac', 'meta',
 ]);
 
 export function yaqlReads(ast: YaqlNode): YaqlReads {
@@ -94,7 +95,9 @@ export function yaqlReads(ast: YaqlNode): YaqlReads {
         const spec = yaqlFunctions[node.name];
         if (spec?.lifecycle) lifecycle = true;
         const all: YaqlArgument[] = node.receiver ? [node.receiver, ...node.args] : node.args;
-        all.forEach((a, i) => visitArgument(a, rooted && !(spec?.elementLambdas ?? []).includes(i)));
+        // Element lambdas bind `$` to each item; lifecycle functions bind it back to the node's
+        // data (`where($.fqdn = new($.fqdn))` reads the node's fqdn), wherever they appear.
+        all.forEach((a, i) => visitArgument(a, spec?.lifecycle ? true : rooted && !(spec?.elementLambdas ?? []).includes(i)));
         return;
       }
       default:

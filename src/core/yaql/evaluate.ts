@@ -161,8 +161,7 @@ function compile(node: YaqlNode): Compiled {
 
 const compiledTrees = new WeakMap<YaqlNode, Compiled>();
 
-/** Evaluates a parsed expression. Never throws; sets in the result are returned as lists. */
-export function evaluateYaql(ast: YaqlNode, context: YaqlContext): YaqlResult {
+function runTree(ast: YaqlNode, context: YaqlContext): unknown {
   let run = compiledTrees.get(ast);
   if (!run) {
     run = compile(ast);
@@ -174,8 +173,22 @@ export function evaluateYaql(ast: YaqlNode, context: YaqlContext): YaqlResult {
     hasOld: context.old !== undefined,
     variables: isDict(context.variables) ? context.variables : {},
   };
+  return run(context.data, env);
+}
+
+/**
+ * The raw value (sets stay sets), for a caller that evaluates a sub-expression once and hands it to
+ * other evaluations as a variable. Throws what evaluation throws; a variable getter may rethrow it
+ * inside `evaluateYaql`, which reports it as usual.
+ */
+export function evaluateYaqlValue(ast: YaqlNode, context: YaqlContext): unknown {
+  return runTree(ast, context);
+}
+
+/** Evaluates a parsed expression. Never throws; sets in the result are returned as lists. */
+export function evaluateYaql(ast: YaqlNode, context: YaqlContext): YaqlResult {
   try {
-    return { ok: true, value: toPlain(run(context.data, env)) };
+    return { ok: true, value: toPlain(runTree(ast, context)) };
   } catch (e) {
     if (e instanceof YaqlRuntimeError) {
       return { ok: false, error: finding(e.code, 'error', e.message, e.column === undefined ? undefined : { column: e.column }, 'Guard optional keys with $.get(\'key\') or check the data the expression reads.') };

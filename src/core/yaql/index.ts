@@ -3,7 +3,7 @@ export type { YaqlArgument, YaqlBinaryOperator, YaqlNode, YaqlUnaryOperator } fr
 export { stripYaqlColumns } from './ast.js';
 export { MAX_YAQL_DEPTH, MAX_YAQL_LENGTH, MAX_YAQL_OPERATORS, parseYaql, parseYaqlSyntax, type YaqlParseResult } from './parser.js';
 export { validateYaql } from './validate.js';
-export { evaluateYaql, evaluateYaqlCondition, type YaqlContext, type YaqlResult } from './evaluate.js';
+export { evaluateYaql, evaluateYaqlCondition, evaluateYaqlValue, type YaqlContext, type YaqlResult } from './evaluate.js';
 export { dependsOnNode, NODE_SPECIFIC_KEYS, yaqlReads, type YaqlReads } from './dependencies.js';
 export { formatYaql } from './format.js';
 export { standardFunctionNames, yaqlFunctions, type FunctionSpec } from './functions.js';

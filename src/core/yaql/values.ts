@@ -99,12 +99,30 @@ export function index(target: unknown, key: unknown, column: number): unknown {
   return fail('yaql/bad-index', `A ${typeName(target)} cannot be indexed.`, column);
 }
 
+/** Strings of a list, indexed once per list; evaluation never mutates lists it was given or built. */
+const stringIndex = new WeakMap<unknown[], Set<string>>();
+function stringsOf(items: unknown[]): Set<string> {
+  let index = stringIndex.get(items);
+  if (!index) {
+    index = new Set();
+    for (const x of items) if (typeof x === 'string') index.add(x);
+    stringIndex.set(items, index);
+  }
+  return index;
+}
+
 export function membership(needle: unknown, haystack: unknown, column: number): boolean {
   if (typeof haystack === 'string') {
     if (typeof needle !== 'string') fail('yaql/bad-operands', `'in' a string needs a string on the left, not a ${typeName(needle)}.`, column);
     return haystack.includes(needle as string);
   }
-  if (isIterable(haystack)) return itemsOf(haystack).some((x) => pyEqual(x, needle));
+  if (isIterable(haystack)) {
+    const items = itemsOf(haystack);
+    // A string equals only the same string (pyEqual), so a long list answers from a set: `$.uid in
+    // added($.nodes).uid` on every node of a large cluster would otherwise be quadratic.
+    if (typeof needle === 'string' && items.length > 32) return stringsOf(items).has(needle);
+    return items.some((x) => pyEqual(x, needle));
+  }
   return fail('yaql/bad-operands', `'in' needs a list, a set or a string on the right, not a ${typeName(haystack)}.`, column);
 }
 

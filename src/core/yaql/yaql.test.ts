@@ -146,3 +146,35 @@ test('formatYaql round-trips corpus-like expressions', () => {
     assert.deepEqual(stripYaqlColumns(parseYaql(formatYaql(ast)).ast), stripYaqlColumns(ast), text);
   }
 });
+
+test('read analysis: `$` in element lambdas is the item, in lifecycle functions the node again', () => {
+  const node = (text: string) => dependsOnNode(parseYaql(text).ast!);
+  // Inside where/select/any/all, `$.uid` and `$.node_roles` read each list item, not the node.
+  assert.equal(node("$.network_metadata.nodes.values().where($.uid = '1').fqdn"), false);
+  assert.equal(node("$.network_metadata.nodes.values().select($.node_roles).flatten()"), false);
+  assert.equal(node("$.network_metadata.nodes.values().any('primary-controller' in $.node_roles)"), false);
+  assert.equal(node("$.network_metadata.nodes.values().where($.node_roles.any($.matches('controller')))"), false);
+  assert.equal(node("$.network_metadata.nodes.values().all($.uid != '')"), false);
+  // ... but the receiver of a lambda function is still the node's data.
+  assert.equal(node("$.roles.where($ = 'compute')"), true);
+  assert.equal(node("$.roles.any($.matches('^(primary-)?mongo$'))"), true);
+  // new() and old() evaluate their argument on the node's data, even from inside a lambda.
+  assert.equal(node('$.network_metadata.nodes.values().where($.fqdn = new($.fqdn))'), true);
+  assert.deepEqual(yaqlReads(parseYaql('$.network_metadata.nodes.values().where($.fqdn = new($.fqdn))').ast!).paths, [['network_metadata', 'nodes'], ['fqdn']]);
+  assert.equal(node('$.network_metadata.nodes.values().where(changed($.storage))'), false);
+  // The legacy `nodes` list is common to the cluster; `$.uid` next to it is not.
+  assert.equal(node('added($.nodes).uid'), false);
+  assert.equal(node('$.uid in added($.nodes).uid'), true);
+  // A nested lambda's `$` is the inner item; the outer receiver decides.
+  assert.equal(node("$.network_metadata.nodes.values().select($.network_roles.values().where($ != $.uid))"), false);
+});
+
+test('membership over long lists agrees with item-by-item equality', () => {
+  const list = Array.from({ length: 100 }, (_, i) => (i % 3 === 0 ? i : String(i)));
+  const data = { list, set: list };
+  for (const [needle, expected] of [["'5'", true], ["'3'", false], ['3', true], ['true', false], ["'100'", false]] as const) {
+    const result = evaluateYaql(parseYaql(`${needle} in $.list`).ast!, { data });
+    assert.deepEqual(result, { ok: true, value: expected }, needle);
+  }
+  assert.deepEqual(evaluateYaql(parseYaql("'1' in $.set.toSet()").ast!, { data }), { ok: true, value: true });
+});
