@@ -225,3 +225,21 @@ test('capabilities summary: first-seen order, no repeats, files without capabili
   assert.ok(codes(summary.findings).includes('template/bad-capabilities'));
   assert.ok(codes(summary.findings).includes('template/no-capabilities'));
 });
+
+test('duplicate mapping keys in templates and environments are findings, once per file, and the last value wins', () => {
+  const root = tree({
+    'dup.yaml': 'heat_template_version: rocky\ncapabilities:\n  name: first\n  name: dup\n',
+    'env.yaml': 'requires: {name: dup}\nresource_registry:\n  OS::X: [dup.yaml]\n  OS::Y: [dup.yaml]\n  OS::Y: [dup.yaml, OS::Heat::None]\n',
+  });
+  const result = resolveEnvironments([join(root, 'env.yaml')], { root });
+  assert.deepEqual(result.resolved, { 'OS::X': 'dup.yaml', 'OS::Y': 'dup.yaml' });
+  const duplicates = result.findings.filter((f) => f.code === 'yaml/duplicate-key');
+  assert.deepEqual(
+    duplicates.map((f) => [f.file, f.line]),
+    [
+      [join(root, 'env.yaml'), 5],
+      ['dup.yaml', 4],
+    ],
+  );
+  assert.equal(findTemplates([root], { name: 'dup' }).findings.filter((f) => f.code === 'yaml/duplicate-key').length, 1);
+});

@@ -43,6 +43,7 @@ export function findTemplates(paths: readonly string[], constraints: Requirement
       findings.push(finding('template/unparseable', 'warning', `skipped '${file.display}': ${first?.message ?? 'it cannot be read'}`, first ?? { file: file.display }));
       continue;
     }
+    findings.push(...parsed.findings);
     const read = readTemplateCapabilities(parsed.value, file.display);
     findings.push(...read.findings);
     if (read.capabilities && matchesCapabilities(read.capabilities, constraints)) templates.push(file.display);
@@ -71,6 +72,7 @@ export function summariseTemplateFiles(paths: readonly string[]): SummaryResult 
       findings.push(...parsed.findings.filter((f) => f.severity === 'error'));
       continue;
     }
+    findings.push(...parsed.findings);
     const read = readTemplateCapabilities(parsed.value, path);
     findings.push(...read.findings);
     if (!read.capabilities) {

@@ -72,6 +72,7 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
   }
   const merged = mergeEnvironments(environments);
 
+  const reportedCandidates = new Set<string>();
   const capabilitiesOf = (location: string): CandidateCapabilities => {
     if (isRemote(location)) return { readable: false, reason: 'remote templates are not fetched' };
     const parsed = files.read(location, slashes(relative(shownFrom, location)));
@@ -81,7 +82,11 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
     }
     if (!isHotTemplate(parsed.value)) return { readable: false, reason: 'it is not a HOT template (no heat_template_version)' };
     const read = readTemplateCapabilities(parsed.value, slashes(relative(shownFrom, location)));
-    findings.push(...read.findings);
+    if (!reportedCandidates.has(location)) {
+      // A template listed under several keys is reported once.
+      reportedCandidates.add(location);
+      findings.push(...parsed.findings, ...read.findings);
+    }
     return { readable: true, capabilities: read.capabilities };
   };
 
