@@ -18,7 +18,9 @@ const METADATA_KEYS = [
   'name', 'title', 'version', 'package_version', 'description', 'fuel_version', 'releases', 'licenses', 'authors',
   'homepage', 'groups', 'is_hotpluggable', 'build_version',
 ];
-const EXTENSION_KEYS = ['os', 'version', 'mode', 'deployment_scripts_path', 'repository_path', 'conf_path'];
+const PLUGIN_FILE_NAMES = ['environment_config', 'tasks', 'deployment_tasks', 'node_roles', 'volumes', 'network_roles', 'components', 'node_config', 'nic_config', 'bond_config'];
+/** Extension records: the classic keys, plus (5.0.0) per-release files and folders. */
+const EXTENSION_KEYS = ['os', 'version', 'mode', 'deployment_scripts_path', 'repository_path', 'conf_path', 'graphs', ...PLUGIN_FILE_NAMES.map((n) => `${n}_path`)];
 const RELEASE_KEYS = [
   'release_name', 'name', 'description', 'operating_system', 'os', 'version', 'is_release', 'base_release_path',
   'networks_path', 'volumes_path', 'roles_path', 'network_roles_path', 'components_path', 'attributes_path',

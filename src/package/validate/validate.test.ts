@@ -364,3 +364,16 @@ test('multi-release records: constraints parse, fit a declared release; unconstr
   assert.deepEqual(codes(r, 'warning').sort(), ['task/duplicate-id', 'version/fits-no-release']);
   assert.match(only(r, 'version/fits-no-release')[0].message, /old-only/);
 });
+
+test('a dependency circle through the release\'s own tasks is found and named', () => {
+  const release = {
+    name: 'R',
+    roles_metadata: { controller: { name: 'C' } },
+    graphs: { default: { tasks: [{ id: 'deploy_end', requires: [], requiredFor: [] }, { id: 'hiera', requires: ['demo-deploy'], requiredFor: [] }, { id: 'controller', requires: [], requiredFor: [] }] } },
+    volumes_metadata: { volumes: [{ id: 'os' }], volumes_roles_mapping: {} },
+  } as unknown as Release;
+  const r = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("  roles: ['/(primary-)?controller/']", "  roles: ['/(primary-)?controller/']\n  requires: [hiera]") }, { release });
+  const [cycle] = only(r, 'task/dependency-cycle');
+  assert.ok(cycle, codes(r).join());
+  assert.match(cycle.message, /demo-deploy → hiera → demo-prepare → demo-deploy \(plugin tasks: demo-deploy, demo-prepare\)/);
+});
