@@ -45,6 +45,8 @@ const DEFAULTS: Required<YamlParseOptions> = {
   libyamlIndentation: true,
 };
 
+const MAY_HOLD_ALIAS = /(?:^|[\s[{,])\*[^\s,[\]{}]/m;
+
 interface Attempt {
   text: string;
   docs: Document.Parsed[];
@@ -166,8 +168,8 @@ export function parseYaml(text: string, file: string, options: YamlParseOptions 
   if (docs.length === 0) return { value: null, ok: true, findings };
   try {
     // Size first: refuses alias bombs and self-referencing anchors before building anything. Without
-    // a '*' in the text there is no alias, and the data is no larger than the text.
-    if (parsed.text.includes('*')) converter.sizeOf(docs[0].contents, docs[0]);
+    // an alias (`*name` after a blank, a flow indicator or at a line start) the data is no larger than the text.
+    if (MAY_HOLD_ALIAS.test(parsed.text)) converter.sizeOf(docs[0].contents, docs[0]);
     const value = converter.convert(docs[0].contents, docs[0], 0);
     findings.push(...converter.findings);
     const ok = !converter.findings.some((f) => f.severity === 'error' && f.code !== 'yaml/duplicate-key');
