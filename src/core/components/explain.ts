@@ -22,8 +22,33 @@ function list(catalog: Catalog, rule: Constraint): string {
 
 const withMessage = (text: string, message: string | undefined) => (message ? `${text}: ${message}` : text);
 
+/**
+ * Sentences depend on the catalog alone, and the wizard asks for the same ones after every click
+ * (a radio rule lists hundreds of names): each is put into words once per catalog.
+ */
+const ruleTexts = new WeakMap<Catalog, Map<number, string>>();
+const pairTexts = new WeakMap<Catalog, Map<number, string>>();
+
+function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
+  let texts = store.get(catalog);
+  if (!texts) {
+    texts = new Map();
+    store.set(catalog, texts);
+  }
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = make();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 /** One rule in words: "DVS (network:neutron:ml2:dvs) requires VMware vCenter (hypervisor:vmware)". */
 export function describeRule(catalog: Catalog, k: number): string {
+  return cached(ruleTexts, catalog, k, () => ruleText(catalog, k));
+}
+
+function ruleText(catalog: Catalog, k: number): string {
   const rule = catalog.constraints[k];
   const who = rule.trigger >= 0 ? nameOf(catalog, rule.trigger) : '';
   const many = rule.items.length !== 1;
@@ -56,6 +81,11 @@ export function describeRule(catalog: Catalog, k: number): string {
 
 /** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */
 export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): string {
+  const key = (a * catalog.components.length + b) * 3 + (chosen === a ? 1 : chosen === b ? 2 : 0);
+  return cached(pairTexts, catalog, key, () => pairSentence(catalog, a, b, chosen));
+}
+
+function pairSentence(catalog: Catalog, a: number, b: number, chosen: number): string {
   const rule = incompatibilityBetween(catalog, a, b);
   const [first, second] = rule ? [rule.declarer, rule.other] : [a, b];
   const mark = (c: number) => (c === chosen ? `${nameOf(catalog, c)} (which you chose)` : nameOf(catalog, c));

@@ -17,7 +17,7 @@
  */
 import type { Catalog } from './catalog.js';
 import { explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
-import { Solver, type Refutation } from './solver.js';
+import { DEAD, Proofs, UNKNOWN, contains } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
 
@@ -57,173 +57,15 @@ export interface StateOptions {
   budget?: number;
 }
 
-interface Status {
-  /** Witness model id (enabled-able), or -1 for a dead end, -2 unknown. */
-  witness: number;
-  why?: Refutation;
-}
+const engines = new WeakMap<Catalog, Proofs>();
 
-class Engine {
-  readonly solver: Solver;
-  readonly helper: Solver;
-  selection: number[] = [];
-  models: Int32Array[] = [];
-  status: Status[] = [];
-  baseOk = false;
-  baseWhy: Refutation | undefined;
-  /** Stamp arrays reused between calls. */
-  readonly member: Uint8Array;
-  readonly forbidden: Uint8Array;
-
-  constructor(readonly catalog: Catalog) {
-    this.solver = new Solver(catalog);
-    this.helper = new Solver(catalog);
-    this.member = new Uint8Array(catalog.components.length);
-    this.forbidden = new Uint8Array(catalog.components.length);
-  }
-}
-
-const engines = new WeakMap<Catalog, Engine>();
-
-function engineFor(catalog: Catalog): Engine {
+function proofsFor(catalog: Catalog): Proofs {
   let e = engines.get(catalog);
   if (!e) {
-    e = new Engine(catalog);
+    e = new Proofs(catalog);
     engines.set(catalog, e);
   }
   return e;
-}
-
-const contains = (model: Int32Array, x: number): boolean => {
-  let lo = 0;
-  let hi = model.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (model[mid] === x) return true;
-    if (model[mid] < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-};
-
-/** Marks every component that cannot be added to `model` because of a rule already in force. */
-function markModel(e: Engine, model: Int32Array): void {
-  const { catalog, member, forbidden } = e;
-  member.fill(0);
-  forbidden.fill(0);
-  for (const m of model) member[m] = 1;
-  for (const m of model) for (const y of catalog.conflicts[m]) forbidden[y] = 1;
-  const atMax = (k: number) => {
-    const rule = catalog.constraints[k];
-    if (rule.max === Infinity) return;
-    let t = 0;
-    for (const x of rule.items) t += member[x];
-    if (t >= rule.max) for (const x of rule.items) if (!member[x]) forbidden[x] = 1;
-  };
-  for (const k of catalog.global) atMax(k);
-  for (const m of model) for (const k of catalog.triggeredBy[m]) atMax(k);
-}
-
-/** Is `model` plus c still a model? (after markModel) */
-function extends1(e: Engine, c: number): boolean {
-  const { catalog, member, forbidden } = e;
-  if (forbidden[c]) return false;
-  for (const k of catalog.triggeredBy[c]) {
-    const rule = catalog.constraints[k];
-    let t = 0;
-    for (const x of rule.items) t += x === c ? 1 : member[x];
-    if (t < rule.min || t > rule.max) return false;
-  }
-  return true;
-}
-
-function sameExcept(a: number[], b: number[]): { added?: number; removed?: number; same: boolean } | undefined {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  const added = b.filter((x) => !sa.has(x));
-  const removed = a.filter((x) => !sb.has(x));
-  if (added.length === 0 && removed.length === 0) return { same: true };
-  if (added.length === 1 && removed.length === 0) return { added: added[0], same: false };
-  if (removed.length === 1 && added.length === 0) return { removed: removed[0], same: false };
-  return undefined;
-}
-
-/** Decide, for every component, whether the selection plus it can be completed. */
-function refresh(e: Engine, selection: number[], budget: number): void {
-  const { catalog, solver } = e;
-  const n = catalog.components.length;
-  const previous = e.selection;
-  const change = e.status.length === n && e.baseOk ? sameExcept(previous, selection) : undefined;
-  if (change?.same) return;
-
-  e.selection = selection;
-  e.baseOk = solver.assume(selection);
-  e.baseWhy = solver.baseRefutation;
-  const fresh: Status[] = new Array(n);
-  if (!e.baseOk) {
-    e.status = Array.from({ length: n }, () => ({ witness: -1 }));
-    e.models = [];
-    return;
-  }
-  const base = solver.solve([], { budget, explain: true, prefer: e.models.length ? toMask(n, e.models[0]) : undefined });
-  if (base.status !== 'sat') {
-    e.baseOk = false;
-    e.baseWhy = base.status === 'unsat' ? base.why : undefined;
-    e.status = Array.from({ length: n }, () => ({ witness: base.status === 'unsat' ? -1 : -2 }));
-    e.models = [];
-    return;
-  }
-  const oldModels = e.models;
-  const models: Int32Array[] = [base.model];
-  const keep = new Map<number, number>();
-  const carried = (old: number): number => {
-    let id = keep.get(old);
-    if (id === undefined) {
-      id = models.length;
-      models.push(oldModels[old]);
-      keep.set(old, id);
-    }
-    return id;
-  };
-  const pending: number[] = [];
-  for (let c = 0; c < n; c++) {
-    const before = change ? e.status[c] : undefined;
-    if (before && before.witness >= 0 && (change?.removed !== undefined || contains(oldModels[before.witness], change?.added as number))) {
-      fresh[c] = { witness: carried(before.witness) };
-    } else if (before && before.witness === -1 && change?.added !== undefined) {
-      fresh[c] = before;
-    } else if (contains(base.model, c)) {
-      fresh[c] = { witness: 0 };
-    } else pending.push(c);
-  }
-  if (pending.length > 0) {
-    markModel(e, base.model);
-    const rest: number[] = [];
-    for (const c of pending) {
-      if (extends1(e, c)) fresh[c] = { witness: 0 };
-      else rest.push(c);
-    }
-    const prefer = toMask(n, base.model);
-    for (const c of rest) {
-      if (fresh[c]) continue;
-      const r = solver.solve([c], { budget, explain: true, prefer });
-      if (r.status === 'sat') {
-        const id = models.length;
-        models.push(r.model);
-        fresh[c] = { witness: id };
-        // The new model proves every pending component in it.
-        for (const x of r.model) if (!fresh[x]) fresh[x] = { witness: id };
-      } else fresh[c] = r.status === 'unsat' ? { witness: -1, why: r.why } : { witness: -2 };
-    }
-  }
-  e.status = fresh;
-  e.models = models;
-}
-
-function toMask(n: number, model: Int32Array): Uint8Array {
-  const mask = new Uint8Array(n);
-  for (const x of model) mask[x] = 1;
-  return mask;
 }
 
 /** Requirements on this or an earlier pane that the chosen components do not meet yet. */
@@ -250,11 +92,11 @@ function unmetGates(catalog: Catalog, c: number, chosen: Uint8Array): number[] {
 }
 
 export function state(catalog: Catalog, selectionNames: readonly string[], options: StateOptions = {}): WizardState {
-  const budget = options.budget ?? 5_000;
+  const budget = options.budget ?? 100_000;
   const { indices, findings } = resolveSelection(catalog, selectionNames);
   findings.push(...validateIndices(catalog, indices));
-  const e = engineFor(catalog);
-  refresh(e, indices, budget);
+  const e = proofsFor(catalog);
+  e.refresh(indices, budget);
 
   const { components } = catalog;
   const n = components.length;
@@ -262,7 +104,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   for (const c of indices) chosen[c] = 1;
   const tested = testedWith(catalog, indices);
 
-  const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : 'the search ran out of budget';
+  const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : e.baseUnknown ? 'the search ran out of budget' : blockedByCore(catalog, indices);
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
   for (let c = 0; c < n; c++) {
@@ -274,24 +116,29 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     if (!checked) {
       for (const y of catalog.conflicts[c]) if (chosen[y]) reasons.push(pairText(catalog, c, y, y));
       if (reasons.length > 0) needRemovalFix.push(c);
-      const status = e.status[c];
-      if (reasons.length === 0 && !e.baseOk && status.witness === -1) {
+      const witness = e.witness[c];
+      if (reasons.length === 0 && !e.baseOk) {
         // Nothing can be completed until the selection itself is fixed.
-        deadEnd = true;
+        deadEnd = !e.baseUnknown;
         reasons.push(`the current selection cannot be completed: ${blocked}`);
         needRemovalFix.push(c);
-      } else if (reasons.length === 0 && e.baseOk && status.witness === -1) {
+      } else if (reasons.length === 0 && witness === DEAD) {
         deadEnd = true;
-        reasons.push(status.why ? explainDeadEnd(catalog, c, status.why) : `${nameOf(catalog, c)} cannot be chosen with the current selection`);
+        const d = e.dead.get(c);
+        if (d) d.text ??= d.why ? explainDeadEnd(catalog, c, d.why) : deadEndByCore(catalog, c, d.core);
+        reasons.push(d?.text ?? `${nameOf(catalog, c)} cannot be chosen with the current selection`);
         needRemovalFix.push(c);
+      } else if (reasons.length === 0 && witness === UNKNOWN) {
+        // Never shown as enabled without a proof.
+        reasons.push(`${nameOf(catalog, c)} could not be checked within the search budget`);
       }
       if (reasons.length === 0) {
         const gates = unmetGates(catalog, c, chosen);
         for (const k of gates) reasons.push(`${describeRule(catalog, k)}, which is not chosen yet`);
-        if (gates.length > 0 && status.witness >= 0) {
-          const witness = e.models[status.witness];
+        if (gates.length > 0 && witness >= 0) {
+          const model = e.models[witness];
           const add = new Set<number>();
-          for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && contains(witness, x) && components[x].pane <= comp.pane) add.add(x);
+          for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && contains(model, x) && components[x].pane <= comp.pane) add.add(x);
           for (const x of add) fix.push(`also choose ${nameOf(catalog, x)}`);
         }
       }
@@ -314,7 +161,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       fix,
     };
   }
-  if (options.fixes !== false) removalFixes(e, indices, needRemovalFix, out, budget);
+  if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
   return {
     valid,
@@ -337,20 +184,16 @@ function testedWith(catalog: Catalog, indices: readonly number[]): Uint8Array[] 
 }
 
 /** "unselect Y" for the blocked components that become possible when one chosen Y goes. */
-function removalFixes(e: Engine, selection: number[], targets: number[], out: ComponentState[], budget: number): void {
-  if (targets.length === 0 || selection.length === 0) return;
-  const { catalog, helper } = e;
-  const open = new Set(targets);
-  for (const y of selection) {
-    if (open.size === 0) break;
-    if (!helper.assume(selection.filter((x) => x !== y), false)) continue;
-    for (const c of [...open]) {
-      const r = helper.solve([c], { budget: Math.min(budget, 500) });
-      if (r.status === 'sat') {
-        out[c].fix.push(`unselect ${nameOf(catalog, y)}`);
-        open.delete(c);
-      }
-    }
-  }
-  helper.reset();
+function removalFixes(e: Proofs, targets: number[], out: ComponentState[], budget: number): void {
+  for (const [c, y] of e.freedBy(targets, budget)) out[c].fix.push(`unselect ${nameOf(e.catalog, y)}`);
+}
+
+/** Without the explaining solver's chain: the chosen components the dead end rests on. */
+function deadEndByCore(catalog: Catalog, c: number, core: number[]): string {
+  if (core.length === 0) return `${nameOf(catalog, c)} cannot be part of any valid selection of this release and its plugins`;
+  return `no valid selection contains ${nameOf(catalog, c)} together with ${core.map((x) => nameOf(catalog, x)).join(' and ')} (which you chose)`;
+}
+
+function blockedByCore(catalog: Catalog, indices: number[]): string {
+  return indices.length === 0 ? 'no selection of these components satisfies every rule' : `no valid selection contains ${indices.map((x) => nameOf(catalog, x)).join(', ')}`;
 }

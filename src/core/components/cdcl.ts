@@ -1,0 +1,530 @@
+/**
+ * The yes/no engine behind the wizard: conflict-driven clause learning over the catalog's own
+ * rules, with assumptions (the user's selection, then the component asked about).
+ *
+ * Why alongside the explaining `Solver`: that one searches chronologically and keeps a proof of
+ * every branch, which is what a person reads, but it can wander exponentially on the synthetic
+ * catalogs' unsatisfiable corners (one component took its whole 5,000-decision budget). Here every
+ * conflict is analysed to its first unique implication point and learned as a clause, so the same
+ * dead end is never walked twice — and the learned clauses are consequences of the catalog alone,
+ * so they are kept across questions and clicks (the nogood cache the issue asks for).
+ *
+ * Rules are used in their native form: an incompatible pair propagates through the catalog's
+ * neighbour lists, and a "when T, between min and max of items" rule by counting; only learned
+ * clauses use two watched literals. A propagated value's reason is rebuilt lazily from the
+ * assignment order when conflict analysis needs it. Decisions only ever choose a member of an
+ * open "at least" obligation: when none is open after propagation, leaving every undecided
+ * component out is a model (nothing forces a component in but such an obligation), so the search
+ * is complete. A literal is `2 * component` (chosen) or `2 * component + 1` (not chosen).
+ */
+import type { Catalog } from './catalog.js';
+
+const FREE = 0;
+const TRUE = 1;
+const FALSE = -1;
+
+const NONE = 0;
+/** Excluded by an incompatible chosen component (`ref`). */
+const PAIR = 1;
+/** An item of rule `ref` forced by counting. */
+const ITEM = 2;
+/** The trigger of rule `ref`, excluded because the rule could no longer hold. */
+const TRIGGER = 3;
+/** Forced by learned clause `ref`. */
+const CLAUSE = 4;
+
+type Conflict = { kind: typeof PAIR; a: number; b: number } | { kind: typeof ITEM; rule: number } | { kind: typeof CLAUSE; clause: number };
+
+export type Answer = { status: 'sat'; model: Int32Array } | { status: 'unsat'; core: number[] } | { status: 'unknown' };
+
+/** Learned clauses kept before the store is emptied (they are only a cache of consequences). */
+const MAX_LEARNED = 50_000;
+
+export class Cdcl {
+  readonly catalog: Catalog;
+  private readonly n: number;
+  private readonly value: Int8Array;
+  private readonly level: Int32Array;
+  private readonly kind: Int8Array;
+  private readonly ref: Int32Array;
+  private readonly pos: Int32Array;
+  private readonly trail: Int32Array;
+  private trailLen = 0;
+  private head = 0;
+  /** Trail length at the start of each decision level (index = level - 1). */
+  private readonly levelStart: number[] = [];
+  private readonly nTrue: Int32Array;
+  private readonly nFalse: Int32Array;
+  /** Rules in force: global ones, then those whose trigger is chosen (a stack undone with the trail). */
+  private readonly active: number[];
+  private readonly activeAt: number[] = [];
+  private clauses: Int32Array[] = [];
+  private watches: number[][];
+  private readonly activity: Float64Array;
+  private bump = 1;
+  private readonly seen: Uint8Array;
+  private conflict: Conflict | null = null;
+  /** A level-0 contradiction was found: the catalog has no valid selection at all. */
+  private inconsistent = false;
+  /** The assumptions currently on levels 1..k, reused when the next question shares the prefix. */
+  private assumed: number[] = [];
+  private hint: Uint8Array | undefined;
+  /** Conflicts met by the last `solve` (for benchmarks and tests). */
+  conflicts = 0;
+  /** Learned clauses in the store. */
+  get learned(): number {
+    return this.clauses.length;
+  }
+
+  constructor(catalog: Catalog) {
+    this.catalog = catalog;
+    const n = catalog.components.length;
+    this.n = n;
+    this.value = new Int8Array(n);
+    this.level = new Int32Array(n);
+    this.kind = new Int8Array(n);
+    this.ref = new Int32Array(n);
+    this.pos = new Int32Array(n);
+    this.trail = new Int32Array(n);
+    this.nTrue = new Int32Array(catalog.constraints.length);
+    this.nFalse = new Int32Array(catalog.constraints.length);
+    this.active = [...catalog.global];
+    this.watches = Array.from({ length: 2 * n }, () => []);
+    this.activity = new Float64Array(n);
+    this.seen = new Uint8Array(n);
+  }
+
+  /** The value of a component after the last `solve` left its assumptions in place (1, -1 or 0). */
+  valueOf(c: number): number {
+    return this.value[c];
+  }
+
+  /**
+   * Is there a valid selection containing every assumption? `sat` gives one (sorted indices),
+   * `unsat` the assumptions that together already rule it out, `unknown` when `budget`
+   * conflicts were not enough. `hint` marks components to try first (a model found before).
+   */
+  solve(assumptions: readonly number[], options: { hint?: Uint8Array; budget?: number } = {}): Answer {
+    this.hint = options.hint;
+    const budget = options.budget ?? 200_000;
+    this.conflicts = 0;
+    if (this.inconsistent) return { status: 'unsat', core: [] };
+    if (this.clauses.length > MAX_LEARNED) this.forget();
+    // Keep the levels of a shared prefix of assumptions: a click re-asks with the same selection.
+    let keep = 0;
+    const limit = Math.min(this.assumed.length, assumptions.length, this.decisionLevel());
+    while (keep < limit && this.assumed[keep] === assumptions[keep]) keep++;
+    this.backtrack(keep);
+    this.assumed.length = keep;
+    let restartAt = 100;
+    for (;;) {
+      if (!this.propagate()) {
+        this.conflicts++;
+        if (!this.learnFromConflict()) {
+          this.inconsistent = true;
+          this.assumed.length = 0;
+          return { status: 'unsat', core: [] };
+        }
+        if (this.conflicts > budget) {
+          this.backtrack(Math.min(this.decisionLevel(), assumptions.length));
+          this.assumed.length = Math.min(this.assumed.length, this.decisionLevel());
+          return { status: 'unknown' };
+        }
+        if (this.conflicts >= restartAt) {
+          restartAt += 100 + (restartAt >> 1);
+          this.backtrack(Math.min(this.decisionLevel(), assumptions.length));
+        }
+        this.assumed.length = Math.min(this.assumed.length, this.decisionLevel());
+        continue;
+      }
+      const level = this.decisionLevel();
+      if (level < assumptions.length) {
+        // Place the next assumption on a level of its own.
+        const a = assumptions[level];
+        if (this.value[a] === FALSE) return { status: 'unsat', core: this.analyseFinal(a, assumptions) };
+        this.newLevel();
+        this.assumed[level] = a;
+        this.assumed.length = level + 1;
+        if (this.value[a] === FREE) this.assign(a, TRUE, NONE, -1);
+        continue;
+      }
+      const k = this.openObligation();
+      if (k < 0) return { status: 'sat', model: this.model() };
+      this.newLevel();
+      this.assign(this.candidate(k), TRUE, NONE, -1);
+    }
+  }
+
+  /**
+   * Undo the search above the assumptions of the last `solve`, keeping what they force, so that
+   * `fixedFalse` and `coreOf` can be asked about them.
+   */
+  settle(levels = this.assumed.length): void {
+    this.assumed.length = Math.min(this.assumed.length, levels, this.decisionLevel());
+    this.backtrack(this.assumed.length);
+  }
+
+  /** How many assumptions are in place (after `settle`). */
+  get assumedCount(): number {
+    return this.assumed.length;
+  }
+
+  /** Excluded by the current assumptions (and the catalog's facts) through propagation alone. */
+  fixedFalse(c: number): boolean {
+    return this.value[c] === FALSE;
+  }
+
+  /** After `settle`: which of the assumptions together exclude `c` (empty: no selection can have it). */
+  coreOf(c: number): number[] {
+    if (this.level[c] === 0) return [];
+    const core = this.analyseFinal(c, this.assumed);
+    return core.filter((x) => x !== c);
+  }
+
+  /** Drop every assumption (learned clauses stay). */
+  release(): void {
+    this.backtrack(0);
+    this.assumed.length = 0;
+  }
+
+  // ---- search ---------------------------------------------------------------------------------
+
+  private decisionLevel(): number {
+    return this.levelStart.length;
+  }
+
+  private newLevel(): void {
+    this.levelStart.push(this.trailLen);
+    this.activeAt.push(this.active.length);
+  }
+
+  private openObligation(): number {
+    const { constraints } = this.catalog;
+    for (const k of this.active) if (this.nTrue[k] < constraints[k].min) return k;
+    return -1;
+  }
+
+  /** A free member of the obligation: one from the hint first, then the most conflict-prone, then the lightest. */
+  private candidate(k: number): number {
+    const { components, constraints } = this.catalog;
+    const hint = this.hint;
+    let best = -1;
+    let bestHinted = false;
+    for (const x of constraints[k].items) {
+      if (this.value[x] !== FREE) continue;
+      const hinted = hint !== undefined && hint[x] === 1;
+      if (best < 0 || (hinted && !bestHinted)) {
+        best = x;
+        bestHinted = hinted;
+        continue;
+      }
+      if (hinted !== bestHinted) continue;
+      const a = this.activity[x];
+      const b = this.activity[best];
+      if (a > b || (a === b && components[x].weight < components[best].weight)) best = x;
+    }
+    return best;
+  }
+
+  private model(): Int32Array {
+    const out: number[] = [];
+    for (let i = 0; i < this.trailLen; i++) if (this.value[this.trail[i]] === TRUE) out.push(this.trail[i]);
+    return Int32Array.from(out.sort((a, b) => a - b));
+  }
+
+  // ---- propagation ----------------------------------------------------------------------------
+
+  private assign(x: number, v: number, kind: number, ref: number): void {
+    this.value[x] = v;
+    this.level[x] = this.levelStart.length;
+    this.kind[x] = kind;
+    this.ref[x] = ref;
+    this.pos[x] = this.trailLen;
+    this.trail[this.trailLen++] = x;
+    const occ = this.catalog.occurrences[x];
+    if (v === TRUE) {
+      for (let i = 0; i < occ.length; i++) this.nTrue[occ[i]]++;
+      const trig = this.catalog.triggeredBy[x];
+      for (let i = 0; i < trig.length; i++) this.active.push(trig[i]);
+    } else {
+      for (let i = 0; i < occ.length; i++) this.nFalse[occ[i]]++;
+    }
+  }
+
+  private propagate(): boolean {
+    const { conflicts, triggeredBy, occurrences } = this.catalog;
+    if (this.head === 0) for (const k of this.catalog.global) if (!this.check(k)) return false;
+    while (this.head < this.trailLen) {
+      const x = this.trail[this.head++];
+      if (this.value[x] === TRUE) {
+        const ns = conflicts[x];
+        for (let i = 0; i < ns.length; i++) {
+          const y = ns[i];
+          const vy = this.value[y];
+          if (vy === TRUE) {
+            this.conflict = { kind: PAIR, a: x, b: y };
+            return false;
+          }
+          if (vy === FREE) this.assign(y, FALSE, PAIR, x);
+        }
+        const trig = triggeredBy[x];
+        for (let i = 0; i < trig.length; i++) if (!this.check(trig[i])) return false;
+      }
+      const occ = occurrences[x];
+      for (let i = 0; i < occ.length; i++) if (!this.check(occ[i])) return false;
+      // The literal made false by this assignment wakes the learned clauses watching it.
+      if (!this.wake(this.value[x] === TRUE ? 2 * x + 1 : 2 * x)) return false;
+    }
+    return true;
+  }
+
+  private check(k: number): boolean {
+    const c = this.catalog.constraints[k];
+    const tv = c.trigger < 0 ? TRUE : this.value[c.trigger];
+    if (tv === FALSE) return true;
+    const t = this.nTrue[k];
+    const u = c.items.length - t - this.nFalse[k];
+    const overMax = t > c.max;
+    const underMin = t + u < c.min;
+    if (tv === TRUE) {
+      if (overMax || underMin) {
+        this.conflict = { kind: ITEM, rule: k };
+        return false;
+      }
+      if (u === 0) return true;
+      if (t === c.max) {
+        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, FALSE, ITEM, k);
+      } else if (t + u === c.min) {
+        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, TRUE, ITEM, k);
+      }
+      return true;
+    }
+    if (overMax || underMin) this.assign(c.trigger, FALSE, TRIGGER, k);
+    return true;
+  }
+
+  private litValue(lit: number): number {
+    const v = this.value[lit >> 1];
+    return lit & 1 ? -v : v;
+  }
+
+  /** Two-watched-literal propagation of learned clauses; `lit` has just become false. */
+  private wake(lit: number): boolean {
+    const list = this.watches[lit];
+    let keep = 0;
+    for (let i = 0; i < list.length; i++) {
+      const ci = list[i];
+      const clause = this.clauses[ci];
+      // Keep the false watch in slot 1.
+      if (clause[0] === lit) {
+        clause[0] = clause[1];
+        clause[1] = lit;
+      }
+      if (this.litValue(clause[0]) === TRUE) {
+        list[keep++] = ci;
+        continue;
+      }
+      let moved = false;
+      for (let j = 2; j < clause.length; j++) {
+        if (this.litValue(clause[j]) !== FALSE) {
+          clause[1] = clause[j];
+          clause[j] = lit;
+          this.watches[clause[1]].push(ci);
+          moved = true;
+          break;
+        }
+      }
+      if (moved) continue;
+      list[keep++] = ci;
+      const first = clause[0];
+      if (this.litValue(first) === FALSE) {
+        for (let j = i + 1; j < list.length; j++) list[keep++] = list[j];
+        list.length = keep;
+        this.conflict = { kind: CLAUSE, clause: ci };
+        return false;
+      }
+      this.assign(first >> 1, first & 1 ? FALSE : TRUE, CLAUSE, ci);
+    }
+    list.length = keep;
+    return true;
+  }
+
+  // ---- learning -------------------------------------------------------------------------------
+
+  /** The components whose values forced `x` (all assigned before it). */
+  private reasonOf(x: number, out: number[]): void {
+    out.length = 0;
+    const kind = this.kind[x];
+    const ref = this.ref[x];
+    if (kind === PAIR) out.push(ref);
+    else if (kind === CLAUSE) {
+      for (const lit of this.clauses[ref]) if (lit >> 1 !== x) out.push(lit >> 1);
+    } else if (kind === ITEM || kind === TRIGGER) this.ruleReason(ref, x, this.pos[x], out);
+  }
+
+  /**
+   * Why rule k forced `x` at trail position `at`: its trigger when it was chosen, and the items
+   * assigned before `at` on the side that made the count bite (chosen ones for a maximum,
+   * excluded ones for a minimum). With `x` = -1 it is the rule's own violation, now.
+   */
+  private ruleReason(k: number, x: number, at: number, out: number[]): void {
+    const rule = this.catalog.constraints[k];
+    let side: number;
+    if (rule.trigger === x) {
+      let t = 0;
+      for (const y of rule.items) if (this.value[y] === TRUE && this.pos[y] < at) t++;
+      side = t > rule.max ? TRUE : FALSE;
+    } else if (x >= 0) side = this.value[x] === TRUE ? FALSE : TRUE;
+    else side = this.nTrue[k] > rule.max ? TRUE : FALSE;
+    if (rule.trigger >= 0 && rule.trigger !== x) out.push(rule.trigger);
+    for (const y of rule.items) if (y !== x && this.value[y] === side && this.pos[y] < at) out.push(y);
+  }
+
+  private conflictVars(out: number[]): void {
+    const c = this.conflict as Conflict;
+    out.length = 0;
+    if (c.kind === PAIR) out.push(c.a, c.b);
+    else if (c.kind === CLAUSE) for (const lit of this.clauses[c.clause]) out.push(lit >> 1);
+    else this.ruleReason(c.rule, -1, this.trailLen, out);
+  }
+
+  /**
+   * First-UIP analysis of the current conflict: learn the clause, jump back to where it asserts,
+   * and assert it. False when the conflict holds at level 0 (nothing can be chosen at all).
+   */
+  private learnFromConflict(): boolean {
+    const seen = this.seen;
+    const learnt: number[] = [];
+    const vars: number[] = [];
+    const touched: number[] = [];
+    this.conflictVars(vars);
+    // The clash may involve only earlier levels (found while re-propagating): analyse it there.
+    let top = 0;
+    for (const v of vars) if (this.level[v] > top) top = this.level[v];
+    if (top === 0) return false;
+    if (top < this.decisionLevel()) this.backtrackKeepingConflict(top);
+    const current = top;
+    let open = 0;
+    let idx = this.trailLen - 1;
+    let uip = -1;
+    for (;;) {
+      for (const v of vars) {
+        if (seen[v] || this.level[v] === 0) continue;
+        seen[v] = 1;
+        touched.push(v);
+        this.activity[v] += this.bump;
+        if (this.level[v] === current) open++;
+        else learnt.push(v);
+      }
+      while (!seen[this.trail[idx]]) idx--;
+      const p = this.trail[idx--];
+      open--;
+      if (open <= 0) {
+        uip = p;
+        break;
+      }
+      this.reasonOf(p, vars);
+    }
+    for (const v of touched) seen[v] = 0;
+    this.bump *= 1.05;
+    if (this.bump > 1e100) {
+      for (let i = 0; i < this.n; i++) this.activity[i] *= 1e-100;
+      this.bump *= 1e-100;
+    }
+    let back = 0;
+    let second = -1;
+    for (const v of learnt) {
+      if (this.level[v] > back) {
+        back = this.level[v];
+        second = v;
+      }
+    }
+    // Literals of the clause: each false now (the negation of the component's current value).
+    const lit = (v: number) => (this.value[v] === TRUE ? 2 * v + 1 : 2 * v);
+    const assertLit = lit(uip);
+    this.conflict = null;
+    this.backtrack(back);
+    if (learnt.length === 0) {
+      // A fact of the catalog: kept at level 0 for good.
+      this.assign(uip, assertLit & 1 ? FALSE : TRUE, NONE, -1);
+      return true;
+    }
+    const clause = new Int32Array(learnt.length + 1);
+    clause[0] = assertLit;
+    clause[1] = this.negOf(second);
+    let j = 2;
+    for (const v of learnt) if (v !== second) clause[j++] = this.negOf(v);
+    const ci = this.clauses.length;
+    this.clauses.push(clause);
+    this.watches[clause[0]].push(ci);
+    this.watches[clause[1]].push(ci);
+    this.assign(uip, assertLit & 1 ? FALSE : TRUE, CLAUSE, ci);
+    return true;
+  }
+
+  /** The literal false under the current value of v. */
+  private negOf(v: number): number {
+    return this.value[v] === TRUE ? 2 * v + 1 : 2 * v;
+  }
+
+  /** The assumptions that together forced assumption `a` out. */
+  private analyseFinal(a: number, assumptions: readonly number[]): number[] {
+    const isAssumption = new Set(assumptions);
+    const core = new Set<number>();
+    const seen = this.seen;
+    const touched: number[] = [a];
+    seen[a] = 1;
+    const vars: number[] = [];
+    for (let i = this.trailLen - 1; i >= 0; i--) {
+      const x = this.trail[i];
+      if (!seen[x] || this.level[x] === 0) continue;
+      if (this.kind[x] === NONE) {
+        if (isAssumption.has(x)) core.add(x);
+        continue;
+      }
+      this.reasonOf(x, vars);
+      for (const v of vars) {
+        if (!seen[v]) {
+          seen[v] = 1;
+          touched.push(v);
+        }
+      }
+    }
+    for (const v of touched) seen[v] = 0;
+    core.add(a);
+    return [...core].sort((x, y) => x - y);
+  }
+
+  private backtrack(target: number): void {
+    if (this.decisionLevel() <= target) return;
+    const trailLen = this.levelStart[target];
+    const { occurrences } = this.catalog;
+    while (this.trailLen > trailLen) {
+      const x = this.trail[--this.trailLen];
+      const occ = occurrences[x];
+      if (this.value[x] === TRUE) for (let i = 0; i < occ.length; i++) this.nTrue[occ[i]]--;
+      else for (let i = 0; i < occ.length; i++) this.nFalse[occ[i]]--;
+      this.value[x] = FREE;
+    }
+    this.active.length = this.activeAt[target];
+    this.levelStart.length = target;
+    this.activeAt.length = target;
+    this.head = this.trailLen;
+    this.conflict = null;
+  }
+
+  /** Like `backtrack`, for a conflict whose components all sit at or below `target`. */
+  private backtrackKeepingConflict(target: number): void {
+    const conflict = this.conflict;
+    this.backtrack(target);
+    this.conflict = conflict;
+  }
+
+  /** Empty the learned clause store (facts learned at level 0 stay on the trail). */
+  private forget(): void {
+    this.backtrack(0);
+    this.assumed.length = 0;
+    this.clauses = [];
+    this.watches = Array.from({ length: 2 * this.n }, () => []);
+  }
+}

@@ -1,0 +1,305 @@
+/**
+ * For a selection, which components can still be chosen — each with a proof. A component is
+ * choosable exactly when some valid selection (a model) contains the user's choices and it; the
+ * proof kept for it is that model (its witness). It is a dead end when none exists; the proof is
+ * the solver's refutation and the chosen components it rests on (its core).
+ *
+ * The cheapest proof is tried first, and each proves many components at once:
+ * 1. models carried from the previous click (adding x keeps every witness containing x; removing
+ *    x keeps every witness, and every dead end whose core does not contain x), and models found
+ *    for earlier selections that contain this one;
+ * 2. the new base model (the selection's own completion, steered towards the previous one) and,
+ *    for each remaining component, the base plus it, mended greedily (`Repair`) — linear, no search;
+ * 3. propagation of the selection in the clause-learning solver: what it excludes is a dead end;
+ * 4. only then a complete search (`Cdcl`), whose learned clauses stay for the next question.
+ * Dead ends get a person's explanation from the explaining `Solver` (usually one propagation).
+ */
+import type { Catalog } from './catalog.js';
+import { Cdcl } from './cdcl.js';
+import { Repair } from './repair.js';
+import { Reason, Solver, type Because, type Refutation } from './solver.js';
+
+/** Witness codes besides a model id. */
+export const DEAD = -1;
+export const UNKNOWN = -2;
+/** Incompatible with a chosen component: disabled for that reason, not asked. */
+export const UNASKED = -3;
+const OPEN = -4;
+
+export interface DeadEnd {
+  /** The explaining solver's refutation, when it found one within its budget. */
+  why?: Refutation;
+  /** The chosen components the dead end rests on (empty: it can never be chosen). */
+  core: number[];
+  /** The explanation in words, once told (it lasts as long as the dead end). */
+  text?: string;
+}
+
+/** Models from earlier selections worth trying again. */
+const POOL = 64;
+/** Search budget for an explanation (the yes/no answer is already known). */
+const EXPLAIN_BUDGET = 2_000;
+
+export interface RefreshStats {
+  carried: number;
+  base: number;
+  repaired: number;
+  propagated: number;
+  searched: number;
+}
+
+export class Proofs {
+  readonly cdcl: Cdcl;
+  private readonly repair: Repair;
+  private readonly explainer: Solver;
+  private helper: { cdcl: Cdcl; repair: Repair } | undefined;
+  selection: number[] = [];
+  witness: Int32Array;
+  models: Int32Array[] = [];
+  dead = new Map<number, DeadEnd>();
+  /** The selection can be completed. */
+  baseOk = false;
+  /** Why it cannot (or undefined when the search gave up). */
+  baseWhy: Refutation | undefined;
+  baseUnknown = false;
+  private fresh = false;
+  private pool: Int32Array[] = [];
+  private readonly hint: Uint8Array;
+  private readonly blocked: Uint8Array;
+  stats: RefreshStats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+
+  constructor(readonly catalog: Catalog) {
+    const n = catalog.components.length;
+    this.cdcl = new Cdcl(catalog);
+    this.repair = new Repair(catalog);
+    this.explainer = new Solver(catalog);
+    this.witness = new Int32Array(n);
+    this.hint = new Uint8Array(n);
+    this.blocked = new Uint8Array(n);
+  }
+
+  refresh(selection: number[], budget: number): void {
+    const { catalog } = this;
+    const n = catalog.components.length;
+    const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
+    if (change?.same) return;
+    const old = { witness: this.witness, models: this.models, dead: this.dead };
+    this.selection = selection;
+    this.fresh = true;
+    this.stats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+    this.setHint(this.models[0]);
+    const base = this.cdcl.solve(selection, { hint: this.hint, budget });
+    this.witness = new Int32Array(n).fill(OPEN);
+    this.models = [];
+    this.dead = new Map();
+    if (base.status !== 'sat') {
+      this.baseOk = false;
+      this.baseUnknown = base.status === 'unknown';
+      this.baseWhy = undefined;
+      if (this.explainer.assume(selection)) {
+        const r = this.explainer.solve([], { explain: true, budget: EXPLAIN_BUDGET });
+        if (r.status === 'unsat') this.baseWhy = r.why;
+      } else this.baseWhy = this.explainer.baseRefutation;
+      this.witness.fill(this.baseUnknown ? UNKNOWN : DEAD);
+      return;
+    }
+    this.baseOk = true;
+    this.baseUnknown = false;
+    this.baseWhy = undefined;
+    this.cdcl.settle(selection.length);
+    const base0 = base.model;
+    this.models.push(base0);
+    this.remember(base0);
+    const { witness, blocked } = this;
+    blocked.fill(0);
+    for (const s of selection) {
+      witness[s] = 0;
+      for (const y of catalog.conflicts[s]) blocked[y] = 1;
+    }
+    for (let c = 0; c < n; c++) if (blocked[c] && witness[c] === OPEN) witness[c] = UNASKED;
+    for (const x of base0) witness[x] = 0;
+    this.stats.base = base0.length;
+
+    // 1. What the previous click proved and still holds.
+    const explainAgain: number[] = [];
+    if (change) {
+      const kept = new Map<number, number>();
+      for (let c = 0; c < n; c++) {
+        if (witness[c] !== OPEN) continue;
+        const w = old.witness[c];
+        if (w >= 0 && (change.removed !== undefined || contains(old.models[w], change.added as number))) {
+          let id = kept.get(w);
+          if (id === undefined) {
+            id = this.models.length;
+            this.models.push(old.models[w]);
+            kept.set(w, id);
+          }
+          witness[c] = id;
+          this.stats.carried++;
+        } else if (w === DEAD) {
+          const d = old.dead.get(c) as DeadEnd;
+          if (change.added !== undefined || !d.core.includes(change.removed as number)) {
+            witness[c] = DEAD;
+            this.dead.set(c, d);
+            this.stats.carried++;
+            if (change.removed !== undefined && d.why && mentionsChoice(d.why, change.removed)) explainAgain.push(c);
+          }
+        }
+      }
+    }
+    for (const m of this.pool) if (m !== base0 && containsAll(m, selection)) this.prove(m, false);
+
+    // 2-4. The rest, cheapest proof first.
+    this.repair.setBase(base0, selection, (c) => this.cdcl.fixedFalse(c));
+    const hinted = this.setHint(base0);
+    for (let c = 0; c < n; c++) {
+      if (witness[c] !== OPEN) continue;
+      if (this.cdcl.fixedFalse(c)) {
+        witness[c] = DEAD;
+        this.dead.set(c, { core: this.cdcl.coreOf(c) });
+        explainAgain.push(c);
+        this.stats.propagated++;
+        continue;
+      }
+      if (this.repair.extendsBase(c)) {
+        witness[c] = 0;
+        this.stats.repaired++;
+        continue;
+      }
+      const mended = this.repair.tryAdd(c);
+      if (mended) {
+        this.prove(mended, true);
+        this.stats.repaired++;
+        continue;
+      }
+      this.stats.searched++;
+      const r = this.cdcl.solve([...selection, c], { hint: hinted, budget });
+      this.cdcl.settle(selection.length);
+      if (this.cdcl.assumedCount < selection.length) {
+        // A learned fact undid part of the selection's levels: put them back for fixedFalse.
+        this.cdcl.solve(selection, { hint: hinted, budget });
+        this.cdcl.settle(selection.length);
+      }
+      if (r.status === 'sat') {
+        this.prove(r.model, true);
+        this.remember(r.model);
+      } else if (r.status === 'unsat') {
+        witness[c] = DEAD;
+        this.dead.set(c, { core: r.core.filter((x) => x !== c) });
+        explainAgain.push(c);
+      } else witness[c] = UNKNOWN;
+    }
+
+    if (explainAgain.length > 0) {
+      this.explainer.assume(selection, true);
+      for (const c of explainAgain) {
+        const d = this.dead.get(c) as DeadEnd;
+        const r = this.explainer.solve([c], { explain: true, budget: EXPLAIN_BUDGET });
+        this.dead.set(c, { core: d.core, why: r.status === 'unsat' ? r.why : undefined });
+      }
+    }
+  }
+
+  /**
+   * Which of `targets` become choosable when one chosen component is unselected: for each
+   * chosen y, the same ladder of proofs over the selection without y, on a separate solver so
+   * the main one keeps its place. Returns target → the y that frees it (the first found).
+   */
+  freedBy(targets: readonly number[], budget: number): Map<number, number> {
+    const out = new Map<number, number>();
+    if (targets.length === 0 || this.selection.length === 0) return out;
+    this.helper ??= { cdcl: new Cdcl(this.catalog), repair: new Repair(this.catalog) };
+    const { cdcl, repair } = this.helper;
+    for (const y of this.selection) {
+      const open = targets.filter((c) => !out.has(c));
+      if (open.length === 0) break;
+      const rest = this.selection.filter((x) => x !== y);
+      const base = cdcl.solve(rest, { hint: this.hint, budget });
+      if (base.status !== 'sat') continue;
+      cdcl.settle(rest.length);
+      repair.setBase(base.model, rest, (c) => cdcl.fixedFalse(c));
+      for (const c of open) {
+        if (cdcl.fixedFalse(c)) continue;
+        let ok = repair.extendsBase(c) || repair.tryAdd(c) !== undefined;
+        if (!ok) {
+          ok = cdcl.solve([...rest, c], { budget: Math.min(budget, 1_000) }).status === 'sat';
+          cdcl.settle(rest.length);
+          if (cdcl.assumedCount < rest.length) {
+            cdcl.solve(rest, { budget });
+            cdcl.settle(rest.length);
+          }
+        }
+        if (ok) out.set(c, y);
+      }
+    }
+    return out;
+  }
+
+  /** Every open component in `model` is proved by it. */
+  private prove(model: Int32Array, fresh: boolean): void {
+    let id = -1;
+    for (const x of model) {
+      if (this.witness[x] !== OPEN) continue;
+      if (id < 0) {
+        id = this.models.length;
+        this.models.push(model);
+      }
+      this.witness[x] = id;
+    }
+    if (!fresh && id >= 0) this.stats.carried++;
+  }
+
+  private remember(model: Int32Array): void {
+    this.pool.push(model);
+    if (this.pool.length > POOL) this.pool.shift();
+  }
+
+  private setHint(model: Int32Array | undefined): Uint8Array | undefined {
+    if (!model) return undefined;
+    this.hint.fill(0);
+    for (const x of model) this.hint[x] = 1;
+    return this.hint;
+  }
+}
+
+function diff(a: number[], b: number[]): { added?: number; removed?: number; same: boolean } | undefined {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  const added = b.filter((x) => !sa.has(x));
+  const removed = a.filter((x) => !sb.has(x));
+  if (added.length === 0 && removed.length === 0) return { same: true };
+  if (added.length === 1 && removed.length === 0) return { added: added[0], same: false };
+  if (removed.length === 1 && added.length === 0) return { removed: removed[0], same: false };
+  return undefined;
+}
+
+export function contains(model: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = model.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (model[mid] === x) return true;
+    if (model[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+function containsAll(model: Int32Array, xs: readonly number[]): boolean {
+  for (const x of xs) if (!contains(model, x)) return false;
+  return true;
+}
+
+/** Does the refutation cite `x` as the user's choice? (Then it must be told again without it.) */
+function mentionsChoice(why: Refutation, x: number): boolean {
+  const seen = new Set<Because>();
+  const visit = (b: Because): boolean => {
+    if (seen.has(b)) return false;
+    seen.add(b);
+    if (b.component === x && b.reason === Reason.Chosen) return true;
+    if (b.premises.some(visit)) return true;
+    return b.failed !== undefined && mentionsChoice(b.failed, x);
+  };
+  if (why.conflict.kind === 'pair' && (why.conflict.a === x || why.conflict.b === x)) return true;
+  return why.premises.some(visit) || why.tried.some((t) => mentionsChoice(t.why, x));
+}

@@ -1,0 +1,203 @@
+/**
+ * Proving a component choosable without a search: start from a known valid selection (a model)
+ * that contains the user's choices, add the component, and mend what that breaks — take a member
+ * for each requirement left unmet, drop what clashes with an addition, swap the network core —
+ * never touching the user's own choices. When every touched rule holds again the result is a
+ * model too, found in time proportional to what changed: the rules are counted against the base
+ * model once, and each attempt only keeps differences.
+ *
+ * It is greedy (no backtracking) and gives up after a few steps; giving up proves nothing, and the
+ * caller falls back to the complete solver. What it returns is always a real model: a rule can
+ * only break when its trigger is added, an item is added under a maximum, or an item is dropped
+ * under a minimum, and each of those puts the rule back on the list to check.
+ */
+import type { Catalog } from './catalog.js';
+
+/** Adds and drops one attempt may make before it gives up. */
+const STEPS = 48;
+
+export class Repair {
+  private readonly catalog: Catalog;
+  private readonly inBase: Uint8Array;
+  private readonly chosen: Uint8Array;
+  private readonly baseCount: Int32Array;
+  private base: Int32Array = new Int32Array(0);
+  private excluded: (c: number) => boolean = () => false;
+  private epoch = 0;
+  private readonly added: Int32Array;
+  private readonly dropped: Int32Array;
+  private readonly deltaAt: Int32Array;
+  private readonly delta: Int32Array;
+  private readonly todo: number[] = [];
+  private readonly addList: number[] = [];
+  private readonly dropList: number[] = [];
+  private steps = 0;
+
+  constructor(catalog: Catalog) {
+    this.catalog = catalog;
+    const n = catalog.components.length;
+    const m = catalog.constraints.length;
+    this.inBase = new Uint8Array(n);
+    this.chosen = new Uint8Array(n);
+    this.baseCount = new Int32Array(m);
+    this.added = new Int32Array(n);
+    this.dropped = new Int32Array(n);
+    this.deltaAt = new Int32Array(m);
+    this.delta = new Int32Array(m);
+  }
+
+  /**
+   * The model to start from, the user's choices (never dropped), and a test for components
+   * known to be impossible with those choices (so the greedy step does not pick them).
+   */
+  setBase(model: Int32Array, selection: readonly number[], excluded: (c: number) => boolean): void {
+    const { occurrences } = this.catalog;
+    for (const x of this.base) {
+      this.inBase[x] = 0;
+      for (const k of occurrences[x]) this.baseCount[k] = 0;
+    }
+    this.chosen.fill(0);
+    for (const x of selection) this.chosen[x] = 1;
+    this.base = model;
+    for (const x of model) {
+      this.inBase[x] = 1;
+      for (const k of occurrences[x]) this.baseCount[k]++;
+    }
+    this.excluded = excluded;
+  }
+
+  isInBase(c: number): boolean {
+    return this.inBase[c] === 1;
+  }
+
+  /** A model containing the base's choices and `c`, or undefined when the greedy mending failed. */
+  tryAdd(c: number): Int32Array | undefined {
+    if (this.inBase[c]) return this.base;
+    this.epoch++;
+    this.steps = 0;
+    this.todo.length = 0;
+    this.addList.length = 0;
+    this.dropList.length = 0;
+    if (!this.add(c) || !this.mend()) return undefined;
+    const out: number[] = [];
+    for (const x of this.base) if (this.dropped[x] !== this.epoch) out.push(x);
+    for (const x of this.addList) out.push(x);
+    return Int32Array.from(out.sort((a, b) => a - b));
+  }
+
+  /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
+  extendsBase(c: number): boolean {
+    if (this.inBase[c]) return true;
+    const { conflicts, constraints, triggeredBy, occurrences } = this.catalog;
+    if (this.excluded(c)) return false;
+    for (const y of conflicts[c]) if (this.inBase[y]) return false;
+    for (const k of occurrences[c]) {
+      const rule = constraints[k];
+      if (rule.max !== Infinity && this.baseCount[k] + 1 > rule.max && (rule.trigger < 0 || this.inBase[rule.trigger] || rule.trigger === c)) return false;
+    }
+    for (const k of triggeredBy[c]) {
+      const rule = constraints[k];
+      const t = this.baseCount[k] + (rule.items.includes(c) ? 1 : 0);
+      if (t < rule.min || t > rule.max) return false;
+    }
+    return true;
+  }
+
+  private isIn(x: number): boolean {
+    return this.added[x] === this.epoch || (this.inBase[x] === 1 && this.dropped[x] !== this.epoch);
+  }
+
+  private count(k: number): number {
+    return this.baseCount[k] + (this.deltaAt[k] === this.epoch ? this.delta[k] : 0);
+  }
+
+  private shift(k: number, by: number): void {
+    if (this.deltaAt[k] !== this.epoch) {
+      this.deltaAt[k] = this.epoch;
+      this.delta[k] = 0;
+    }
+    this.delta[k] += by;
+  }
+
+  private add(x: number): boolean {
+    if (this.isIn(x)) return true;
+    if (++this.steps > STEPS || this.excluded(x) || this.dropped[x] === this.epoch) return false;
+    const { conflicts, triggeredBy, occurrences, constraints } = this.catalog;
+    this.added[x] = this.epoch;
+    this.addList.push(x);
+    for (const k of occurrences[x]) {
+      this.shift(k, 1);
+      if (constraints[k].max !== Infinity) this.todo.push(k);
+    }
+    for (const k of triggeredBy[x]) this.todo.push(k);
+    for (const y of conflicts[x]) if (this.isIn(y) && !this.drop(y)) return false;
+    return true;
+  }
+
+  private drop(y: number): boolean {
+    if (++this.steps > STEPS || this.chosen[y] || this.added[y] === this.epoch) return false;
+    const { occurrences, constraints } = this.catalog;
+    this.dropped[y] = this.epoch;
+    this.dropList.push(y);
+    for (const k of occurrences[y]) {
+      this.shift(k, -1);
+      if (constraints[k].min > 0) this.todo.push(k);
+    }
+    return true;
+  }
+
+  /** Work through the rules that may have broken until none is left or a step fails. */
+  private mend(): boolean {
+    const { constraints } = this.catalog;
+    while (this.todo.length > 0) {
+      const k = this.todo.pop() as number;
+      const rule = constraints[k];
+      if (rule.trigger >= 0 && !this.isIn(rule.trigger)) continue;
+      let t = this.count(k);
+      while (t > rule.max) {
+        // Drop a member we may drop: neither the user's choice nor one just added.
+        let victim = -1;
+        for (const x of rule.items) {
+          if (this.isIn(x) && !this.chosen[x] && this.added[x] !== this.epoch) {
+            victim = x;
+            break;
+          }
+        }
+        if (victim < 0 || !this.drop(victim)) return false;
+        t--;
+      }
+      if (t < rule.min) {
+        for (let need = rule.min - t; need > 0; need--) {
+          const pick = this.pick(rule.items);
+          if (pick < 0 || !this.add(pick)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The member to take for an unmet requirement: allowed, not clashing with what is in, lightest. */
+  private pick(items: Int32Array): number {
+    const { conflicts, components } = this.catalog;
+    let best = -1;
+    let bestClash = true;
+    let looked = 0;
+    for (const x of items) {
+      // A required type lists thousands: the first few clean ones are as good as any.
+      if (!bestClash && ++looked > 16) break;
+      if (this.isIn(x) || this.dropped[x] === this.epoch || this.excluded(x)) continue;
+      let clash = false;
+      for (const y of conflicts[x]) {
+        if (this.isIn(y)) {
+          clash = true;
+          break;
+        }
+      }
+      if (best < 0 || (bestClash && !clash) || (clash === bestClash && components[x].weight < components[best].weight)) {
+        best = x;
+        bestClash = clash;
+      }
+    }
+    return best;
+  }
+}
