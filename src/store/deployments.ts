@@ -42,12 +42,12 @@ function toRecord(r: Row): DeploymentRecord {
   return rec;
 }
 
-export async function createDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string }>): Promise<number> {
+export async function createDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string; skipped?: boolean }>): Promise<number> {
   const rows = await q.query<{ id: number }>('INSERT INTO deployments (cluster_id, graph_type, status, total) VALUES ($1, $2, $3, $4) RETURNING id', [clusterId, graphType, 'running', tasks.length]);
   const id = rows[0].id;
   await q.query(
     `INSERT INTO deployment_tasks (deployment_id, node, task_id, position, status)
-     SELECT $1, t->>'node', t->>'taskId', (i - 1)::int, 'pending' FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(t, i)`,
+     SELECT $1, t->>'node', t->>'taskId', (i - 1)::int, CASE WHEN (t->>'skipped')::boolean THEN 'skipped' ELSE 'pending' END FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(t, i)`,
     [id, json(tasks)],
   );
   return id;
@@ -57,6 +57,12 @@ export async function setTaskStatus(q: Queryable, deploymentId: number, node: st
   const timeColumn = status === 'running' ? 'started_at' : 'finished_at';
   await q.query(`UPDATE deployment_tasks SET status = $4, ${timeColumn} = now() WHERE deployment_id = $1 AND node = $2 AND task_id = $3`, [deploymentId, node, taskId, status]);
   if (status !== 'running' && status !== 'pending') await q.query('UPDATE deployments SET done = done + 1 WHERE id = $1', [deploymentId]);
+}
+
+/** The simulated orchestrator finishes tasks in order, a slice at a time: positions [from, to) are done. */
+export async function completeTaskRange(q: Queryable, deploymentId: number, from: number, to: number): Promise<void> {
+  await q.query(`UPDATE deployment_tasks SET status = 'ready', started_at = coalesce(started_at, now()), finished_at = now() WHERE deployment_id = $1 AND position >= $2 AND position < $3 AND status IN ('pending', 'running')`, [deploymentId, from, to]);
+  await q.query('UPDATE deployments SET done = $2 WHERE id = $1', [deploymentId, to]);
 }
 
 export async function finishDeployment(q: Queryable, id: number, status: Exclude<DeploymentStatus, 'running'>, message?: string): Promise<void> {

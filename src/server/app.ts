@@ -1,0 +1,112 @@
+/**
+ * The Hearth HTTP application: error shape, limits, auth, the OpenAPI document and the routes.
+ * `buildApp` wires an open database into a Fastify instance without listening, so tests can use
+ * `inject` and `start.ts` can listen.
+ */
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import type { Database } from '../store/index.js';
+import { checkAuth } from './auth.js';
+import { HttpError } from './errors.js';
+import { ApiCatalog } from './openapi.js';
+import { releaseRoutes } from './routes/releases.js';
+import { pluginRoutes } from './routes/plugins.js';
+import { clusterRoutes } from './routes/clusters.js';
+import { nodeRoutes } from './routes/nodes.js';
+import { deploymentRoutes } from './routes/deployments.js';
+import { templateRoutes } from './routes/templates.js';
+import type { DeployOptions } from './domain/deploy.js';
+
+export interface AppOptions {
+  db: Database;
+  adminToken: string;
+  /** Require the token for reads too. */
+  protectReads?: boolean;
+  /** JSON request bodies (bytes). */
+  bodyLimit?: number;
+  /** Uploaded plugin packages (bytes). */
+  packageLimit?: number;
+  /** The built web UI to serve at `/`, when present. */
+  webDist?: string;
+  version?: string;
+  logger?: boolean;
+  deploy?: DeployOptions;
+}
+
+export interface AppContext {
+  db: Database;
+  version: string;
+  packageLimit: number;
+  deploy: DeployOptions;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const version = options.version ?? '0.1.0';
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    // Ids and names are short; a huge URL is a mistake or an attack.
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
+  });
+  const ctx: AppContext = { db: options.db, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
+  const catalog = new ApiCatalog();
+  app.addHook('onRoute', catalog.collect);
+
+  app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
+    if (err instanceof HttpError) return reply.status(err.status).send(err.toBody());
+    const e = err as FastifyError;
+    if (e.validation) {
+      return reply.status(400).send({ code: 'request/invalid', message: `${e.validationContext ?? 'request'} ${e.validation[0]?.instancePath ?? ''} ${e.validation[0]?.message ?? 'is invalid'}`.replace(/\s+/g, ' ').trim(), details: { errors: e.validation } });
+    }
+    const byFastifyCode: Record<string, [number, string]> = {
+      FST_ERR_CTP_BODY_TOO_LARGE: [413, 'request/too-large'],
+      FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'request/unsupported-media-type'],
+      FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'request/bad-content-length'],
+      FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'request/empty-body'],
+      FST_ERR_CTP_INVALID_JSON_BODY: [400, 'request/bad-json'],
+    };
+    const known = e.code ? byFastifyCode[e.code] : undefined;
+    if (known) return reply.status(known[0]).send({ code: known[1], message: e.message });
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      return reply.status(e.statusCode).send({ code: e.statusCode === 400 && e instanceof SyntaxError ? 'request/bad-json' : `request/${e.code ?? 'invalid'}`.toLowerCase(), message: e.message });
+    }
+    request.log.error(err);
+    return reply.status(500).send({ code: 'server/internal', message: 'Hearth failed to handle this request; this is a bug, and the server log has the details' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send({ code: 'request/no-such-route', message: `no ${request.method} ${request.url.split('?')[0]} here`, details: { hint: 'the API reference is at /docs' } });
+  });
+
+  // Packages arrive as raw bytes; everything else is JSON.
+  app.addContentTypeParser(['application/octet-stream', 'application/gzip', 'application/x-gzip', 'application/x-tar'], { parseAs: 'buffer', bodyLimit: ctx.packageLimit }, (_req, body, done) => done(null, body));
+
+  app.addHook('onRequest', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    if (request.url.startsWith('/api/v1/openapi.json')) return;
+    checkAuth(request, options.adminToken, !options.protectReads);
+  });
+
+  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => catalog.document(version));
+  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
+  app.get('/api/v1/version', { schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));
+
+  await app.register(async (api) => {
+    releaseRoutes(api, ctx);
+    pluginRoutes(api, ctx);
+    clusterRoutes(api, ctx);
+    nodeRoutes(api, ctx);
+    deploymentRoutes(api, ctx);
+    templateRoutes(api, ctx);
+  }, { prefix: '/api/v1' });
+
+  if (options.webDist && existsSync(options.webDist)) {
+    const { default: fastifyStatic } = await import('@fastify/static');
+    await app.register(fastifyStatic, { root: options.webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  } else {
+    app.get('/', async (_req, reply) =>
+      reply.type('text/html; charset=utf-8').send('<!doctype html><title>Hearth</title><h1>Hearth</h1><p>The web UI is not built here. The API reference is at <a href="/docs">/docs</a>.</p>'),
+    );
+  }
+  return app;
+}

@@ -1,0 +1,34 @@
+/**
+ * Admin token checks. Every request that changes state needs `Authorization: Bearer <token>`;
+ * reads are open unless the server was told otherwise. Tokens are compared as SHA-256 digests
+ * with timingSafeEqual, so neither the content nor the length of the stored token leaks through
+ * response times.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from './errors.js';
+
+/** Longer than any token Hearth makes or an operator should choose; longer headers are refused unread. */
+export const MAX_TOKEN_LENGTH = 512;
+
+export const generateToken = (): string => `hearth_${randomBytes(24).toString('base64url')}`;
+
+const digest = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
+
+export function tokensEqual(given: string, expected: string): boolean {
+  return timingSafeEqual(digest(given), digest(expected));
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function checkAuth(request: FastifyRequest, adminToken: string, openReads: boolean): void {
+  if (openReads && READ_METHODS.has(request.method)) return;
+  const header = request.headers.authorization;
+  if (header === undefined || header === '') {
+    throw new HttpError(401, 'auth/missing-token', 'this request needs the admin token', { hint: 'send "Authorization: Bearer <token>"; hearth serve printed the token (or set HEARTH_ADMIN_TOKEN)' });
+  }
+  if (header.length > MAX_TOKEN_LENGTH + 7) throw new HttpError(401, 'auth/bad-token', 'the admin token is wrong');
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  if (!match) throw new HttpError(401, 'auth/bad-scheme', 'the Authorization header must be "Bearer <token>"');
+  if (!tokensEqual(match[1], adminToken)) throw new HttpError(401, 'auth/bad-token', 'the admin token is wrong');
+}

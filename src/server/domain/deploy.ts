@@ -1,0 +1,117 @@
+/**
+ * Graphs and deployment of an environment. The graph is core's; the pre-deployment checks are
+ * core's role rules (conflicts, limits, restrictions, two plugins overriding one task on a shared
+ * node). The orchestrator is simulated: it walks the graph in its execution order and records each
+ * task's status, so progress can be watched while it runs. No plugin content is executed.
+ */
+import { buildDeploymentGraph, describeVertex, type DeploymentGraph } from '../../core/graph/index.js';
+import type { Finding } from '../../core/findings.js';
+import { checkRoleAssignment } from '../../core/roles/index.js';
+import * as store from '../../store/index.js';
+import { HttpError, errorsOf, refused } from '../errors.js';
+import { clusterOr404, composeCluster } from './environment.js';
+
+export interface DeployOptions {
+  /** Pause per slice of tasks (ms), so progress is visible; 0 in tests. */
+  sliceDelayMs?: number;
+  /** Tasks finished per slice. */
+  sliceSize?: number;
+}
+
+export interface ClusterGraph {
+  graph: DeploymentGraph;
+  findings: Finding[];
+}
+
+const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
+
+export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
+  const composition = await composeCluster(q, cluster);
+  const graphDef = Object.hasOwn(composition.composed.graphs, type) ? composition.composed.graphs[type] : undefined;
+  if (!graphDef) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
+  const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
+  const graph = buildDeploymentGraph({
+    tasks: graphDef.tasks,
+    nodes: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })),
+    roles: composition.composed.roles_metadata,
+    tagsMetadata: composition.composed.tags_metadata as Record<string, { has_primary?: boolean }>,
+    settings: cluster.attributes,
+    ...(cluster.deployed ? { previous: cluster.deployed as unknown as Record<string, unknown> } : {}),
+  });
+  return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
+}
+
+/** Checks, then records a deployment and starts walking it; returns its id at once. */
+export async function startDeployment(db: store.Database, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
+  const { id, total } = await db.transaction(async (tx) => {
+    const cluster = await clusterOr404(tx, clusterId, { lock: true });
+    if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
+    const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
+    if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
+    const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+    const errors = [...errorsOf(checks), ...errorsOf(findings)];
+    if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
+    if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
+    const tasks: Array<{ node: string; taskId: string; skipped?: boolean }> = [];
+    for (const v of graph.order) {
+      if (v >= graph.barrierBase) continue;
+      const pair = describeVertex(graph, v);
+      tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true } : { node: pair.node, taskId: pair.task });
+    }
+    const id = await store.createDeployment(tx, cluster.id, type, tasks);
+    await store.updateCluster(tx, cluster.id, { status: 'deploying' });
+    return { id, total: tasks.length };
+  });
+  void walk(db, clusterId, id, total, options).catch(() => undefined);
+  return id;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function walk(db: store.Database, clusterId: number, deploymentId: number, total: number, options: DeployOptions & { failAt?: string }): Promise<void> {
+  const slice = Math.max(1, options.sliceSize ?? 500);
+  try {
+    const tasks = options.failAt ? await store.deploymentTasks(db, deploymentId) : [];
+    const failIndex = options.failAt ? tasks.findIndex((t) => t.taskId === options.failAt && t.status !== 'skipped') : -1;
+    for (let from = 0; from < total; from += slice) {
+      await sleep(options.sliceDelayMs ?? 0);
+      const to = Math.min(total, from + slice);
+      if (failIndex >= from && failIndex < to) {
+        await store.completeTaskRange(db, deploymentId, from, failIndex);
+        const t = tasks[failIndex];
+        await store.setTaskStatus(db, deploymentId, t.node, t.taskId, 'error');
+        await db.transaction(async (tx) => {
+          await store.finishDeployment(tx, deploymentId, 'failed', `task ${t.taskId} failed on node ${t.node}`);
+          await tx.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id = $1 AND status = 'pending'`, [deploymentId]);
+          await store.updateCluster(tx, clusterId, { status: 'error' });
+        });
+        return;
+      }
+      await store.completeTaskRange(db, deploymentId, from, to);
+    }
+    await db.transaction(async (tx) => {
+      const cluster = await clusterOr404(tx, clusterId, { lock: true });
+      await store.commitPendingRoles(tx, clusterId);
+      const nodes = await store.listNodes(tx, { clusterId });
+      await store.updateCluster(tx, clusterId, {
+        status: 'operational',
+        deployed: {
+          at: new Date().toISOString(),
+          deploymentId,
+          attributes: cluster.attributes,
+          components: cluster.components,
+          plugins: cluster.plugins,
+          nodes: Object.fromEntries(nodes.map((n) => [String(n.id), n.roles])),
+        },
+      });
+      await store.finishDeployment(tx, deploymentId, 'succeeded');
+    });
+  } catch (err) {
+    await db
+      .transaction(async (tx) => {
+        await store.finishDeployment(tx, deploymentId, 'failed', `the orchestrator stopped: ${(err as Error).message}`);
+        await store.updateCluster(tx, clusterId, { status: 'error' });
+      })
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The OpenAPI 3 document, generated from the routes' own JSON schemas (the same ones Fastify
+ * validates with), and a small readable reference page at /docs built from it.
+ */
+import type { RouteOptions } from 'fastify';
+
+interface Operation {
+  method: string;
+  path: string;
+  schema: Record<string, any>;
+}
+
+export class ApiCatalog {
+  private readonly operations: Operation[] = [];
+
+  /** Fastify `onRoute` hook: remember every /api/v1 route with a schema. */
+  collect = (route: RouteOptions): void => {
+    if (!route.url.startsWith('/api/v1/') || !route.schema || (route.schema as Record<string, unknown>).hide) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any> });
+    }
+  };
+
+  document(version: string): Record<string, unknown> {
+    const paths: Record<string, Record<string, unknown>> = {};
+    for (const op of this.operations) {
+      const path = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const parameters: unknown[] = [];
+      for (const [where, key] of [['path', 'params'], ['query', 'querystring']] as const) {
+        const props = op.schema[key]?.properties ?? {};
+        const required: string[] = op.schema[key]?.required ?? [];
+        for (const [name, schema] of Object.entries(props)) {
+          parameters.push({ name, in: where, required: where === 'path' || required.includes(name), schema });
+        }
+      }
+      const responses: Record<string, unknown> = {};
+      for (const [status, schema] of Object.entries(op.schema.response ?? {})) {
+        const s = schema as Record<string, any>;
+        responses[status] = { description: s.description ?? (status.startsWith('2') ? 'success' : 'error'), content: { 'application/json': { schema: s } } };
+      }
+      if (!Object.keys(responses).length) responses['200'] = { description: 'success' };
+      const operation: Record<string, unknown> = {
+        summary: op.schema.summary,
+        description: op.schema.description,
+        tags: op.schema.tags,
+        parameters,
+        responses,
+        security: op.method === 'get' ? [] : [{ adminToken: [] }],
+      };
+      if (op.schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: op.schema.body } } };
+      if (op.schema.consumes) operation.requestBody = { required: true, content: Object.fromEntries((op.schema.consumes as string[]).map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) };
+      (paths[path] ??= {})[op.method] = operation;
+    }
+    return {
+      openapi: '3.0.3',
+      info: { title: 'Hearth API', version, description: 'Releases, plugins, environments, nodes and deployments. Errors are always {code, message, details}.' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN)' } } },
+      paths,
+    };
+  }
+
+  /** A reference page people can read without tooling. */
+  page(version: string): string {
+    const esc = (s: unknown) => String(s ?? '').replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string);
+    const byTag = new Map<string, Operation[]>();
+    for (const op of this.operations) {
+      const tag = (op.schema.tags as string[] | undefined)?.[0] ?? 'other';
+      byTag.set(tag, [...(byTag.get(tag) ?? []), op]);
+    }
+    const sections = [...byTag].map(([tag, ops]) => {
+      const rows = ops
+        .map((op) => {
+          const body = op.schema.body ? `<details><summary>body</summary><pre>${esc(JSON.stringify(op.schema.body, null, 2))}</pre></details>` : '';
+          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(op.path.replace(/:([A-Za-z_]+)/g, '{$1}'))}</code></td><td>${esc(op.schema.summary)}${op.method === 'get' ? '' : ' <em>(admin token)</em>'}${body}</td></tr>`;
+        })
+        .join('\n');
+      return `<h2>${esc(tag)}</h2><table><thead><tr><th>method</th><th>path</th><th>what</th></tr></thead><tbody>${rows}</tbody></table>`;
+    });
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hearth API ${esc(version)}</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style></head>
+<body><h1>Hearth API ${esc(version)}</h1><p>Base path <code>/api/v1</code>. The machine-readable reference is <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Requests that change state need <code>Authorization: Bearer &lt;admin token&gt;</code>. Every error is <code>{"code", "message", "details"}</code>.</p>
+${sections.join('\n')}</body></html>`;
+  }
+}
+
+// The documentation keywords routes carry beside their validation schemas.
+declare module 'fastify' {
+  interface FastifySchema {
+    summary?: string;
+    description?: string;
+    tags?: string[];
+    hide?: boolean;
+    consumes?: string[];
+  }
+}

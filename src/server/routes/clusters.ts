@@ -1,0 +1,180 @@
+/** /clusters (environments): create with components, get, list, rename, delete, settings, wizard state. */
+import type { FastifyInstance } from 'fastify';
+import { state, validate } from '../../core/components/index.js';
+import type { AppContext } from '../app.js';
+import { HttpError, errorsOf, refused } from '../errors.js';
+import * as store from '../../store/index.js';
+import { applyBind } from '../domain/bind.js';
+import { catalogOf, clusterOr404, composeCluster, composeForWizard, composeWith, editableOf, releaseOr404 } from '../domain/environment.js';
+import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
+import { applySettingsChanges } from '../domain/settings.js';
+import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
+
+export function clusterSummary(c: store.ClusterRecord) {
+  return {
+    id: c.id,
+    name: c.name,
+    release_id: c.releaseId,
+    components: c.components,
+    status: c.status,
+    plugins: c.plugins,
+    deployed_at: c.deployed?.at ?? null,
+    created_at: c.createdAt,
+  };
+}
+
+const selectQuery = { type: 'object', properties: { select: { type: 'string', maxLength: 10000 } } } as const;
+const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.get('/clusters', { schema: { summary: 'List environments', tags: ['clusters'] } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
+
+  api.get<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) => {
+    const c = await clusterOr404(ctx.db, req.params.id);
+    const nodes = await store.listNodes(ctx.db, { clusterId: c.id });
+    return { ...clusterSummary(c), nodes: nodes.length };
+  });
+
+  api.post<{ Body: { name: string; release_id: string; components: string[] } }>(
+    '/clusters',
+    {
+      schema: {
+        summary: 'Create an environment from a release and chosen components (validated by the component engine)',
+        tags: ['clusters'],
+        body: {
+          type: 'object',
+          required: ['name', 'release_id', 'components'],
+          additionalProperties: false,
+          properties: { name: NAME, release_id: { type: 'string', minLength: 1, maxLength: 200 }, components: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 200 } } },
+        },
+        response: errorResponses,
+      },
+    },
+    async (req, reply) => {
+      const { name, release_id: releaseId, components } = req.body;
+      const release = await store.getRelease(ctx.db, releaseId);
+      if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
+      const wizard = await composeForWizard(ctx.db, release);
+      const verdict = validate(catalogOf(wizard), components);
+      if (!verdict.valid) throw refused('cluster/invalid-components', 'the chosen components do not go together', verdict.findings);
+      // Plugin components enable their plugins, at the version the wizard offered.
+      const chosen = new Set(components.map((c) => c.trim()));
+      const picked = wizard.composed.components.filter((c) => chosen.has(c.name));
+      const enabled: Record<string, string> = {};
+      for (const c of picked) if (c.plugin) enabled[c.plugin.name] = store.pluginId(c.plugin.name, c.plugin.version);
+      const composition = await composeWith(ctx.db, release, enabled);
+      const compositionErrors = errorsOf(composition.findings);
+      if (compositionErrors.length) throw refused('cluster/plugins-conflict', 'the plugins these components enable cannot be combined with the release', composition.findings);
+      const bound = applyBind(editableOf(composition), picked);
+      if (bound.problems.length) throw new HttpError(400, 'cluster/bad-bind', 'a chosen component sets values that do not exist', { problems: bound.problems });
+      const id = await ctx.db.transaction(async (tx) => {
+        if (await store.clusterByName(tx, name)) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
+        const id = await store.insertCluster(tx, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings });
+        await store.setClusterPlugins(tx, id, enabled);
+        return id;
+      }).catch((err) => {
+        // Two requests racing for one name: the database's unique constraint decides.
+        if ((err as { code?: string }).code === '23505') throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
+        throw err;
+      });
+      return reply.status(201).send({ ...clusterSummary((await store.getCluster(ctx.db, id)) as store.ClusterRecord), findings: verdict.findings });
+    },
+  );
+
+  api.patch<{ Params: { id: number }; Body: { name: string } }>(
+    '/clusters/:id',
+    { schema: { summary: 'Rename an environment', tags: ['clusters'], params: clusterIdParam, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } } } },
+    async (req) => {
+      await ctx.db.transaction(async (tx) => {
+        const c = await clusterOr404(tx, req.params.id, { lock: true });
+        const other = await store.clusterByName(tx, req.body.name);
+        if (other && other.id !== c.id) throw new HttpError(409, 'cluster/name-taken', `an environment named '${req.body.name}' exists already`);
+        await store.updateCluster(tx, c.id, { name: req.body.name });
+      });
+      return clusterSummary(await clusterOr404(ctx.db, req.params.id));
+    },
+  );
+
+  api.delete<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Delete an environment (its nodes return to the unassigned pool)', tags: ['clusters'], params: clusterIdParam } }, async (req, reply) => {
+    await ctx.db.transaction(async (tx) => {
+      const c = await clusterOr404(tx, req.params.id, { lock: true });
+      if (c.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${c.name}' is being deployed`, { hint: 'wait for the deployment to finish' });
+      const nodes = await store.listNodes(tx, { clusterId: c.id });
+      await store.unassignNodes(tx, nodes.map((n) => n.id));
+      await store.deleteCluster(tx, c.id);
+    });
+    return reply.status(204).send();
+  });
+
+  api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+    const c = await clusterOr404(ctx.db, req.params.id);
+    return { editable: c.attributes, plugins: await pluginSections(ctx.db, c) };
+  });
+
+  api.put<{ Params: { id: number }; Body: { editable?: Record<string, unknown>; plugins?: Record<string, string | null>; dry_run?: boolean } }>(
+    '/clusters/:id/attributes',
+    {
+      schema: {
+        summary: 'Change settings and enable, disable or switch plugin versions (dry_run shows what would change)',
+        tags: ['clusters'],
+        params: clusterIdParam,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            editable: { type: 'object', maxProperties: 200 },
+            plugins: { type: 'object', maxProperties: 100, additionalProperties: { type: ['string', 'null'], maxLength: 100 } },
+            dry_run: { type: 'boolean' },
+          },
+        },
+      },
+    },
+    async (req) => {
+      const result = await ctx.db.transaction(async (tx) => {
+        const c = await clusterOr404(tx, req.params.id, { lock: true });
+        if (c.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${c.name}' is being deployed; settings are locked until it ends`);
+        const pluginChange = req.body.plugins ? await changePlugins(tx, c, req.body.plugins) : undefined;
+        let attributes = pluginChange?.attributes ?? c.attributes;
+        let changed: string[] = [];
+        if (req.body.editable) {
+          const change = applySettingsChanges(attributes, req.body.editable, { cluster: { name: c.name, status: c.status } });
+          const errors = errorsOf(change.findings);
+          if (errors.length) throw refused('settings/refused', 'the settings cannot be changed this way', change.findings);
+          attributes = change.editable;
+          changed = change.changed;
+        }
+        const answer = { changed, plugins: pluginChange?.diff ?? null, dry_run: req.body.dry_run === true };
+        if (req.body.dry_run) return answer;
+        if (pluginChange) await store.setClusterPlugins(tx, c.id, pluginChange.enabled);
+        await store.updateCluster(tx, c.id, { attributes });
+        return answer;
+      });
+      const c = await clusterOr404(ctx.db, req.params.id);
+      return { ...result, editable: c.attributes, plugin_sections: await pluginSections(ctx.db, c) };
+    },
+  );
+
+  api.get<{ Params: { id: number }; Querystring: { select?: string } }>(
+    '/clusters/:id/components/state',
+    { schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
+    async (req) => {
+      const c = await clusterOr404(ctx.db, req.params.id);
+      const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, c.releaseId));
+      return state(catalogOf(composition), req.query.select === undefined ? c.components : splitSelection(req.query.select));
+    },
+  );
+
+  api.get<{ Params: { id: string }; Querystring: { select?: string } }>(
+    '/releases/:id/components/state',
+    { schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
+    async (req) => {
+      const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+      return state(catalogOf(composition), splitSelection(req.query.select));
+    },
+  );
+
+  api.get<{ Params: { id: number } }>('/clusters/:id/roles', { schema: { summary: 'Roles available to this environment (release and enabled plugins)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+    const { rolesOf } = await import('../domain/environment.js');
+    return rolesOf(await composeCluster(ctx.db, await clusterOr404(ctx.db, req.params.id)));
+  });
+}

@@ -1,0 +1,140 @@
+/** /nodes and /clusters/{id}/nodes: register (simulated) nodes, assign roles, unassign. */
+import type { FastifyInstance } from 'fastify';
+import { checkRoleAssignment } from '../../core/roles/index.js';
+import type { AppContext } from '../app.js';
+import { HttpError, errorsOf, refused } from '../errors.js';
+import * as store from '../../store/index.js';
+import { clusterOr404, composeCluster } from '../domain/environment.js';
+import { NAME, clusterIdParam } from './schemas.js';
+
+export const nodeView = (n: store.NodeRecord) => ({ id: n.id, name: n.name, hardware: n.hardware, cluster_id: n.clusterId ?? null, roles: n.roles, pending_roles: n.pendingRoles, status: n.status });
+
+const nodeIdParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
+const ROLE = { type: 'string', minLength: 1, maxLength: 100 } as const;
+const HARDWARE = { type: 'object', maxProperties: 50, properties: { cpus: { type: 'integer', minimum: 0, maximum: 100000 }, memory_gb: { type: 'number', minimum: 0 }, disks_gb: { type: 'array', maxItems: 64, items: { type: 'number', minimum: 0 } } } } as const;
+
+/** Limits are about the whole environment when it deploys; while roles are being assigned one by one, too few is normal. */
+const NOT_YET = new Set(['role/too-few', 'role/below-recommended']);
+
+export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.post<{ Body: { nodes?: Array<{ name: string; hardware?: store.NodeHardware }>; simulate?: { count: number; prefix?: string; hardware?: store.NodeHardware } } }>(
+    '/nodes',
+    {
+      schema: {
+        summary: 'Register nodes (or `simulate` any number of them)',
+        tags: ['nodes'],
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            nodes: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME, hardware: HARDWARE } } },
+            simulate: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 1, maximum: 5000 }, prefix: { type: 'string', maxLength: 50, pattern: '^[A-Za-z0-9_.-]*$' }, hardware: HARDWARE } },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const list = [...(req.body.nodes ?? []).map((n) => ({ name: n.name, hardware: n.hardware ?? {} }))];
+      if (req.body.simulate) {
+        const { count, prefix = 'node', hardware = { cpus: 8, memory_gb: 32, disks_gb: [500] } } = req.body.simulate;
+        for (let i = 1; i <= count; i++) list.push({ name: `${prefix}-${i}`, hardware });
+      }
+      const ids = await ctx.db.transaction((tx) => store.insertNodes(tx, list));
+      return reply.status(201).send({ ids });
+    },
+  );
+
+  api.get<{ Querystring: { cluster_id?: number; unassigned?: boolean } }>(
+    '/nodes',
+    { schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } } } },
+    async (req) => (await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })).map(nodeView),
+  );
+
+  api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam } }, async (req, reply) => {
+    await ctx.db.transaction(async (tx) => {
+      const [node] = await store.getNodes(tx, [req.params.id]);
+      if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
+      if (node.clusterId !== undefined) throw new HttpError(409, 'node/assigned', `node '${node.name}' is in an environment; unassign it first`);
+      await store.deleteNodes(tx, [node.id]);
+    });
+    return reply.status(204).send();
+  });
+
+  api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam } }, async (req) => {
+    await clusterOr404(ctx.db, req.params.id);
+    return (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView);
+  });
+
+  api.post<{ Params: { id: number }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(
+    '/clusters/:id/nodes',
+    {
+      schema: {
+        summary: 'Assign nodes to the environment with pending roles (role rules enforced)',
+        tags: ['nodes'],
+        params: clusterIdParam,
+        body: {
+          type: 'object',
+          required: ['assignments'],
+          additionalProperties: false,
+          properties: {
+            assignments: {
+              type: 'array',
+              minItems: 1,
+              maxItems: 5000,
+              items: { type: 'object', required: ['node_id', 'roles'], additionalProperties: false, properties: { node_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, roles: { type: 'array', maxItems: 50, items: ROLE } } },
+            },
+          },
+        },
+      },
+    },
+    async (req) => {
+      const findings = await ctx.db.transaction(async (tx) => {
+        // The row lock queues assignments to one environment, so a role limited to `max: 1` is never granted twice.
+        const cluster = await clusterOr404(tx, req.params.id, { lock: true });
+        if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed; roles are locked until it ends`);
+        const ids = [...new Set(req.body.assignments.map((a) => a.node_id))];
+        if (ids.length !== req.body.assignments.length) throw new HttpError(400, 'node/listed-twice', 'a node is listed twice');
+        const nodes = await store.getNodes(tx, ids);
+        const missing = ids.filter((id) => !nodes.some((n) => n.id === id));
+        if (missing.length) throw new HttpError(404, 'node/not-found', `there is no node ${missing.join(', ')}`);
+        const elsewhere = nodes.filter((n) => n.clusterId !== undefined && n.clusterId !== cluster.id);
+        if (elsewhere.length) throw new HttpError(409, 'node/in-another-cluster', `${elsewhere.map((n) => `'${n.name}'`).join(', ')} belong${elsewhere.length === 1 ? 's' : ''} to another environment`);
+        const wanted = new Map(req.body.assignments.map((a) => [a.node_id, [...new Set(a.roles)]]));
+        const current = await store.listNodes(tx, { clusterId: cluster.id });
+        const all = [...current.filter((n) => !wanted.has(n.id)), ...nodes];
+        const composition = await composeCluster(tx, cluster);
+        const proposal = all.map((n) => ({ id: n.id, name: n.name, roles: [...new Set([...n.roles, ...(wanted.get(n.id) ?? n.pendingRoles)])] }));
+        const checks = checkRoleAssignment(composition.composed, proposal, cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+        const blocking = errorsOf(checks).filter((f) => !NOT_YET.has(f.code));
+        if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking);
+        await store.assignNodes(tx, cluster.id, [...wanted].map(([id, roles]) => ({ id, pendingRoles: roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r)) })));
+        return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
+      });
+      return { nodes: (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView), findings };
+    },
+  );
+
+  api.post<{ Params: { id: number }; Body: { node_ids: number[] } }>(
+    '/clusters/:id/nodes/unassign',
+    {
+      schema: {
+        summary: 'Take nodes out of the environment',
+        tags: ['nodes'],
+        params: clusterIdParam,
+        body: { type: 'object', required: ['node_ids'], additionalProperties: false, properties: { node_ids: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+      },
+    },
+    async (req) => {
+      await ctx.db.transaction(async (tx) => {
+        const cluster = await clusterOr404(tx, req.params.id, { lock: true });
+        if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed`);
+        const nodes = await store.getNodes(tx, req.body.node_ids);
+        const foreign = req.body.node_ids.filter((id) => !nodes.some((n) => n.id === id && n.clusterId === cluster.id));
+        if (foreign.length) throw new HttpError(404, 'node/not-in-cluster', `node ${foreign.join(', ')} is not in environment '${cluster.name}'`);
+        await store.unassignNodes(tx, req.body.node_ids);
+      });
+      return (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView);
+    },
+  );
+}

@@ -1,0 +1,91 @@
+/** /plugins: install from a package, register and sync a folder, list, get, uninstall. */
+import { isAbsolute } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { HttpError, notFound } from '../errors.js';
+import * as store from '../../store/index.js';
+import { contributionOf, installPackage, readPluginFolder, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
+import { errorResponses, idParam } from './schemas.js';
+
+export function pluginSummary(p: store.PluginRecord) {
+  return {
+    id: p.id,
+    name: p.name,
+    version: p.version,
+    title: p.title ?? p.name,
+    description: p.description ?? null,
+    package_version: p.packageVersion,
+    is_release: p.isRelease,
+    source: p.sourceKind,
+    path: p.sourcePath ?? null,
+    installed_at: p.installedAt,
+    synced_at: p.syncedAt,
+  };
+}
+
+function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
+  const { contribution, findings } = contributionOf(p);
+  return {
+    ...pluginSummary(p),
+    releases: contribution.releases,
+    defines_releases: releases.map((r) => r.id),
+    roles: Object.entries(contribution.roles).map(([name, r]) => ({ name, label: r.name ?? name, description: r.description ?? null, conflicts: r.conflicts ?? null, limits: r.limits ?? null })),
+    components: contribution.components.map((c) => ({ name: c.name, label: c.label ?? null, description: c.description ?? null })),
+    tasks: Object.fromEntries(Object.entries(contribution.graphs).map(([type, g]) => [type, g.tasks.map((t) => ({ id: t.id, type: t.type, roles: t.roles ?? null }))])),
+    findings,
+  };
+}
+
+export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.get<{ Querystring: { name?: string } }>(
+    '/plugins',
+    { schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
+    async (req) => (await store.listPlugins(ctx.db, req.query.name)).map(pluginSummary),
+  );
+
+  api.get<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req) => {
+    const p = await store.getPlugin(ctx.db, req.params.id);
+    if (!p) throw notFound('plugin', req.params.id);
+    return pluginDetail(p, await store.releasesOfPlugin(ctx.db, p.id));
+  });
+
+  api.post(
+    '/plugins',
+    {
+      schema: { summary: 'Install a plugin package (the body is the .tar.gz built by `hearth plugin build`)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip'] },
+    },
+    async (req, reply) => {
+      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz file itself)');
+      if (req.body.length === 0) throw new HttpError(400, 'request/empty-body', 'the package is empty');
+      const { plugin, findings } = await installPackage(ctx.db, req.body);
+      return reply.status(201).send({ plugin: pluginSummary(plugin), findings });
+    },
+  );
+
+  api.post<{ Body: { path: string } }>(
+    '/plugins/folders',
+    {
+      schema: {
+        summary: 'Register a plugin folder on the server\'s disk (plugin development); sync it after editing',
+        tags: ['plugins'],
+        body: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', minLength: 1, maxLength: 4096 } } },
+      },
+    },
+    async (req, reply) => {
+      if (!isAbsolute(req.body.path)) throw new HttpError(400, 'plugin/relative-path', 'give the folder as an absolute path on the server');
+      const read = readPluginFolder(req.body.path);
+      const plugin = await storePlugin(ctx.db, read, { kind: 'folder', path: req.body.path });
+      return reply.status(201).send({ plugin: pluginSummary(plugin), findings: read.findings });
+    },
+  );
+
+  api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam } }, async (req) => {
+    const { plugin, findings } = await syncPlugin(ctx.db, req.params.id);
+    return { plugin: pluginSummary(plugin), findings };
+  });
+
+  api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req, reply) => {
+    await uninstallPlugin(ctx.db, req.params.id);
+    return reply.status(204).send();
+  });
+}

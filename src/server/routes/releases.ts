@@ -1,0 +1,72 @@
+/** /releases: list, get, delete (refused while used), components, roles, graphs. */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { HttpError } from '../errors.js';
+import * as store from '../../store/index.js';
+import { catalogOf, composeForWizard, releaseOr404, rolesOf } from '../domain/environment.js';
+import { errorResponses, idParam } from './schemas.js';
+
+const graphParams = { type: 'object', required: ['id', 'type'], properties: { id: idParam.properties.id, type: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } } } as const;
+
+export function releaseSummary(r: store.ReleaseRecord) {
+  return {
+    id: r.id,
+    name: r.release.name,
+    version: r.release.version,
+    operating_system: r.release.operating_system,
+    description: r.release.description ?? null,
+    state: r.release.state ?? 'available',
+    plugin_id: r.pluginId ?? null,
+    roles: Object.keys(r.release.roles_metadata ?? {}),
+    graph_types: Object.keys(r.release.graphs ?? {}),
+  };
+}
+
+export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.get('/releases', { schema: { summary: 'List releases', tags: ['releases'] } }, async () => (await store.listReleases(ctx.db)).map(releaseSummary));
+
+  api.get<{ Params: { id: string } }>('/releases/:id', { schema: { summary: 'Get a release', tags: ['releases'], params: idParam, response: errorResponses } }, async (req) => {
+    const r = await releaseOr404(ctx.db, req.params.id);
+    return { ...releaseSummary(r), required_component_types: r.release.required_component_types, source: r.release.source };
+  });
+
+  api.delete<{ Params: { id: string } }>('/releases/:id', { schema: { summary: 'Delete a release (refused while environments use it)', tags: ['releases'], params: idParam, response: errorResponses } }, async (req, reply) => {
+    await ctx.db.transaction(async (tx) => {
+      const r = await releaseOr404(tx, req.params.id);
+      const users = await store.clustersUsingRelease(tx, r.id);
+      if (users.length) throw new HttpError(409, 'release/in-use', `release '${r.id}' is used by ${users.map((u) => `'${u.name}'`).join(', ')}`, { clusters: users, hint: 'delete those environments first' });
+      if (r.pluginId) {
+        throw new HttpError(409, 'release/from-plugin', `release '${r.id}' comes from plugin ${r.pluginId}; uninstall the plugin to remove it`, { plugin_id: r.pluginId });
+      }
+      await store.deleteRelease(tx, r.id);
+    });
+    return reply.status(204).send();
+  });
+
+  api.get<{ Params: { id: string } }>('/releases/:id/components', { schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam } }, async (req) => {
+    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+    // The shape of the component-registry design: release and plugin components, relations as written.
+    return composition.composed.components.map((c) => {
+      const { plugin, ...rest } = c;
+      return { ...rest, plugin: plugin ?? null };
+    });
+  });
+
+  api.get<{ Params: { id: string } }>('/releases/:id/roles', { schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam } }, async (req) => {
+    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+    return rolesOf(composition);
+  });
+
+  api.get<{ Params: { id: string; type: string } }>('/releases/:id/graphs/:type', { schema: { summary: 'The tasks of one graph type of the release', tags: ['releases'], params: graphParams } }, async (req) => {
+    const r = await releaseOr404(ctx.db, req.params.id);
+    const graph = Object.hasOwn(r.release.graphs, req.params.type) ? r.release.graphs[req.params.type] : undefined;
+    if (!graph) throw new HttpError(404, 'graph/not-found', `release '${r.id}' has no '${req.params.type}' graph`, { types: Object.keys(r.release.graphs) });
+    return { type: req.params.type, name: graph.name ?? null, metadata: graph.metadata ?? {}, tasks: graph.tasks };
+  });
+
+  // Keep the component catalog compile reachable for diagnostics: problems in the release's own components.
+  api.get<{ Params: { id: string } }>('/releases/:id/findings', { schema: { summary: 'What composition found about the release with the installed plugins', tags: ['releases'], params: idParam } }, async (req) => {
+    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+    return { findings: [...composition.findings, ...catalogOf(composition).findings], plugins: composition.plugins };
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * Starting a Hearth server: open the database (PGlite in a data folder, or PostgreSQL from
+ * DATABASE_URL), migrate, settle the admin token, install the bundled default release on first
+ * start, and listen. Used by `hearth serve` and by tests that need a real socket.
+ */
+import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import * as store from '../store/index.js';
+import { buildApp, type AppOptions } from './app.js';
+import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
+import { readPluginFolder, storePlugin } from './domain/plugins.js';
+
+export interface StartOptions {
+  port?: number;
+  host?: string;
+  dataDir?: string;
+  databaseUrl?: string;
+  schema?: string;
+  /** HEARTH_ADMIN_TOKEN: overrides (and replaces) the stored token. */
+  adminToken?: string;
+  protectReads?: boolean;
+  /** The bundled release plugin folder; `false` to install none. */
+  bundledRelease?: string | false;
+  webDist?: string;
+  deploy?: AppOptions['deploy'];
+  logger?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: store.Database;
+  url: string;
+  adminToken: string;
+  /** How the token was settled: from the environment, generated now, or stored before. */
+  tokenSource: 'environment' | 'generated' | 'stored';
+  bundled: { installed: boolean; note: string };
+  close(): Promise<void>;
+}
+
+/** The package root (where `release/` and `web/dist` live), from dist/server or src/server. */
+export const packageRoot = (): string => join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+async function settleToken(db: store.Database, fromEnv: string | undefined): Promise<{ token: string; source: RunningServer['tokenSource'] }> {
+  if (fromEnv !== undefined && fromEnv !== '') {
+    if (fromEnv.length < 16 || fromEnv.length > MAX_TOKEN_LENGTH || /\s/.test(fromEnv)) {
+      throw new store.StoreError('server/bad-admin-token', `HEARTH_ADMIN_TOKEN must be 16 to ${MAX_TOKEN_LENGTH} characters without spaces`, 'choose a long random token, e.g. `openssl rand -hex 24`');
+    }
+    await store.setMeta(db, store.META_ADMIN_TOKEN, fromEnv);
+    return { token: fromEnv, source: 'environment' };
+  }
+  const stored = await store.getMeta<string>(db, store.META_ADMIN_TOKEN);
+  if (stored) return { token: stored, source: 'stored' };
+  // Two servers starting together on one PostgreSQL agree on whichever token was stored first.
+  const candidate = generateToken();
+  const token = await store.setMetaIfAbsent(db, store.META_ADMIN_TOKEN, candidate);
+  return { token, source: token === candidate ? 'generated' : 'stored' };
+}
+
+/** First start: install the bundled release, unless it was installed before or the operator removed it. */
+async function installBundled(db: store.Database, folder: string | false): Promise<RunningServer['bundled']> {
+  if (folder === false) return { installed: false, note: 'no bundled release (disabled)' };
+  if (await store.getMeta(db, store.META_BUNDLED_RELEASE_REMOVED)) return { installed: false, note: 'the bundled release was uninstalled by the operator; not reinstalled' };
+  if (await store.getMeta(db, store.META_INITIALISED)) return { installed: false, note: 'already set up' };
+  if (!existsSync(join(folder, 'metadata.yaml'))) return { installed: false, note: `no bundled release at ${folder}` };
+  const read = readPluginFolder(folder);
+  const id = store.pluginId(read.loaded.name, read.loaded.version);
+  if (!(await store.getPlugin(db, id))) {
+    try {
+      await storePlugin(db, read, { kind: 'bundled', path: folder });
+    } catch (err) {
+      // A second server racing on the same PostgreSQL installed it first: that is fine.
+      if (!(await store.getPlugin(db, id))) throw err;
+    }
+  }
+  await store.setMeta(db, store.META_INITIALISED, true);
+  return { installed: true, note: `installed the bundled release ${read.loaded.name} ${read.loaded.version}` };
+}
+
+export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
+  const db = await store.openStore({
+    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.schema ? { schema: options.schema } : {}),
+  });
+  try {
+    const { token, source } = await settleToken(db, options.adminToken);
+    // PGlite has one server per folder, so a running deployment at start was cut short by a crash.
+    if (db.engine === 'pglite') await store.failInterruptedDeployments(db);
+    const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
+    const app = await buildApp({
+      db,
+      adminToken: token,
+      ...(options.protectReads ? { protectReads: true } : {}),
+      webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
+      deploy: options.deploy ?? { sliceDelayMs: 50, sliceSize: 200 },
+      logger: options.logger ?? false,
+    });
+    const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
+    let closed = false;
+    return {
+      app,
+      db,
+      url: address,
+      adminToken: token,
+      tokenSource: source,
+      bundled,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw err;
+  }
+}
