@@ -64,6 +64,8 @@ export function checkComponents(ctx: ValidationContext): void {
           }
         }
       }
+      checkBinds(ctx, component, name);
+      checkRuleTargets(ctx, component, name);
       if (/^network:neutron:ml2:/.test(name)) {
         const required = requiredNames(component);
         if (!required.some((r) => r === ML2_CORE || r === 'network:neutron:core:*' || r === 'network:neutron:*')) {
@@ -78,6 +80,62 @@ export function checkComponents(ctx: ValidationContext): void {
           );
         }
       }
+    }
+  }
+}
+
+/**
+ * `bind` ties a component to settings: `settings:<group>.<attribute>.value` (a plugin's own
+ * settings live in the group named after the plugin). A bind to a setting that does not exist
+ * does nothing when the component is chosen.
+ */
+function checkBinds(ctx: ValidationContext, component: Record<string, unknown>, name: string): void {
+  const binds = component.bind;
+  if (!Array.isArray(binds)) return;
+  const env = ctx.plugin.files.environment_config;
+  const own = isMapping(env) && isMapping(env.attributes) ? env.attributes : {};
+  const editable = ctx.release && isMapping(ctx.release.attributes_metadata?.editable) ? (ctx.release.attributes_metadata.editable as Record<string, unknown>) : undefined;
+  binds.forEach((entry, i) => {
+    const path = typeof entry === 'string' ? entry : Array.isArray(entry) && typeof entry[0] === 'string' ? entry[0] : undefined;
+    if (!path) return;
+    const m = /^settings:([^.]+)\.([^.]+)(?:\.(.+))?$/.exec(path);
+    if (!m) return;
+    const [, group, attribute] = m;
+    let known: boolean | undefined;
+    if (group === ctx.plugin.name) known = attribute in own;
+    else if (editable) known = isMapping(editable[group]) && attribute in (editable[group] as Record<string, unknown>);
+    if (known !== false) return;
+    ctx.findings.push(
+      finding(
+        'component/unknown-bind-key',
+        'warning',
+        `component '${name}' binds '${path}', a setting that ${group === ctx.plugin.name ? 'environment_config.yaml does not define' : `release ${ctx.release?.name} does not have`}`,
+        positionOf(binds, i),
+        group === ctx.plugin.name ? `define '${attribute}' in environment_config.yaml, or fix the path` : 'fix the setting path',
+      ),
+    );
+  });
+}
+
+/** With a release, rule names without a wildcard must name a component of the plugin or the release. */
+function checkRuleTargets(ctx: ValidationContext, component: Record<string, unknown>, name: string): void {
+  if (!ctx.release) return;
+  const known = new Set<string>((ctx.release.components ?? []).map((c) => c.name));
+  for (const { list } of componentLists(ctx)) for (const c of list) if (typeof c.name === 'string') known.add(c.name);
+  for (const rule of RULE_KEYS) {
+    const entries = component[rule];
+    if (!Array.isArray(entries)) continue;
+    for (const entry of entries) {
+      if (!isMapping(entry) || typeof entry.name !== 'string' || entry.name.includes('*') || known.has(entry.name)) continue;
+      ctx.findings.push(
+        finding(
+          'component/unknown-component',
+          'warning',
+          `component '${name}' ${rule === 'requires' ? 'requires' : rule === 'compatible' ? 'is compatible with' : 'is incompatible with'} '${entry.name}', which neither the plugin nor release ${ctx.release.name} provides`,
+          positionOf(entry, 'name'),
+          'fix the name, or use a wildcard such as network:neutron:*',
+        ),
+      );
     }
   }
 }

@@ -377,3 +377,21 @@ test('a dependency circle through the release\'s own tasks is found and named', 
   assert.ok(cycle, codes(r).join());
   assert.match(cycle.message, /demo-deploy → hiera → demo-prepare → demo-deploy \(plugin tasks: demo-deploy, demo-prepare\)/);
 });
+
+test('components: binds to settings that do not exist; rules naming components that exist nowhere (with a release)', () => {
+  const components = `- name: additional_service:demo
+  label: Demo
+  bind: ['settings:demo.demo_text.value', ['settings:demo.nope.value', true]]
+  compatible:
+    - name: hypervisor:kvm
+    - name: 'network:neutron:*'
+    - name: hypervisor:qemu
+`;
+  const r = check({ 'components.yaml': components });
+  assert.deepEqual(only(r, 'component/unknown-bind-key').map((f) => f.line), [3]);
+  assert.match(only(r, 'component/unknown-bind-key')[0].message, /settings:demo\.nope\.value/);
+  assert.deepEqual(only(r, 'component/unknown-component'), [], 'without a release, core components are unknown: no finding');
+  const release = { name: 'R', roles_metadata: {}, graphs: {}, components: [{ name: 'hypervisor:qemu' }], volumes_metadata: { volumes: [], volumes_roles_mapping: {} }, attributes_metadata: {} } as unknown as Release;
+  const withRelease = check({ 'components.yaml': components }, { release });
+  assert.deepEqual(only(withRelease, 'component/unknown-component').map((f) => f.line), [5]);
+});
