@@ -23,7 +23,7 @@ export const isJinja = (path: string): boolean => path.endsWith('.j2.yaml');
 export function listTreeFiles(paths: readonly string[], recursive: boolean, findings: Finding[]): TreeFile[] {
   const out: TreeFile[] = [];
   const seenDirs = new Set<string>();
-  const walk = (location: string, display: string, depth: number) => {
+  const walk = (location: string, display: string) => {
     let real: string;
     try {
       real = realpathSync(location);
@@ -54,7 +54,7 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
           continue; // a dangling link
         }
       }
-      if (isDir && recursive) walk(childLocation, childDisplay, depth + 1);
+      if (isDir && recursive) walk(childLocation, childDisplay);
       else if (isFile && entry.name.endsWith('.yaml')) out.push({ location: childLocation, display: childDisplay });
     }
   };
@@ -66,7 +66,7 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
       findings.push(finding('file/missing', 'error', `'${path}' does not exist`, { file: path }, 'check the path'));
       continue;
     }
-    if (stat.isDirectory()) walk(path, path, 0);
+    if (stat.isDirectory()) walk(path, path);
     else out.push({ location: path, display: slashes(join(path)) });
   }
   return out;

@@ -21,7 +21,7 @@ import {
   type ResolutionError,
   type TemplateRef,
 } from '../../core/capabilities/index.js';
-import { slashes, TemplateFiles } from './files.js';
+import { isJinja, slashes, TemplateFiles } from './files.js';
 
 /** Where TripleO installs its templates; environments name them by this absolute path. */
 export const THT_PREFIX = '/usr/share/openstack-tripleo-heat-templates/';
@@ -64,7 +64,10 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
   for (const path of environmentPaths) {
     const parsed = files.read(resolvePath(cwd, path), path);
     findings.push(...parsed.findings);
-    if (!parsed.ok) continue;
+    if (!parsed.ok) {
+      if (isJinja(path)) findings.push(finding('template/jinja-environment', 'info', `'${path}' is a Jinja template: render it first (TripleO: tools/process-templates.py)`, { file: path }));
+      continue;
+    }
     const baseDir = dirname(resolvePath(cwd, path));
     const env = readEnvironment(parsed.value, path, (written) => refFor(written, baseDir));
     findings.push(...env.findings);
@@ -78,7 +81,9 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
     const parsed = files.read(location, slashes(relative(shownFrom, location)));
     if (!parsed.ok) {
       const first = parsed.findings.find((f) => f.severity === 'error');
-      return { readable: false, reason: first?.code === 'file/missing' ? 'no such file' : (first?.message ?? 'it does not parse') };
+      if (first?.code === 'file/missing') return { readable: false, reason: 'no such file' };
+      if (isJinja(location)) return { readable: false, reason: 'a Jinja template (.j2.yaml): render it first' };
+      return { readable: false, reason: first?.message ?? 'it does not parse' };
     }
     if (!isHotTemplate(parsed.value)) return { readable: false, reason: 'it is not a HOT template (no heat_template_version)' };
     const read = readTemplateCapabilities(parsed.value, slashes(relative(shownFrom, location)));
