@@ -127,7 +127,8 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
       const at = Array.isArray(value) ? positionOf(value, i) : positionOf(task, key);
       if (item.length >= 2 && item.startsWith('/') && item.endsWith('/')) {
         try {
-          new RegExp(item.slice(1, -1));
+          const { source, flags } = fromPythonRegex(item.slice(1, -1));
+          new RegExp(source, flags);
         } catch (err) {
           findings.push(
             finding('task/bad-role-regex', 'error', `${label}: ${key} '${item}' is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`, at, 'fix the expression between the slashes, or name the roles one by one'),
@@ -371,4 +372,21 @@ function checkCyclesThroughRelease(ctx: ValidationContext, sources: TaskSource[]
       ),
     );
   }
+}
+
+/**
+ * Fuel compiled role patterns with Python's `re`. Spell Python-only syntax the JavaScript way
+ * before judging a pattern, so a valid Python pattern is not called broken: named groups
+ * `(?P<n>...)` and `(?P=n)`, leading inline flags `(?i)`, and `\A` / `\Z` anchors.
+ */
+export function fromPythonRegex(pattern: string): { source: string; flags: string } {
+  let source = pattern;
+  let flags = '';
+  const inline = /^\(\?([aiLmsux]+)\)/.exec(source);
+  if (inline) {
+    source = source.slice(inline[0].length);
+    for (const f of inline[1]) if ('ims'.includes(f) && !flags.includes(f)) flags += f;
+  }
+  source = source.replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>').replace(/\\A/g, '^').replace(/\\Z/g, '$');
+  return { source, flags };
 }

@@ -395,3 +395,14 @@ test('components: binds to settings that do not exist; rules naming components t
   const withRelease = check({ 'components.yaml': components }, { release });
   assert.deepEqual(only(withRelease, 'component/unknown-component').map((f) => f.line), [5]);
 });
+
+test('role patterns are judged as Python compiled them', async () => {
+  const { fromPythonRegex } = await import('./tasks.js');
+  for (const pattern of ['(?i)controller', '(?P<kind>primary-)?controller', '\\Acontroller\\Z', '(?P<a>x)(?P=a)']) {
+    const { source, flags } = fromPythonRegex(pattern);
+    assert.doesNotThrow(() => new RegExp(source, flags), pattern);
+  }
+  assert.ok(new RegExp(fromPythonRegex('(?i)^CONTROLLER$').source, fromPythonRegex('(?i)^CONTROLLER$').flags).test('controller'));
+  const r = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("'/(primary-)?controller/'", "'/(?P<p>primary-)?controller/'") });
+  assert.deepEqual(codes(r, 'error'), []);
+});
