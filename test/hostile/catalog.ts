@@ -1,5 +1,6 @@
 /** Every hostile case, by face. `catalog.test.ts` runs them; `table.ts` prints them for docs/reliability.md. */
 import type { HostileCase } from './case.js';
 import { pluginFolderCases } from './cases/plugin-folders.js';
+import { libraryCases } from './cases/library.js';
 
-export const catalog: HostileCase[] = [...pluginFolderCases];
+export const catalog: HostileCase[] = [...pluginFolderCases, ...libraryCases];

@@ -40,11 +40,12 @@ export function checkRoleAssignment(composed: RolesOnly, nodes: readonly NodeAss
       if (seen.has(role)) findings.push(finding('role/assigned-twice', 'warning', `${label(node)} lists role '${role}' twice`, undefined, 'list each role once'));
       seen.add(role);
     }
-    const unknown = [...seen].filter((r) => !(r in roles));
+    // Own keys only: `constructor` or `__proto__` would otherwise pass as roles every object has.
+    const unknown = [...seen].filter((r) => !Object.hasOwn(roles, r));
     if (unknown.length) {
       findings.push(finding('role/unknown', 'error', `${label(node)}: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a role' : 'are not roles'} of this release or its enabled plugins`, undefined, `use one of: ${Object.keys(roles).sort().join(', ')}`));
     }
-    const known = [...seen].filter((r) => r in roles);
+    const known = [...seen].filter((r) => Object.hasOwn(roles, r));
     for (let i = 0; i < known.length; i++) {
       for (let j = i + 1; j < known.length; j++) {
         const [a, b] = [known[i], known[j]];

@@ -35,9 +35,15 @@ export function globFiles(root: string, pattern: string, limit = 10_000): string
   const realRoot = safeRealpath(root) ?? root;
   const segments = pattern.split('/').filter((s) => s !== '' && s !== '.');
   const found = new Set<string>();
+  // A folder reached again through links (`a -> .`, `b -> .`) at the same point of the pattern is
+  // walked once: otherwise `**` walks 2^64 paths.
+  const visited = new Set<string>();
   const visit = (dir: string, rel: string[], index: number, depth: number): void => {
     if (found.size >= limit || depth > 64) return;
     if (index === segments.length) return;
+    const state = `${index}\0${safeRealpath(dir) ?? dir}`;
+    if (visited.has(state)) return;
+    visited.add(state);
     const segment = segments[index];
     const last = index === segments.length - 1;
     if (segment === '**') {

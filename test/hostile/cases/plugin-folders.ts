@@ -126,3 +126,11 @@ export const pluginFolderCases: CliCase[] = [
     write(join(d, 'node_roles.yaml'), `demo_role:\n  name: r\n  description: d\n  restrictions:\n    - condition: "${Array(20000).fill("settings:a.b == 'x'").join(' or ')}"\n      message: m\n`),
   ),
 ];
+
+pluginFolderCases.push(
+  folder('a ** glob in a folder linked to itself twice (used to run for a minute)', 0, [], (d) => {
+    symlinkSync('.', join(d, 'l1'));
+    symlinkSync('.', join(d, 'l2'));
+    addToFirstRelease(d, ["volumes_path: '**/volumes.yaml'"]);
+  }),
+);
