@@ -406,3 +406,10 @@ test('role patterns are judged as Python compiled them', async () => {
   const r = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("'/(primary-)?controller/'", "'/(?P<p>primary-)?controller/'") });
   assert.deepEqual(codes(r, 'error'), []);
 });
+
+test('settings values: any mapping is accepted (as the reference did), a number is not', () => {
+  const withMap = check({ 'environment_config.yaml': BASE_V4['environment_config.yaml'].replace("value: 'x'", 'value: {list: [1, 2]}') });
+  assert.deepEqual(codes(withMap, 'error'), []);
+  const withNumber = check({ 'environment_config.yaml': BASE_V4['environment_config.yaml'].replace("value: 'x'", 'value: 5') });
+  assert.deepEqual(codes(withNumber, 'error'), ['schema/wrong-shape']);
+});
