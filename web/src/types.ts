@@ -51,7 +51,8 @@ export interface Role {
   label?: string;
   conflicts?: string[] | '*';
   limits?: Record<string, unknown>;
-  plugin?: string | null;
+  /** `release` or the plugin that brings the role. */
+  source?: string;
 }
 
 export interface Plugin {
@@ -61,4 +62,13 @@ export interface Plugin {
   title?: string;
   package_version?: string;
   is_release?: boolean;
+}
+
+/** A component as the release lists it (`GET /releases/{id}/components`). */
+export interface CatalogEntry {
+  name: string;
+  label?: string;
+  description?: string;
+  default?: boolean;
+  plugin: { name: string; version: string } | null;
 }

@@ -66,13 +66,14 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     return (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView);
   });
 
-  api.post<{ Params: { id: number }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(
+  api.post<{ Params: { id: number }; Querystring: { dry_run?: boolean }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(
     '/clusters/:id/nodes',
     {
       schema: {
-        summary: 'Assign nodes to the environment with pending roles (role rules enforced)',
+        summary: 'Assign nodes to the environment with pending roles (role rules enforced); with dry_run=true, only say what the rules find',
         tags: ['nodes'],
         params: clusterIdParam,
+        querystring: { type: 'object', properties: { dry_run: { type: 'boolean' } } },
         body: {
           type: 'object',
           required: ['assignments'],
@@ -107,10 +108,13 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         const proposal = all.map((n) => ({ id: n.id, name: n.name, roles: [...new Set([...n.roles, ...(wanted.get(n.id) ?? n.pendingRoles)])] }));
         const checks = checkRoleAssignment(composition.composed, proposal, cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
         const blocking = errorsOf(checks).filter((f) => !NOT_YET.has(f.code));
+        // The UI asks before saving, so people see conflicts and limits while they choose.
+        if (req.query.dry_run) return { dryRun: true as const, ok: blocking.length === 0, findings: checks.map((f) => (f.severity === 'error' && NOT_YET.has(f.code) ? { ...f, severity: 'warning' as const } : f)) };
         if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking);
         await store.assignNodes(tx, cluster.id, [...wanted].map(([id, roles]) => ({ id, pendingRoles: roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r)) })));
         return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
       });
+      if ('dryRun' in findings) return { ok: findings.ok, findings: findings.findings };
       return { nodes: (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView), findings };
     },
   );

@@ -1,17 +1,30 @@
 import type { GraphTask } from './schedule.js';
 
-/** The graph endpoint's JSON (`format=json`): nodes with their tasks and dependencies. */
+type Dependency = { node: string; task: string } | { barrier: number };
+
+/** The graph endpoint's JSON (`format=json`): nodes with their scheduled tasks, and barriers. */
 export interface GraphJson {
-  nodes?: Array<{ id: string; tasks: Array<{ id: string; type?: string; duration_s?: number; start_s?: number; requires?: Array<{ node: string; task: string }> }> }>;
+  nodes?: Array<{ id: string; roles?: string[]; tasks: Array<{ id: string; type?: string; start_s?: number; finish_s?: number; skipped?: boolean; requires?: Dependency[] }> }>;
+  barriers?: Array<{ id: number; meaning: string; requires?: Dependency[] }>;
   critical_path?: Array<{ node: string; task: string }>;
+  makespan_s?: number;
+  cycle?: unknown;
   findings?: Array<{ code: string; message: string; severity?: string }>;
 }
 
+/**
+ * Flatten the server's graph for drawing. A barrier (one vertex standing for "every node of a role")
+ * is shown by what it means, not expanded into node pairs.
+ */
 export function readGraph(json: GraphJson): { tasks: GraphTask[]; critical: Array<{ node: string; task: string }>; findings: Array<{ message: string }> } {
+  const barrierName = new Map((json.barriers ?? []).map((b) => [b.id, b.meaning]));
   const tasks: GraphTask[] = [];
   for (const node of json.nodes ?? []) {
     for (const t of node.tasks ?? []) {
-      tasks.push({ node: String(node.id), task: t.id, type: t.type, duration: t.duration_s ?? 0, start: t.start_s, deps: t.requires ?? [] });
+      if (t.skipped) continue;
+      const deps = (t.requires ?? []).map((d) => ('barrier' in d ? { node: 'all', task: barrierName.get(d.barrier) ?? `barrier ${d.barrier}` } : d));
+      const start = t.start_s ?? 0;
+      tasks.push({ node: String(node.id), task: t.id, type: t.type, duration: Math.max(0, (t.finish_s ?? start) - start), start, deps });
     }
   }
   return { tasks, critical: json.critical_path ?? [], findings: json.findings ?? [] };

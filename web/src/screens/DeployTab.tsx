@@ -1,15 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
 interface Deployment {
-  id: string | number;
-  status: 'pending' | 'running' | 'ready' | 'error' | string;
-  progress?: number;
-  message?: string;
-  nodes?: Array<{ node: string; status: string; tasks: Array<{ task: string; status: string }> }>;
+  id: number;
+  status: 'running' | 'ready' | 'failed' | string;
+  total: number;
+  done: number;
+  progress: number;
+  message: string | null;
+  tasks?: Array<{ node: string; taskId: string; position: number; status: string }>;
 }
+
+const finished = (d: Deployment | null) => d !== null && d.status !== 'running';
 
 /** Start a deployment and follow it, node by node and task by task. */
 export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeployed: () => void }) {
@@ -17,34 +21,41 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  const poll = async () => {
-    try {
-      const d = await api<Deployment | null>('GET', `/clusters/${cluster.id}/deployment`);
-      setDeployment(d);
-      return d;
-    } catch {
-      return null;
-    }
-  };
+  const fetchOne = (id: number) => api<Deployment>('GET', `/clusters/${cluster.id}/deployments/${id}?tasks=true`);
 
   useEffect(() => {
-    void poll();
+    let live = true;
+    api<Deployment[]>('GET', `/clusters/${cluster.id}/deployments`).then(
+      async (list) => {
+        if (live && list.length > 0) setDeployment(await fetchOne(list[0].id));
+      },
+      (e) => live && setError(e),
+    );
+    return () => {
+      live = false;
+    };
   }, [cluster.id]);
 
   useEffect(() => {
-    if (!deployment || (deployment.status !== 'running' && deployment.status !== 'pending')) return;
+    if (!deployment || finished(deployment)) return;
     const timer = setInterval(async () => {
-      const d = await poll();
-      if (d && d.status !== 'running' && d.status !== 'pending') onDeployed();
-    }, 500);
+      try {
+        const d = await fetchOne(deployment.id);
+        setDeployment(d);
+        if (finished(d)) onDeployed();
+      } catch (e) {
+        setError(e);
+      }
+    }, 400);
     return () => clearInterval(timer);
-  }, [deployment?.status]);
+  }, [deployment?.id, deployment?.status]);
 
   const deploy = async () => {
     setBusy(true);
     setError(null);
     try {
-      setDeployment(await api<Deployment>('POST', `/clusters/${cluster.id}/deploy`, {}));
+      const started = await api<Deployment>('POST', `/clusters/${cluster.id}/deploy`, {});
+      setDeployment(await fetchOne(started.id));
     } catch (e) {
       setError(e);
     } finally {
@@ -52,8 +63,12 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     }
   };
 
-  const done = (deployment?.nodes ?? []).reduce((n, node) => n + node.tasks.filter((t) => t.status === 'ready' || t.status === 'skipped').length, 0);
-  const total = (deployment?.nodes ?? []).reduce((n, node) => n + node.tasks.length, 0);
+  const perNode = useMemo(() => {
+    const map = new Map<string, Array<{ taskId: string; status: string }>>();
+    for (const t of deployment?.tasks ?? []) map.set(t.node, [...(map.get(t.node) ?? []), t]);
+    return [...map.entries()];
+  }, [deployment]);
+
   return (
     <div className="deploy">
       <div className="actions">
@@ -65,34 +80,31 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
       {deployment && (
         <div aria-live="polite">
           <p role="status" data-status={deployment.status}>
-            Deployment {deployment.status}
-            {total > 0 && ` — ${done} of ${total} tasks done`}
-            {deployment.message && `: ${deployment.message}`}
+            Deployment {deployment.status} — {deployment.done} of {deployment.total} tasks done
+            {deployment.message ? `: ${deployment.message}` : ''}
           </p>
-          <progress max={total || 1} value={done} aria-label="Deployment progress" />
+          <progress max={deployment.total || 1} value={deployment.done} aria-label="Deployment progress" />
           <div className="table-wrap">
             <table>
               <caption>Progress per node</caption>
               <thead>
                 <tr>
                   <th scope="col">Node</th>
-                  <th scope="col">Status</th>
                   <th scope="col">Tasks done</th>
                   <th scope="col">Current or failed task</th>
                 </tr>
               </thead>
               <tbody>
-                {(deployment.nodes ?? []).map((n) => {
-                  const doneHere = n.tasks.filter((t) => t.status === 'ready' || t.status === 'skipped').length;
-                  const current = n.tasks.find((t) => t.status === 'running' || t.status === 'error');
+                {perNode.map(([node, tasks]) => {
+                  const doneHere = tasks.filter((t) => t.status !== 'pending' && t.status !== 'running').length;
+                  const current = tasks.find((t) => t.status === 'running' || t.status === 'failed' || t.status === 'error');
                   return (
-                    <tr key={n.node}>
-                      <th scope="row">{n.node}</th>
-                      <td>{n.status}</td>
+                    <tr key={node}>
+                      <th scope="row">{node}</th>
                       <td>
-                        {doneHere} / {n.tasks.length}
+                        {doneHere} / {tasks.length}
                       </td>
-                      <td>{current ? `${current.task} (${current.status})` : ''}</td>
+                      <td>{current ? `${current.taskId} (${current.status})` : ''}</td>
                     </tr>
                   );
                 })}

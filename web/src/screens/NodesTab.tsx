@@ -21,17 +21,17 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
 
   useEffect(() => {
     const next: Record<string, string[]> = {};
-    for (const n of nodes.data ?? []) next[String(n.id)] = n.pending_roles.length ? n.pending_roles : n.roles;
+    for (const n of nodes.data ?? []) next[String(n.id)] = [...new Set([...n.roles, ...n.pending_roles])];
     setDraft(next);
   }, [nodes.data]);
 
-  const assignment = () => Object.entries(draft).map(([node_id, pending_roles]) => ({ node_id: isNaN(Number(node_id)) ? node_id : Number(node_id), pending_roles }));
+  const assignment = () => Object.entries(draft).map(([node_id, roles]) => ({ node_id: Number(node_id), roles }));
 
   // Every change is checked by the server's role rules at once, so problems show before saving.
   useEffect(() => {
-    if (!nodes.data) return;
+    if (!nodes.data || nodes.data.length === 0) return;
     let live = true;
-    api<Check>('POST', `/clusters/${cluster.id}/assignment?dry_run=true`, { nodes: assignment() }).then(
+    api<Check>('POST', `/clusters/${cluster.id}/nodes?dry_run=true`, { assignments: assignment() }).then(
       (c) => live && setCheck(c),
       (e) => live && setError(e),
     );
@@ -43,7 +43,9 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const addNodes = async () => {
     setError(null);
     try {
-      await api('POST', `/clusters/${cluster.id}/nodes`, { count, simulated: true });
+      // New simulated nodes join this environment with no roles yet.
+      const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count, prefix: `${cluster.name.replace(/[^A-Za-z0-9_.-]/g, '') || 'node'}-${Date.now().toString(36)}` } });
+      await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: ids.map((id) => ({ node_id: id, roles: [] })) });
       nodes.reload();
     } catch (e) {
       setError(e);
@@ -54,7 +56,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
     setError(null);
     setSaved(false);
     try {
-      await api('POST', `/clusters/${cluster.id}/assignment`, { nodes: assignment() });
+      await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: assignment() });
       setSaved(true);
       nodes.reload();
     } catch (e) {
@@ -96,7 +98,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
                 {roleList.map((r) => (
                   <th scope="col" key={r.name} title={r.description}>
                     {r.label ?? r.name}
-                    {r.plugin && <span className="badge">{r.plugin}</span>}
+                    {r.source && r.source !== 'release' && <span className="badge">{r.source}</span>}
                   </th>
                 ))}
               </tr>

@@ -5,10 +5,10 @@ import type { Plugin } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
 interface PluginDetail extends Plugin {
-  roles?: string[];
-  components?: string[];
-  tasks?: Record<string, number> | number;
-  releases?: Array<{ os?: string; operating_system?: string; version: string; name?: string }>;
+  roles?: Array<{ name: string; label?: string }>;
+  components?: Array<{ name: string; label?: string | null }>;
+  tasks?: Record<string, unknown[]>;
+  releases?: Array<{ os?: string; operating_system?: string; version?: string; name?: string }>;
 }
 
 export function Plugins() {
@@ -88,16 +88,14 @@ export function Plugins() {
           <h2>
             {detail.data.name} {detail.data.version}
           </h2>
-          <p>Releases: {(detail.data.releases ?? []).map((r) => `${r.name ?? r.os ?? r.operating_system ?? ''} ${r.version}`).join(', ') || 'none'}</p>
-          <p>Roles: {(detail.data.roles ?? []).join(', ') || 'none'}</p>
-          <p>Components: {(detail.data.components ?? []).join(', ') || 'none'}</p>
+          <p>Releases: {(detail.data.releases ?? []).map((r) => `${r.name ?? r.os ?? r.operating_system ?? ''} ${r.version ?? ''}`.trim()).join(', ') || 'none'}</p>
+          <p>Roles: {(detail.data.roles ?? []).map((r) => r.name).join(', ') || 'none'}</p>
+          <p>Components: {(detail.data.components ?? []).map((c) => c.name).join(', ') || 'none'}</p>
           <p>
             Tasks:{' '}
-            {typeof detail.data.tasks === 'number'
-              ? detail.data.tasks
-              : Object.entries(detail.data.tasks ?? {})
-                  .map(([g, n]) => `${g}: ${n}`)
-                  .join(', ') || 'none'}
+            {Object.entries(detail.data.tasks ?? {})
+              .map(([g, list]) => `${g}: ${list.length}`)
+              .join(', ') || 'none'}
           </p>
         </div>
       )}

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.js';
 import { useApi } from '../useApi.js';
 import { go } from '../route.js';
-import type { Cluster, ComponentState, Release, WizardState } from '../types.js';
+import type { CatalogEntry, Cluster, ComponentState, Release, WizardState } from '../types.js';
 import { GROUPS, groupOf, isMl2Core, type Pane } from '../components/groups.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
@@ -25,28 +25,33 @@ export function Wizard() {
   const [state, setState] = useState<WizardState | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const catalog = useApi<CatalogEntry[]>(releaseId ? `/releases/${releaseId}/components` : null);
+  const meta = useMemo(() => new Map((catalog.data ?? []).map((c) => [c.name, c])), [catalog.data]);
 
   useEffect(() => {
     if (!releaseId && releases.data?.length) setReleaseId(String(releases.data[0].id));
   }, [releases.data, releaseId]);
 
+  // A new release starts from its default components (those the release marks `default: true`).
+  useEffect(() => {
+    if (selection === null && catalog.data) setSelection(catalog.data.filter((c) => c.default).map((c) => c.name));
+  }, [catalog.data, selection]);
+
   // Ask the engine for the state of every component after each click: it alone decides what is enabled.
   useEffect(() => {
-    if (!releaseId) return;
+    if (!releaseId || selection === null) return;
     let live = true;
-    const select = selection === null ? '' : `?select=${encodeURIComponent(selection.join(','))}`;
-    api<WizardState>('GET', `/releases/${releaseId}/components/state${select}`).then(
+    api<WizardState>('GET', `/releases/${releaseId}/components/state?select=${encodeURIComponent(selection.join(','))}`).then(
       (s) => {
         if (!live) return;
-        setState(s);
-        if (selection === null) setSelection(s.components.filter((c) => c.checked).map((c) => c.name));
+        setState({ ...s, components: s.components.map((c) => ({ ...c, description: meta.get(c.name)?.description, plugin: meta.get(c.name)?.plugin ?? null })) });
       },
       (e) => live && setError(e),
     );
     return () => {
       live = false;
     };
-  }, [releaseId, selection]);
+  }, [releaseId, selection, meta]);
 
   const byGroup = useMemo(() => {
     const map = new Map<string, ComponentState[]>();
