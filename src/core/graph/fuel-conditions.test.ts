@@ -1,30 +1,85 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Task } from '../tasks/model.js';
-import { buildDeploymentGraph, fuelConditions } from './index.js';
+import { NODE_KEYS } from './deployment-info.js';
+import { buildDeploymentGraph, fuelConditions, planCondition, rewriteLegacyCondition, type DeploymentGraph } from './index.js';
+import { parseYaql } from '../yaql/index.js';
 
 const task = (id: string, condition: Task['condition']): Task => ({ id, type: 'puppet', version: '2.1.0', roles: '*', requires: [], requiredFor: [], crossDepends: [], crossDependedBy: [], condition, origin: { source: 'test' } });
+const skippedOn = (graph: DeploymentGraph, node: string) => {
+  const n = graph.nodes.find((x) => x.id === node)!;
+  return graph.classes[n.classIndex].slots.filter((_, i) => graph.skipped[n.base + i]).map((s) => s.id);
+};
 
 test('Fuel conditions: YAQL once per cluster or per node, lifecycle on a first deployment, restriction strings, failures', () => {
   const graph = buildDeploymentGraph({
     tasks: [
       task('ceph', { yaql_exp: '$.storage.objects_ceph' }),
       task('first-deploy', { yaql_exp: 'changed($)' }),
+      task('never-before', { yaql_exp: 'len(old($)) = 0' }),
       task('controllers-only', { yaql_exp: "'controller' in $.node_roles" }),
       task('debug', 'settings:common.debug.value == true'),
+      task('sahara', 'settings:additional_components.sahara.value == true'),
       task('broken', { yaql_exp: '$.a +' }),
+      task('missing-key', { yaql_exp: '$.nope.deeper' }),
     ],
     nodes: [{ id: 'c', roles: ['controller'] }, { id: 'k', roles: ['compute'] }],
-    conditions: fuelConditions({ common: { storage: { objects_ceph: false } }, models: { settings: { common: { debug: { value: false } } } } }),
+    conditions: fuelConditions({ common: { storage: { objects_ceph: false }, debug: false, sahara: { enabled: true } } }),
   });
-  const skipped = (node: string) => {
-    const n = graph.nodes.find((x) => x.id === node)!;
-    return graph.classes[n.classIndex].slots.filter((_, i) => graph.skipped[n.base + i]).map((s) => s.id);
-  };
-  assert.deepEqual(skipped('c'), ['ceph', 'debug']);
-  assert.deepEqual(skipped('k'), ['ceph', 'controllers-only', 'debug']);
+  assert.deepEqual(skippedOn(graph, 'c'), ['ceph', 'debug']);
+  assert.deepEqual(skippedOn(graph, 'k'), ['ceph', 'controllers-only', 'debug']);
   const failed = graph.findings.filter((f) => f.code === 'graph/condition-failed');
-  assert.equal(failed.length, 1);
-  assert.match(failed[0].message, /broken/);
+  assert.deepEqual(failed.map((f) => f.message.match(/task '([^']+)'/)![1]).sort(), ['broken', 'missing-key']);
   assert.ok(!graph.findings.some((f) => f.code === 'graph/conditions-not-evaluated'));
+});
+
+test('restriction strings: Nailgun LCM rewrites, unknown settings are a warning naming the task', () => {
+  assert.equal(rewriteLegacyCondition('settings:common.debug.value == true'), 'settings:debug == true');
+  assert.equal(rewriteLegacyCondition('settings:additional_components.sahara.value == true'), 'settings:sahara.enabled == true');
+  assert.equal(rewriteLegacyCondition("settings:storage.volumes_ceph.value and not settings:storage.images_ceph.value"), 'settings:storage.volumes_ceph and not settings:storage.images_ceph');
+  const graph = buildDeploymentGraph({ tasks: [task('typo', 'settings:storag.objects_ceph.value == false')], nodes: [{ id: 'n', roles: ['compute'] }], conditions: fuelConditions({ common: { storage: { objects_ceph: false } } }) });
+  const warning = graph.findings.find((f) => f.code === 'graph/condition-unresolved');
+  assert.match(warning!.message, /task 'typo'.*settings:storag\.objects_ceph/);
+  assert.deepEqual(skippedOn(graph, 'n'), ['typo']);
+});
+
+test('condition plan: cluster-wide parts are hoisted, per-node parts stay', () => {
+  const plan = (text: string) => planCondition(parseYaql(text).ast!, NODE_KEYS, new Set(['roles']));
+  assert.equal(plan('changed($.storage)').clusterWide, true);
+  const uid = plan('$.uid in added($.network_metadata.nodes.values()).uid');
+  assert.equal(uid.clusterWide, false);
+  assert.equal(uid.readsIdentity, true);
+  assert.equal(uid.hoisted.length, 1);
+  assert.equal(uid.needsCommon, false);
+  const split = plan("changedAny($.network_scheme, $.network_metadata, ('primary-controller' in $.roles))");
+  assert.equal(split.hoisted.length, 1, 'changed($.network_metadata) is hoisted on its own');
+  assert.equal(split.readsIdentity, true);
+  // Inside a lambda `$` is the item: nothing there is hoisted, and the receiver still is.
+  const lambda = plan("$.network_metadata.nodes.values().where($.uid = $.uid).len() > 0 and 'compute' in $.roles");
+  assert.equal(lambda.hoisted.length, 1);
+  assert.equal(lambda.readsIdentity, false);
+  assert.equal(plan('changed($)').readsIdentity, true);
+});
+
+test('hoisted values agree with evaluating the whole expression, with and without a previous state', () => {
+  const common = { network_metadata: { nodes: { 'node-1': { uid: '1' }, 'node-2': { uid: '2' } } }, nodes: [{ uid: '1' }, { uid: '2' }], storage: { x: 1 } };
+  const previousCommon = { network_metadata: { nodes: { 'node-1': { uid: '1' } } }, nodes: [{ uid: '1' }], storage: { x: 1 } };
+  const tasks = [
+    task('new-node', { yaql_exp: '$.uid in added($.network_metadata.nodes.values()).uid' }),
+    task('storage-changed', { yaql_exp: 'changed($.storage)' }),
+    task('legacy-added', { yaql_exp: '$.uid in added($.nodes).uid' }),
+    task('missing-hoisted', { yaql_exp: "$.uid = '1' or $.nope.x" }),
+  ];
+  const nodes = [{ id: '1', roles: ['compute'] }, { id: '2', roles: ['compute'] }];
+  const first = buildDeploymentGraph({ tasks, nodes, conditions: fuelConditions({ common, nodeKeys: NODE_KEYS }) });
+  assert.deepEqual(skippedOn(first, '1'), []);
+  assert.deepEqual(skippedOn(first, '2'), []);
+  assert.equal(first.findings.filter((f) => f.code === 'graph/condition-failed').length, 1, "node 2 evaluates `$.nope.x`: one warning for the task");
+  const again = buildDeploymentGraph({
+    tasks,
+    nodes,
+    conditions: fuelConditions({ common, nodeKeys: NODE_KEYS, previous: { common: previousCommon, nodes: new Map([['1', { overlay: { uid: '1' }, labels: ['compute'] }]]) } }),
+  });
+  assert.deepEqual(skippedOn(again, '1'), ['new-node', 'storage-changed', 'legacy-added']);
+  assert.deepEqual(skippedOn(again, '2'), []);
 });

@@ -1,99 +1,211 @@
 /**
  * Conditions as Fuel wrote them: `{yaql_exp}` (YAQL over the node's deployment data, with the
- * lifecycle functions) and plain strings (the restriction language over settings and cluster
- * models). Each expression is parsed once; a YAQL condition that reads nothing node-specific is
- * evaluated once for the whole cluster, which is what keeps a thousand nodes cheap.
+ * lifecycle functions) and plain strings (the restriction language, over the same data as Nailgun's
+ * LCM serializer gave it). Each expression is parsed and planned once (condition-plan.ts): what is
+ * the same for the whole cluster is evaluated once, what depends on the node's class once per class,
+ * and only what reads a node's identity (uid, fqdn, ...) once per node.
  */
-import { finding } from '../findings.js';
+import { finding, type Finding } from '../findings.js';
 import { evaluateExpressionDetailed, isTruthy, parseExpression, type Expr } from '../expressions/index.js';
-import { dependsOnNode, evaluateYaqlCondition, parseYaql, yaqlReads, type YaqlNode } from '../yaql/index.js';
+import { evaluateYaqlCondition, evaluateYaqlValue, parseYaql } from '../yaql/index.js';
 import type { Task } from '../tasks/model.js';
 import type { Condition, ConditionEvaluator, ConditionScope } from './conditions.js';
+import { HOISTED_PREFIX, planCondition, type ConditionPlan } from './condition-plan.js';
+import type { GraphNode, NodeInput } from './model.js';
+
+/** The previously deployed state: its common part, and each node's own keys then. */
+export interface PreviousDeployment {
+  common: Record<string, unknown>;
+  nodes: ReadonlyMap<string, { overlay: Record<string, unknown>; labels: readonly string[] }>;
+}
 
 export interface FuelConditionOptions {
   /** The cluster-wide part of the deployment data (`$` before the node's own keys are added). */
   common?: Record<string, unknown>;
-  /** The previously deployed data; absent on a first deployment, where everything has changed. */
+  /** A node's own keys (deployment-info.ts); by default uid, roles and the node's `attributes`. */
+  nodeData?: (node: GraphNode, input: NodeInput | undefined) => Record<string, unknown>;
+  /** Keys `nodeData` sets, and those of them that are equal on nodes of one class. */
+  nodeKeys?: ReadonlySet<string>;
+  classKeys?: ReadonlySet<string>;
+  /** The previous deployment, node by node; a node absent from it is new: everything changed for it. */
+  previous?: PreviousDeployment;
+  /** One old state for every node (tests, or a caller without per-node history). */
   old?: Record<string, unknown>;
-  /** Models for restriction-language strings: `{settings, cluster, release, ...}`. */
+  /** Models for restriction-language strings; Fuel's LCM gave `{cluster: $.cluster, settings: $}`. */
   models?: Record<string, unknown>;
 }
 
-type Parsed = { ok: true; ast: YaqlNode; perNode: boolean; readsIdentity: boolean } | { ok: false; message: string };
+/**
+ * A node's old state when it was never deployed: Nailgun's LCM gave such nodes `{}`, so `old($.x)`
+ * fails (and counts as changed) and `len(old($))` is 0.
+ */
+const NOTHING_DEPLOYED: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** Keys that tell nodes of one class apart: an expression reading them must be evaluated per node. */
-const IDENTITY_KEYS = new Set(['uid', 'fqdn', 'name', 'user_node_name', 'ip', 'mac', 'meta', 'hostname']);
+type Parsed = { ok: true; plan: ConditionPlan } | { ok: false; message: string };
+
+const DEFAULT_NODE_KEYS: ReadonlySet<string> = new Set(['uid', 'roles', 'node_roles']);
+const DEFAULT_CLASS_KEYS: ReadonlySet<string> = new Set(['roles', 'node_roles']);
+
+/** Nailgun's LCM rewrote legacy conditions before evaluating them on the deployment data (research/nailgun.md §3.8). */
+export function rewriteLegacyCondition(text: string): string {
+  return text
+    .replace(/settings:additional_components\.(\w+)(\.value)?/g, 'settings:$1.enabled')
+    .replace(/settings:common\.(.+?)(.value)?/g, 'settings:$1')
+    .replace(/settings:(.+?)(.value)(?!\.)/g, 'settings:$1');
+}
 
 export function fuelConditions(options: FuelConditionOptions = {}): ConditionEvaluator {
-  const yaql = new Map<string, Parsed>();
-  const restriction = new Map<string, { ast?: Expr; message?: string }>();
   const common = options.common ?? {};
+  const nodeKeys = options.nodeKeys ?? DEFAULT_NODE_KEYS;
+  const classKeys = options.classKeys ?? DEFAULT_CLASS_KEYS;
+  const nodeData = options.nodeData ?? ((node: GraphNode, input: NodeInput | undefined) => ({ uid: node.id, roles: node.labels, node_roles: node.roles, ...(input?.attributes ?? {}) }));
+  const oldCommon = options.previous?.common ?? options.old;
+  const models = options.models ?? { cluster: common.cluster ?? {}, settings: common };
 
+  const yaql = new Map<string, Parsed>();
   const parsedYaql = (text: string): Parsed => {
     let hit = yaql.get(text);
     if (!hit) {
       const result = parseYaql(text);
-      if (result.ast) {
-        const reads = yaqlReads(result.ast);
-        // With an old state, `changed($)` compares each node's own data: treat it as identity-bound.
-        const readsIdentity = reads.paths.some((p) => IDENTITY_KEYS.has(p[0])) || reads.variables.length > 0 || (reads.wholeData && options.old !== undefined);
-        hit = { ok: true, ast: result.ast, perNode: dependsOnNode(result.ast), readsIdentity };
-      } else hit = { ok: false, message: result.findings.map((f) => f.message).join('; ') };
+      hit = result.ast ? { ok: true, plan: planCondition(result.ast, nodeKeys, classKeys) } : { ok: false, message: result.findings.map((f) => f.message).join('; ') };
       yaql.set(text, hit);
     }
     return hit;
   };
 
-  // One message per task, however many nodes evaluate it.
+  // Hoisted values, per expression and per old-state variant, computed on first use (lazily, so
+  // `a and b` still skips `b`), errors included: a getter rethrows what evaluating it threw.
+  const variableSets = new Map<ConditionPlan, [Record<string, unknown>, Record<string, unknown>]>();
+  const variablesOf = (plan: ConditionPlan, hasOld: boolean): Record<string, unknown> => {
+    let sets = variableSets.get(plan);
+    if (!sets) {
+      const make = (withOld: boolean) => {
+        const vars: Record<string, unknown> = {};
+        plan.hoisted.forEach((ast, i) => {
+          let memo: { value: unknown } | { error: unknown } | undefined;
+          Object.defineProperty(vars, `${HOISTED_PREFIX}${i}`, {
+            enumerable: true,
+            get() {
+              if (!memo) {
+                try {
+                  memo = { value: evaluateYaqlValue(ast, { data: common, old: withOld && oldCommon ? oldCommon : NOTHING_DEPLOYED }) };
+                } catch (error) {
+                  memo = { error };
+                }
+              }
+              if ('error' in memo) throw memo.error;
+              return memo.value;
+            },
+          });
+        });
+        return vars;
+      };
+      sets = [make(false), make(true)];
+      variableSets.set(plan, sets);
+    }
+    return sets[hasOld ? 1 : 0];
+  };
+
+  // A node's own keys and old keys, built once per node; its whole `$` (own keys over the shared
+  // common part) only for the few residues that read more than the node's keys.
+  interface NodeState {
+    own: Record<string, unknown>;
+    ownOld: Record<string, unknown>;
+    full?: { data: Record<string, unknown>; old: Record<string, unknown> };
+    classKey: string;
+    hasOld: boolean;
+    /** The caller's attributes set cluster-wide keys: hoisted values would be wrong for this node. */
+    overrides: boolean;
+  }
+  const dataOf = new WeakMap<GraphNode, NodeState>();
+  const nodeState = (node: GraphNode, input: NodeInput | undefined): NodeState => {
+    let hit = dataOf.get(node);
+    if (!hit) {
+      const before = options.previous?.nodes.get(node.id);
+      // Nodes of a class share a verdict only if they also share their history.
+      const history = options.previous ? (before ? `was:${before.labels.join(',')}` : 'new') : '';
+      const attributes = input?.attributes ? Object.keys(input.attributes) : [];
+      hit = { own: nodeData(node, input), ownOld: before?.overlay ?? (options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED)), classKey: `${node.classIndex}|${history}`, hasOld: before !== undefined || (!options.previous && options.old !== undefined), overrides: attributes.some((k) => !nodeKeys.has(k)) };
+      dataOf.set(node, hit);
+    }
+    return hit;
+  };
+  const fullState = (state: NodeState) => {
+    if (!state.full) {
+      const old = options.previous ? (state.ownOld !== NOTHING_DEPLOYED ? { ...options.previous.common, ...state.ownOld } : NOTHING_DEPLOYED) : (options.old ?? NOTHING_DEPLOYED);
+      state.full = { data: { ...common, ...state.own }, old };
+    }
+    return state.full;
+  };
+
   const reported = new Set<string>();
-  const byClass = new Map<string, Map<number, boolean>>();
   const failed = (task: Task, message: string) => {
     if (reported.has(task.id)) return { value: true };
     reported.add(task.id);
-    return { value: true, finding: failedFinding(task, message) };
+    return { value: true, finding: finding('graph/condition-failed', 'warning', `task '${task.id}': its condition could not be evaluated (${message}); the task is kept as running`, task.origin, 'fix the expression, or check the deployment data it reads (--settings, the nodes file)') };
   };
-  const failedFinding = (task: Task, message: string) =>
-    finding('graph/condition-failed', 'warning', `task '${task.id}': its condition could not be evaluated (${message}); the task is kept as running`, task.origin, 'fix the expression, or check the data it reads');
 
-  const nodeData = (scope: ConditionScope): unknown => {
-    if (!scope.node) return common;
-    return { ...common, uid: scope.node.id, roles: scope.node.labels, node_roles: scope.node.roles, ...(scope.input?.attributes ?? {}) };
+  const byClass = new Map<ConditionPlan, Map<string, { value: boolean; message?: string }>>();
+  const evaluateYaqlFor = (plan: ConditionPlan, scope: ConditionScope): { value: boolean; message?: string } => {
+    if (!scope.node) {
+      const result = evaluateYaqlCondition(plan.residue, { data: common, old: options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED) });
+      return result.error ? { value: true, message: result.error.message } : { value: result.value };
+    }
+    const state = nodeState(scope.node, scope.input);
+    const cacheable = !plan.readsIdentity && !scope.input?.attributes;
+    const perClass = cacheable ? (byClass.get(plan) ?? byClass.set(plan, new Map()).get(plan)!) : undefined;
+    const known = perClass?.get(state.classKey);
+    if (known) return known;
+    let result;
+    if (state.overrides) {
+      const full = fullState(state);
+      result = evaluateYaqlCondition(plan.ast, { data: full.data, old: full.old });
+    } else if (plan.needsCommon) {
+      const full = fullState(state);
+      result = evaluateYaqlCondition(plan.residue, { data: full.data, old: full.old, variables: variablesOf(plan, state.hasOld) });
+    } else {
+      result = evaluateYaqlCondition(plan.residue, { data: state.own, old: state.ownOld, variables: variablesOf(plan, state.hasOld) });
+    }
+    const verdict = result.error ? { value: true, message: result.error.message } : { value: result.value };
+    perClass?.set(state.classKey, verdict);
+    return verdict;
+  };
+
+  const restriction = new Map<string, { ast?: Expr; message?: string }>();
+  const unresolvedSeen = new Set<string>();
+  const evaluateRestriction = (text: string, task: Task): { value: boolean; finding?: Finding } => {
+    let entry = restriction.get(text);
+    if (!entry) {
+      const parsed = parseExpression(rewriteLegacyCondition(text));
+      entry = parsed.ast ? { ast: parsed.ast } : { message: parsed.findings.map((f) => f.message).join('; ') };
+      restriction.set(text, entry);
+    }
+    if (!entry.ast) return failed(task, entry.message ?? 'syntax error');
+    const result = evaluateExpressionDetailed(entry.ast, models);
+    if (result.unresolved.length > 0 && !unresolvedSeen.has(task.id)) {
+      unresolvedSeen.add(task.id);
+      const names = result.unresolved.map((u) => u.reference).join(', ');
+      return { value: isTruthy(result.value), finding: finding('graph/condition-unresolved', 'warning', `task '${task.id}': its condition reads ${names}, which the deployment data does not have; taken as null, as Fuel did`, task.origin, 'check the setting name (sections and attributes of the release and its plugins), or pass it with --settings') };
+    }
+    return { value: isTruthy(result.value) };
   };
 
   return {
     perNode(condition: Condition): boolean {
-      if (typeof condition === 'object') {
-        const parsed = parsedYaql(condition.yaql_exp);
-        return parsed.ok && parsed.perNode;
-      }
-      return false;
+      if (typeof condition !== 'object') return false;
+      const parsed = parsedYaql(condition.yaql_exp);
+      if (!parsed.ok) return false;
+      // With a previous deployment, new and re-deployed nodes answer lifecycle functions differently.
+      return !parsed.plan.clusterWide || (parsed.plan.lifecycle && options.previous !== undefined);
     },
     evaluate(condition: Condition, task: Task, scope: ConditionScope) {
       if (typeof condition === 'boolean') return { value: condition };
-      if (typeof condition === 'object') {
-        const parsed = parsedYaql(condition.yaql_exp);
-        if (!parsed.ok) return failed(task, parsed.message);
-        // Nodes of one class with no data of their own see the same `$` but for their identity keys.
-        const cacheable = scope.node !== undefined && !scope.input?.attributes && !parsed.readsIdentity;
-        let perClass: Map<number, boolean> | undefined;
-        if (cacheable) {
-          perClass = byClass.get(condition.yaql_exp) ?? byClass.set(condition.yaql_exp, new Map()).get(condition.yaql_exp)!;
-          const known = perClass.get(scope.node!.classIndex);
-          if (known !== undefined) return { value: known };
-        }
-        const result = evaluateYaqlCondition(parsed.ast, { data: nodeData(scope), ...(options.old ? { old: options.old } : {}) });
-        perClass?.set(scope.node!.classIndex, result.error ? true : result.value);
-        if (result.error) return failed(task, result.error.message);
-        return { value: result.value };
-      }
-      let entry = restriction.get(condition);
-      if (!entry) {
-        const parsed = parseExpression(condition);
-        entry = parsed.ast ? { ast: parsed.ast } : { message: parsed.findings.map((f) => f.message).join('; ') };
-        restriction.set(condition, entry);
-      }
-      if (!entry.ast) return failed(task, entry.message ?? 'syntax error');
-      return { value: isTruthy(evaluateExpressionDetailed(entry.ast, options.models ?? {}).value) };
+      if (typeof condition === 'string') return evaluateRestriction(condition, task);
+      const parsed = parsedYaql(condition.yaql_exp);
+      if (!parsed.ok) return failed(task, parsed.message);
+      const verdict = evaluateYaqlFor(parsed.plan, scope);
+      return verdict.message === undefined ? { value: verdict.value } : failed(task, verdict.message);
     },
   };
 }
+

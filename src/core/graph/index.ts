@@ -4,4 +4,7 @@ export { MASTER_NODE, SYNC_NODE } from './model.js';
 export { allConditionsHold, type ConditionEvaluator, type ConditionScope, type Condition } from './conditions.js';
 export { describeVertex, dependenciesOf, predecessors, isTaskVertex, barrierLabel } from './vertices.js';
 export { compileName, isPattern, unsafePatternReason } from './selectors.js';
-export { fuelConditions, type FuelConditionOptions } from './fuel-conditions.js';
+export { fuelConditions, rewriteLegacyCondition, type FuelConditionOptions, type PreviousDeployment } from './fuel-conditions.js';
+export { planCondition, type ConditionPlan } from './condition-plan.js';
+export { deploymentCommon, nodeDeploymentInfo, flattenSettings, applySettings, NODE_KEYS, CLASS_KEYS, type SettingsValues, type DeploymentInfoSource } from './deployment-info.js';
+export { graphForCluster, type ClusterGraphInput, type ClusterState, type GraphRelease } from './cluster.js';

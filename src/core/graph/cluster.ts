@@ -1,0 +1,82 @@
+/**
+ * The deployment graph of a cluster, as both faces compute it: the CLI (`hearth graph`) and the
+ * server call this one function, so they cannot disagree. Conditions are evaluated on the deployment
+ * data built from the composed release, the cluster's settings and its nodes (deployment-info.ts),
+ * and lifecycle functions compare with the previous deployment when there was one.
+ */
+import { finding, type Finding } from '../findings.js';
+import type { ComposedRelease } from '../release/compose.js';
+import { buildDeploymentGraph } from './build.js';
+import { allConditionsHold } from './conditions.js';
+import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, type SettingsValues } from './deployment-info.js';
+import { fuelConditions, type PreviousDeployment } from './fuel-conditions.js';
+import { labelNodes } from './labels.js';
+import type { DeploymentGraph, GraphInput, NodeInput, RoleInfo } from './model.js';
+
+/** What of a composed release the graph reads. */
+export type GraphRelease = Pick<ComposedRelease, 'graphs' | 'roles_metadata' | 'tags_metadata' | 'attributes_metadata' | 'name' | 'version'> & Partial<Pick<ComposedRelease, 'applied_plugins'>>;
+
+/** A deployed state: the nodes as they were and the settings they were deployed with. */
+export interface ClusterState {
+  nodes: NodeInput[];
+  settings?: SettingsValues;
+}
+
+export interface ClusterGraphInput {
+  composed: GraphRelease;
+  nodes: NodeInput[];
+  /** Overrides of the release's default settings, `{section: {attribute: value}}`. */
+  settings?: SettingsValues;
+  /** The last deployed state; absent on a first deployment, where everything has changed. */
+  previous?: ClusterState;
+  /** Graph type: `default` unless given. */
+  type?: string;
+  /** False takes every condition as true (as on a first deployment, without evaluating anything). */
+  evaluateConditions?: boolean;
+  defaultDuration?: number;
+  cluster?: { id?: number; name?: string };
+}
+
+export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
+  const findings: Finding[] = [];
+  const type = input.type ?? 'default';
+  const { composed } = input;
+  const graph = composed.graphs[type];
+  if (!graph) findings.push(finding('graph/unknown-type', 'error', `the release has no '${type}' graph (it has: ${Object.keys(composed.graphs).sort().join(', ') || 'none'})`, undefined, 'pick one of those graph types'));
+  const base: GraphInput = {
+    tasks: graph?.tasks ?? [],
+    nodes: input.nodes,
+    roles: composed.roles_metadata as Record<string, RoleInfo>,
+    tagsMetadata: composed.tags_metadata as Record<string, { has_primary?: boolean }>,
+    ...(input.defaultDuration !== undefined ? { defaultDuration: input.defaultDuration } : {}),
+  };
+  if (input.evaluateConditions !== false) {
+    // Labels (primary roles) as the graph will assign them; findings about bad nodes come from the build.
+    const labelled = labelNodes(base, []);
+    const info = deploymentCommon(composed, labelled, input.settings, input.cluster);
+    findings.push(...info.findings);
+    const index = new Map(labelled.map((l, i) => [l.input.id, i]));
+    base.conditions = fuelConditions({
+      common: info.common,
+      nodeData: (node, nodeInput) => nodeDeploymentInfo(node, nodeInput, index.get(node.id) ?? 0),
+      nodeKeys: NODE_KEYS,
+      classKeys: CLASS_KEYS,
+      ...(input.previous ? { previous: previousDeployment(composed, base, input.previous, input.cluster, findings) } : {}),
+    });
+  } else base.conditions = allConditionsHold;
+  const built = buildDeploymentGraph(base);
+  built.findings.unshift(...findings);
+  return built;
+}
+
+function previousDeployment(composed: GraphRelease, base: GraphInput, state: ClusterState, cluster: ClusterGraphInput['cluster'], findings: Finding[]): PreviousDeployment {
+  const labelled = labelNodes({ ...base, nodes: state.nodes }, []);
+  const info = deploymentCommon(composed, labelled, state.settings, cluster);
+  findings.push(...info.findings.map((f) => ({ ...f, message: `previous state: ${f.message}` })));
+  const nodes = new Map<string, { overlay: Record<string, unknown>; labels: string[] }>();
+  labelled.forEach(({ input, labels }, i) => {
+    const node = { id: input.id, roles: [...input.roles], labels, classIndex: -1, base: 0 };
+    nodes.set(input.id, { overlay: nodeDeploymentInfo(node, input, i), labels });
+  });
+  return { common: info.common, nodes };
+}
