@@ -1,5 +1,65 @@
+/**
+ * The CLI as a client of a Hearth server: releases, plugins, environments, nodes, deployment.
+ * Offline commands of the same groups (`plugin validate`, `release show --release`) live in their
+ * own files; these add to the same groups. Actions load the client code lazily.
+ */
 import type { Command } from 'commander';
+import { group } from '../group.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** --server, --token and --json on every client command. */
+function remote(cmd: Command): Command {
+  return cmd
+    .option('--server <url>', 'the Hearth server (default: $HEARTH_SERVER or http://127.0.0.1:8420)')
+    .option('--token <token>', 'the admin token (default: $HEARTH_TOKEN)')
+    .option('--json', 'print JSON for scripts');
+}
+
+const load = () => import('../client/commands.js');
 
 export function registerClient(program: Command): void {
-  void program;
+  const release = group(program, 'release', 'Releases: read, compose with plugins, list and manage');
+  remote(release.command('list').description('List the releases on the server')).action(async (o) => (await load()).releaseList(o));
+  remote(release.command('delete').argument('<id>').description('Delete a release (refused while environments use it)')).action(async (id, o) => (await load()).releaseDelete(id, o));
+
+  const plugin = group(program, 'plugin', 'Write, check and package plugins');
+  remote(plugin.command('install').argument('<package-or-folder>').description('Install a plugin package on the server (or, with --folder, register a folder on the server\'s disk)').option('--folder', 'register a plugin folder on the server\'s disk (development)')).action(
+    async (source, o) => (await load()).pluginInstall(source, o),
+  );
+  remote(plugin.command('list').description('List the plugins installed on the server')).action(async (o) => (await load()).pluginList(o));
+  remote(plugin.command('show').argument('<id>', 'name@version').description('Show an installed plugin: releases, roles, components, tasks')).action(async (id, o) => (await load()).pluginShow(id, o));
+  remote(plugin.command('uninstall').argument('<id>', 'name@version').description('Uninstall a plugin version (refused while enabled)')).action(async (id, o) => (await load()).pluginUninstall(id, o));
+  remote(plugin.command('sync').argument('<id>', 'name@version').description('Re-read a registered plugin folder')).action(async (id, o) => (await load()).pluginSync(id, o));
+
+  const env = group(program, 'env', 'Environments on a Hearth server');
+  remote(env.command('create').argument('<name>').description('Create an environment').option('--release <id>', 'the release').option('--components <list>', 'comma-separated components, e.g. hypervisor:qemu,network:neutron:core:ml2')).action(
+    async (name, o) => (await load()).envCreate(name, o),
+  );
+  remote(env.command('list').description('List environments')).action(async (o) => (await load()).envList(o));
+  remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')).action(async (ref, o) => (await load()).envShow(ref, o));
+  remote(env.command('delete').argument('<env>', 'id or name').description('Delete an environment')).action(async (ref, o) => (await load()).envDelete(ref, o));
+  remote(
+    env
+      .command('settings')
+      .argument('<env>', 'id or name')
+      .description('Show settings and plugins, or change them')
+      .option('--set <section.field=value>', 'change a setting (repeatable)', collect, [])
+      .option('--plugin <name=version|off>', 'enable, switch or disable a plugin (repeatable)', collect, [])
+      .option('--dry-run', 'show what would change without applying it'),
+  ).action(async (ref, o) => (await load()).envSettings(ref, o));
+  remote(env.command('deploy').argument('<env>', 'id or name').description('Deploy, showing progress').option('--graph <type>', 'graph type', 'default').option('--no-wait', 'return once started')).action(
+    async (ref, o) => (await load()).envDeploy(ref, o),
+  );
+  remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
+    async (ref, o) => (await load()).envGraph(ref, o),
+  );
+
+  const node = group(program, 'node', 'Nodes on a Hearth server');
+  remote(node.command('add').description('Register nodes').option('--count <n>', 'simulated nodes').option('--name <name>', 'a node name (repeatable)', collect, [])).action(async (o) => (await load()).nodeAdd(o));
+  remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
+  remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
+    async (ref, o) => (await load()).nodeAssign(ref, o),
+  );
+  remote(node.command('unassign').argument('<env>', 'id or name').argument('<ids...>').description('Take nodes out of an environment')).action(async (ref, ids, o) => (await load()).nodeUnassign(ref, ids, o));
 }

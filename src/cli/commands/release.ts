@@ -21,7 +21,14 @@ export function registerRelease(program: Command): void {
     .option('--tasks <dir>', 'a Fuel library task folder (the graphs of a fixture)')
     .option('--plugin <dir>', 'a plugin folder to enable (repeatable)', collect, [])
     .option('--json', 'print JSON')
-    .action(async (options: ShowOptions) => {
+    .argument('[id]', 'without --release: a release on the Hearth server (see `hearth release list`)')
+    .option('--server <url>', 'with an id: the Hearth server (default: $HEARTH_SERVER or http://127.0.0.1:8420)')
+    .option('--token <token>', 'with an id: the admin token (default: $HEARTH_TOKEN)')
+    .action(async (id: string | undefined, options: ShowOptions & { server?: string; token?: string }) => {
+      if (id !== undefined && options.release === undefined) {
+        const { releaseShow } = await import('../client/commands.js');
+        return releaseShow(id, options);
+      }
       const { showRelease } = await import('../../package/release/show.js');
       await showRelease(options);
     });

@@ -1,0 +1,247 @@
+/** The client commands' actions (loaded lazily by src/cli/commands/client.ts). */
+import { readFile } from 'node:fs/promises';
+import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
+import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { print, table } from './table.js';
+
+const usage = (message: string) => new ClientError(message, EXIT_USAGE);
+
+/** An environment by id or by name. */
+async function clusterId(c: Client, ref: string): Promise<number> {
+  if (/^\d+$/.test(ref)) return Number(ref);
+  const list = await c.request<Array<{ id: number; name: string }>>('GET', '/clusters');
+  const found = list.find((x) => x.name === ref);
+  if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
+  return found.id;
+}
+
+const enc = encodeURIComponent;
+const splitList = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+
+export const releaseList = (o: ServerOptions) =>
+  run(o, async (c) => {
+    const list = await c.request('GET', '/releases');
+    print(o.json, list, () => table(['id', 'name', 'version', 'os', 'plugin'], list.map((r: any) => [r.id, r.name, r.version, r.operating_system, r.plugin_id])));
+  });
+
+export const releaseShow = (id: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    const release = await c.request('GET', `/releases/${enc(id)}`);
+    const roles = await c.request('GET', `/releases/${enc(id)}/roles`);
+    const components = await c.request('GET', `/releases/${enc(id)}/components`);
+    print(o.json, { ...release, roles, components }, () =>
+      `${release.name} ${release.version} (${release.id}) on ${release.operating_system}\n${release.description ?? ''}\n\nroles:\n` +
+      table(['role', 'label', 'source'], roles.map((r: any) => [r.name, r.label, r.source])) +
+      '\ncomponents:\n' +
+      table(['component', 'label', 'plugin'], components.map((x: any) => [x.name, x.label, x.plugin ? `${x.plugin.name}@${x.plugin.version}` : null])),
+    );
+  });
+
+export const releaseDelete = (id: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    await c.request('DELETE', `/releases/${enc(id)}`);
+    if (!o.json) process.stdout.write(`deleted release ${id}\n`);
+  });
+
+export const pluginInstall = (source: string, o: ServerOptions & { folder?: boolean }) =>
+  run(o, async (c) => {
+    let res;
+    if (o.folder) {
+      const { resolve } = await import('node:path');
+      res = await c.request('POST', '/plugins/folders', { path: resolve(source) });
+    } else {
+      let bytes: Buffer;
+      try {
+        bytes = await readFile(source);
+      } catch {
+        throw usage(`cannot read the package '${source}' (build one with hearth plugin build; use --folder for a plugin folder on the server)`);
+      }
+      res = await c.request('POST', '/plugins', undefined, { raw: bytes });
+    }
+    print(o.json, res, () => `installed ${res.plugin.id}\n` + res.findings.filter((f: any) => f.severity === 'warning').map((f: any) => `  warning ${f.code}: ${f.message}\n`).join(''));
+  });
+
+export const pluginList = (o: ServerOptions) =>
+  run(o, async (c) => {
+    const list = await c.request('GET', '/plugins');
+    print(o.json, list, () => table(['id', 'title', 'package', 'release plugin', 'source'], list.map((p: any) => [p.id, p.title, p.package_version, p.is_release ? 'yes' : 'no', p.source])));
+  });
+
+export const pluginShow = (id: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    const p = await c.request('GET', `/plugins/${enc(id)}`);
+    print(o.json, p, () =>
+      `${p.title} (${p.id}), package ${p.package_version}, from ${p.source}${p.path ? ` ${p.path}` : ''}\n` +
+      `releases: ${p.releases.map((r: any) => `${r.os}/${r.version}`).join(', ') || (p.defines_releases.join(', ') || '-')}\n\nroles:\n` +
+      table(['role', 'label'], p.roles.map((r: any) => [r.name, r.label])) +
+      '\ncomponents:\n' +
+      table(['component', 'label'], p.components.map((x: any) => [x.name, x.label])) +
+      `\ntasks: ${Object.entries(p.tasks).map(([type, list]) => `${type} ${(list as unknown[]).length}`).join(', ') || 'none'}\n`,
+    );
+  });
+
+export const pluginUninstall = (id: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    await c.request('DELETE', `/plugins/${enc(id)}`);
+    if (!o.json) process.stdout.write(`uninstalled ${id}\n`);
+  });
+
+export const pluginSync = (id: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    const res = await c.request('POST', `/plugins/${enc(id)}/sync`);
+    print(o.json, res, () => `synced ${res.plugin.id}\n`);
+  });
+
+export const envCreate = (name: string, o: ServerOptions & { release?: string; components?: string }) =>
+  run(o, async (c) => {
+    if (!o.release) throw usage('env create needs --release <id> (hearth release list shows them)');
+    const res = await c.request('POST', '/clusters', { name, release_id: o.release, components: splitList(o.components) });
+    print(o.json, res, () => `created environment ${res.name} (id ${res.id})${Object.keys(res.plugins).length ? `, plugins enabled: ${Object.values(res.plugins).join(', ')}` : ''}\n`);
+  });
+
+export const envList = (o: ServerOptions) =>
+  run(o, async (c) => {
+    const list = await c.request('GET', '/clusters');
+    print(o.json, list, () => table(['id', 'name', 'release', 'status', 'plugins'], list.map((x: any) => [x.id, x.name, x.release_id, x.status, Object.values(x.plugins)])));
+  });
+
+export const envShow = (ref: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    const id = await clusterId(c, ref);
+    const env = await c.request('GET', `/clusters/${id}`);
+    const nodes = await c.request('GET', `/clusters/${id}/nodes`);
+    print(o.json, { ...env, nodes }, () =>
+      `${env.name} (id ${env.id}), release ${env.release_id}, ${env.status}\ncomponents: ${env.components.join(', ')}\nplugins: ${Object.values(env.plugins).join(', ') || '-'}\n\n` +
+      table(['node', 'name', 'roles', 'pending roles'], nodes.map((n: any) => [n.id, n.name, n.roles, n.pending_roles])),
+    );
+  });
+
+export const envDelete = (ref: string, o: ServerOptions) =>
+  run(o, async (c) => {
+    const id = await clusterId(c, ref);
+    await c.request('DELETE', `/clusters/${id}`);
+    if (!o.json) process.stdout.write(`deleted environment ${ref}\n`);
+  });
+
+/** `--set section.field=value` (value read as JSON when it parses, else as text). */
+function parseSet(items: string[]): Record<string, Record<string, { value: unknown }>> {
+  const out: Record<string, Record<string, { value: unknown }>> = {};
+  for (const item of items) {
+    const m = /^([^.=]+)\.([^.=]+)=(.*)$/s.exec(item);
+    if (!m) throw usage(`--set '${item}' must look like section.field=value`);
+    let value: unknown = m[3];
+    try {
+      value = JSON.parse(m[3]);
+    } catch {
+      // plain text
+    }
+    (out[m[1]] ??= {})[m[2]] = { value };
+  }
+  return out;
+}
+
+export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plugin: string[]; dryRun?: boolean }) =>
+  run(o, async (c) => {
+    const id = await clusterId(c, ref);
+    if (!o.set.length && !o.plugin.length) {
+      const attrs = await c.request('GET', `/clusters/${id}/attributes`);
+      const rows: unknown[][] = [];
+      for (const [section, fields] of Object.entries(attrs.editable as Record<string, Record<string, any>>)) {
+        for (const [field, slot] of Object.entries(fields)) if (field !== 'metadata' && slot && typeof slot === 'object' && 'value' in slot) rows.push([`${section}.${field}`, JSON.stringify(slot.value)]);
+      }
+      print(o.json, attrs, () => table(['setting', 'value'], rows) + '\nplugins:\n' + table(['plugin', 'enabled', 'version', 'available', 'locked'], attrs.plugins.map((p: any) => [p.name, p.enabled ? 'yes' : 'no', p.chosen_version, p.versions.filter((v: any) => v.fits).map((v: any) => v.version), p.locked_reason])));
+      return;
+    }
+    const plugins: Record<string, string | null> = {};
+    for (const item of o.plugin) {
+      const m = /^([^=]+)=(.+)$/.exec(item);
+      if (!m) throw usage(`--plugin '${item}' must be name=version or name=off`);
+      plugins[m[1]] = m[2] === 'off' ? null : m[2];
+    }
+    const res = await c.request('PUT', `/clusters/${id}/attributes`, { ...(o.set.length ? { editable: parseSet(o.set) } : {}), ...(o.plugin.length ? { plugins } : {}), ...(o.dryRun ? { dry_run: true } : {}) });
+    print(o.json, res, () => {
+      const d = res.plugins;
+      const lines = [`${res.dry_run ? 'would change' : 'changed'}: ${res.changed.join(', ') || 'no settings'}`];
+      if (d) {
+        for (const id of d.enable) lines.push(`enable ${id}`);
+        for (const id of d.disable) lines.push(`disable ${id}`);
+        for (const s of d.switch) lines.push(`switch ${s.from} -> ${s.to}`);
+        for (const part of ['roles', 'components', 'tasks'] as const) {
+          if (d[part].added.length) lines.push(`${part} added: ${d[part].added.join(', ')}`);
+          if (d[part].removed.length) lines.push(`${part} removed: ${d[part].removed.join(', ')}`);
+        }
+      }
+      return lines.join('\n') + '\n';
+    });
+  });
+
+export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean }) =>
+  run(o, async (c) => {
+    const id = await clusterId(c, ref);
+    let d = await c.request('POST', `/clusters/${id}/deploy`, o.graph ? { graph_type: o.graph } : {});
+    if (o.wait !== false) {
+      while (d.status === 'running') {
+        if (!o.json) process.stderr.write(`\rdeploying: ${d.done}/${d.total} tasks (${d.progress}%)`);
+        await new Promise((r) => setTimeout(r, 250));
+        d = await c.request('GET', `/clusters/${id}/deployments/${d.id}`);
+      }
+      if (!o.json) process.stderr.write('\n');
+    }
+    print(o.json, d, () => `deployment ${d.id}: ${d.status}${d.message ? ` (${d.message})` : ''}, ${d.done}/${d.total} tasks\n`);
+    if (d.status === 'failed') process.exitCode = EXIT_FINDINGS;
+  });
+
+export const envGraph = (ref: string, o: ServerOptions & { type?: string; format?: string }) =>
+  run(o, async (c) => {
+    const id = await clusterId(c, ref);
+    const format = o.format ?? (o.json ? 'json' : 'summary');
+    if (!['json', 'dot', 'mermaid', 'summary'].includes(format)) throw usage('--format must be json, dot, mermaid or summary');
+    const res = await c.request('GET', `/clusters/${id}/graphs/${enc(o.type ?? 'default')}?format=${format === 'summary' ? 'json' : format}`);
+    if (format === 'dot' || format === 'mermaid') process.stdout.write(res);
+    else if (format === 'json') process.stdout.write(`${JSON.stringify(res, null, 2)}\n`);
+    else {
+      const s = res.summary;
+      process.stdout.write(
+        `${s.nodes} nodes, ${s.tasks} tasks, ${s.edges} edges; estimated ${Math.round(res.makespan_s / 60)} min; critical path of ${res.critical_path.length} tasks\n` +
+          table(['node', 'roles', 'tasks'], res.nodes.map((n: any) => [n.id, n.roles, n.tasks.length])) +
+          res.findings.filter((f: any) => f.severity !== 'info').map((f: any) => `${f.severity} ${f.code}: ${f.message}\n`).join(''),
+      );
+    }
+  });
+
+export const nodeAdd = (o: ServerOptions & { count?: string; name: string[] }) =>
+  run(o, async (c) => {
+    const count = o.count === undefined ? undefined : Number(o.count);
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 5000)) throw usage('--count must be a whole number from 1 to 5000');
+    if (count === undefined && !o.name.length) throw usage('node add needs --count N (simulated nodes) or --name <name> (repeatable)');
+    const body = { ...(o.name.length ? { nodes: o.name.map((name) => ({ name })) } : {}), ...(count ? { simulate: { count } } : {}) };
+    const res = await c.request('POST', '/nodes', body);
+    print(o.json, res, () => `added ${res.ids.length} node(s): ${res.ids.length > 10 ? `${res.ids[0]}..${res.ids[res.ids.length - 1]}` : res.ids.join(', ')}\n`);
+  });
+
+export const nodeList = (o: ServerOptions & { env?: string; unassigned?: boolean }) =>
+  run(o, async (c) => {
+    const query = o.env ? `?cluster_id=${await clusterId(c, o.env)}` : o.unassigned ? '?unassigned=true' : '';
+    const list = await c.request('GET', `/nodes${query}`);
+    print(o.json, list, () => table(['id', 'name', 'env', 'roles', 'pending roles', 'status'], list.map((n: any) => [n.id, n.name, n.cluster_id, n.roles, n.pending_roles, n.status])));
+  });
+
+/** `--node 3=controller,cinder` (repeatable). */
+export const nodeAssign = (ref: string, o: ServerOptions & { node: string[] }) =>
+  run(o, async (c) => {
+    if (!o.node.length) throw usage('node assign needs --node <id>=<role>[,<role>...] (repeatable)');
+    const assignments = o.node.map((item) => {
+      const m = /^(\d+)=(.*)$/.exec(item);
+      if (!m) throw usage(`--node '${item}' must look like 3=controller,cinder`);
+      return { node_id: Number(m[1]), roles: splitList(m[2]) };
+    });
+    const res = await c.request('POST', `/clusters/${await clusterId(c, ref)}/nodes`, { assignments });
+    print(o.json, res, () => table(['node', 'name', 'roles', 'pending roles'], res.nodes.map((n: any) => [n.id, n.name, n.roles, n.pending_roles])) + res.findings.map((f: any) => `${f.severity} ${f.code}: ${f.message}\n`).join(''));
+  });
+
+export const nodeUnassign = (ref: string, ids: string[], o: ServerOptions) =>
+  run(o, async (c) => {
+    if (!ids.length || ids.some((x) => !/^\d+$/.test(x))) throw usage('node unassign needs node ids');
+    const res = await c.request('POST', `/clusters/${await clusterId(c, ref)}/nodes/unassign`, { node_ids: ids.map(Number) });
+    print(o.json, res, () => `unassigned ${ids.join(', ')}\n`);
+  });

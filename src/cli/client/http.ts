@@ -1,0 +1,83 @@
+/**
+ * The CLI's HTTP client for a Hearth server: `--server` / HEARTH_SERVER, `--token` / HEARTH_TOKEN.
+ * A refusal from the server is printed with its code, message and findings, and sets exit status 1.
+ */
+import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
+
+export interface ServerOptions {
+  server?: string;
+  token?: string;
+  json?: boolean;
+}
+
+export class ClientError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number,
+    readonly body?: { code?: string; message?: string; details?: any },
+  ) {
+    super(message);
+  }
+}
+
+export interface Client {
+  base: string;
+  request<T = any>(method: string, path: string, body?: unknown, options?: { raw?: Buffer; accept?: string }): Promise<T>;
+}
+
+export function client(options: ServerOptions): Client {
+  const server = options.server ?? process.env.HEARTH_SERVER ?? 'http://127.0.0.1:8420';
+  let base: string;
+  try {
+    base = new URL(server).toString().replace(/\/$/, '');
+  } catch {
+    throw new ClientError(`--server '${server}' is not a URL (e.g. http://127.0.0.1:8420)`, EXIT_USAGE);
+  }
+  const token = options.token ?? process.env.HEARTH_TOKEN;
+  return {
+    base,
+    async request(method, path, body, extra = {}) {
+      const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
+      if (token) headers.authorization = `Bearer ${token}`;
+      let payload: string | Buffer | undefined;
+      if (extra.raw) {
+        headers['content-type'] = 'application/octet-stream';
+        payload = extra.raw;
+      } else if (body !== undefined) {
+        headers['content-type'] = 'application/json';
+        payload = JSON.stringify(body);
+      }
+      let res: Response;
+      try {
+        res = await fetch(`${base}/api/v1${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+      } catch (err) {
+        throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
+      }
+      const text = await res.text();
+      const type = res.headers.get('content-type') ?? '';
+      const parsed = type.includes('json') && text ? JSON.parse(text) : text;
+      if (!res.ok) {
+        const b = typeof parsed === 'object' && parsed ? parsed : { message: String(parsed) };
+        const hint = res.status === 401 ? ' (set HEARTH_TOKEN or --token to the admin token hearth serve printed)' : '';
+        throw new ClientError(`${b.code ?? `http ${res.status}`}: ${b.message ?? res.statusText}${hint}`, EXIT_FINDINGS, b);
+      }
+      return parsed as never;
+    },
+  };
+}
+
+/** Run a client command: print refusals (with the server's findings) and set the exit status. */
+export async function run(options: ServerOptions, work: (c: Client) => Promise<void>): Promise<void> {
+  try {
+    await work(client(options));
+  } catch (err) {
+    if (!(err instanceof ClientError)) throw err;
+    if (options.json && err.body) process.stdout.write(`${JSON.stringify(err.body, null, 2)}\n`);
+    process.stderr.write(`hearth: ${err.message}\n`);
+    for (const f of err.body?.details?.findings ?? []) {
+      process.stderr.write(`  ${f.severity ?? 'error'} ${f.code}: ${f.message}${f.hint ? `\n    hint: ${f.hint}` : ''}\n`);
+    }
+    if (err.body?.details?.hint) process.stderr.write(`  hint: ${err.body.details.hint}\n`);
+    process.exitCode = err.exitCode;
+  }
+}

@@ -1,0 +1,62 @@
+/** The `hearth serve` action: start, print the URL and admin token, stop cleanly on SIGINT/SIGTERM. */
+import { EXIT_FINDINGS, EXIT_USAGE } from '../cli/exit.js';
+import { StoreError } from '../store/index.js';
+import { startServer } from './start.js';
+
+export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean }): Promise<void> {
+  const port = Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`hearth: --port must be a number from 0 to 65535\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  let server;
+  try {
+    server = await startServer({
+      port,
+      host: options.host,
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+      ...(process.env.HEARTH_ADMIN_TOKEN ? { adminToken: process.env.HEARTH_ADMIN_TOKEN } : {}),
+      ...(options.protectReads ? { protectReads: true } : {}),
+      ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
+    });
+  } catch (err) {
+    if (err instanceof StoreError) {
+      process.stderr.write(`hearth: ${err.message}\n${err.hint ? `  hint: ${err.hint}\n` : ''}`);
+      process.exitCode = EXIT_FINDINGS;
+      return;
+    }
+    if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      process.stderr.write(`hearth: port ${port} on ${options.host} is in use\n  hint: choose another with --port\n`);
+      process.exitCode = EXIT_FINDINGS;
+      return;
+    }
+    throw err;
+  }
+  const s = server;
+  process.stdout.write(
+    [
+      `Hearth is serving at ${s.url}`,
+      `  web UI:        ${s.url}/`,
+      `  API reference: ${s.url}/docs`,
+      `  storage:       ${s.db.engine} (${s.db.location})`,
+      `  admin token:   ${s.adminToken}${s.tokenSource === 'environment' ? ' (from HEARTH_ADMIN_TOKEN)' : s.tokenSource === 'generated' ? ' (generated now and stored)' : ''}`,
+      `  ${s.bundled.note}`,
+      'Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping Hearth\n`);
+    s.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
