@@ -21,6 +21,10 @@ export class Repair {
   private readonly inBase: Uint8Array;
   private readonly chosen: Uint8Array;
   private readonly baseCount: Int32Array;
+  /** How many base members each component clashes with (pairs), and the base's full maxima. */
+  private readonly baseClash: Int32Array;
+  private readonly atMax: Uint8Array;
+  private readonly atMaxList: number[] = [];
   private base: Int32Array = new Int32Array(0);
   private excluded: (c: number) => boolean = () => false;
   private epoch = 0;
@@ -40,6 +44,8 @@ export class Repair {
     this.inBase = new Uint8Array(n);
     this.chosen = new Uint8Array(n);
     this.baseCount = new Int32Array(m);
+    this.baseClash = new Int32Array(n);
+    this.atMax = new Uint8Array(n);
     this.added = new Int32Array(n);
     this.dropped = new Int32Array(n);
     this.deltaAt = new Int32Array(m);
@@ -51,18 +57,35 @@ export class Repair {
    * known to be impossible with those choices (so the greedy step does not pick them).
    */
   setBase(model: Int32Array, selection: readonly number[], excluded: (c: number) => boolean): void {
-    const { occurrences } = this.catalog;
+    const { occurrences, conflicts, constraints, global, triggeredBy } = this.catalog;
     for (const x of this.base) {
       this.inBase[x] = 0;
       for (const k of occurrences[x]) this.baseCount[k] = 0;
+      for (const y of conflicts[x]) this.baseClash[y] = 0;
     }
+    for (const x of this.atMaxList) this.atMax[x] = 0;
+    this.atMaxList.length = 0;
     this.chosen.fill(0);
     for (const x of selection) this.chosen[x] = 1;
     this.base = model;
     for (const x of model) {
       this.inBase[x] = 1;
       for (const k of occurrences[x]) this.baseCount[k]++;
+      for (const y of conflicts[x]) this.baseClash[y]++;
     }
+    // Rules in force that are full: one more member would break them (the radio group, one_of).
+    const full = (k: number) => {
+      const rule = constraints[k];
+      if (rule.max === Infinity || this.baseCount[k] < rule.max) return;
+      for (const x of rule.items) {
+        if (!this.inBase[x] && !this.atMax[x]) {
+          this.atMax[x] = 1;
+          this.atMaxList.push(x);
+        }
+      }
+    };
+    for (const k of global) full(k);
+    for (const x of model) for (const k of triggeredBy[x]) full(k);
     this.excluded = excluded;
   }
 
@@ -88,19 +111,24 @@ export class Repair {
   /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
   extendsBase(c: number): boolean {
     if (this.inBase[c]) return true;
-    const { conflicts, constraints, triggeredBy, occurrences } = this.catalog;
-    if (this.excluded(c)) return false;
-    for (const y of conflicts[c]) if (this.inBase[y]) return false;
-    for (const k of occurrences[c]) {
-      const rule = constraints[k];
-      if (rule.max !== Infinity && this.baseCount[k] + 1 > rule.max && (rule.trigger < 0 || this.inBase[rule.trigger] || rule.trigger === c)) return false;
-    }
+    if (this.baseClash[c] > 0 || this.atMax[c] || this.excluded(c)) return false;
+    const { constraints, triggeredBy } = this.catalog;
     for (const k of triggeredBy[c]) {
       const rule = constraints[k];
       const t = this.baseCount[k] + (rule.items.includes(c) ? 1 : 0);
       if (t < rule.min || t > rule.max) return false;
     }
     return true;
+  }
+
+  /** Does `x` clash with a component in the current attempt? */
+  private clashes(x: number): boolean {
+    const { conflicts } = this.catalog;
+    if (this.baseClash[x] > 0) {
+      for (const y of conflicts[x]) if (this.inBase[y] && this.dropped[y] !== this.epoch) return true;
+    }
+    for (const a of this.addList) if (a !== x && sortedHas(conflicts[x], a)) return true;
+    return false;
   }
 
   private isIn(x: number): boolean {
@@ -130,7 +158,11 @@ export class Repair {
       if (constraints[k].max !== Infinity) this.todo.push(k);
     }
     for (const k of triggeredBy[x]) this.todo.push(k);
-    for (const y of conflicts[x]) if (this.isIn(y) && !this.drop(y)) return false;
+    if (this.baseClash[x] > 0) {
+      for (const y of conflicts[x]) if (this.inBase[y] && this.dropped[y] !== this.epoch && !this.drop(y)) return false;
+    }
+    // Two additions that clash: give up (one of them was needed).
+    for (let i = 0; i < this.addList.length - 1; i++) if (sortedHas(conflicts[x], this.addList[i])) return false;
     return true;
   }
 
@@ -178,7 +210,7 @@ export class Repair {
 
   /** The member to take for an unmet requirement: allowed, not clashing with what is in, lightest. */
   private pick(items: Int32Array): number {
-    const { conflicts, components } = this.catalog;
+    const { components } = this.catalog;
     let best = -1;
     let bestClash = true;
     let looked = 0;
@@ -186,13 +218,7 @@ export class Repair {
       // A required type lists thousands: the first few clean ones are as good as any.
       if (!bestClash && ++looked > 16) break;
       if (this.isIn(x) || this.dropped[x] === this.epoch || this.excluded(x)) continue;
-      let clash = false;
-      for (const y of conflicts[x]) {
-        if (this.isIn(y)) {
-          clash = true;
-          break;
-        }
-      }
+      const clash = this.clashes(x);
       if (best < 0 || (bestClash && !clash) || (clash === bestClash && components[x].weight < components[best].weight)) {
         best = x;
         bestClash = clash;
@@ -200,4 +226,16 @@ export class Repair {
     }
     return best;
   }
+}
+
+function sortedHas(list: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] === x) return true;
+    if (list[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
