@@ -5,7 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { report, time } from './harness.js';
+import { performance } from 'node:perf_hooks';
+import { report, summarise, time } from './harness.js';
 import { findTemplates, resolveEnvironments } from '../src/package/templates/index.js';
 import { parseYaml } from '../src/package/yaml/index.js';
 
@@ -20,6 +21,27 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
+/** Baseline and find timed alternately, so that a busy machine slows both alike and the ratio holds. */
+function interleaved(label: string, files: string[], root: string, runs: number) {
+  const parse = () => {
+    for (const file of files) parseYaml(readFileSync(file, 'utf8'), file);
+  };
+  const find = () => findTemplates([root], { resource_type: 'OS::TripleO::Services::MySQL' }, { recursive: true });
+  parse();
+  find();
+  const parseSamples: number[] = [];
+  const findSamples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    parse();
+    parseSamples.push(performance.now() - t0);
+    t0 = performance.now();
+    find();
+    findSamples.push(performance.now() - t0);
+  }
+  return [summarise(`read+parse ${files.length} files: ${label}`, parseSamples), summarise(`find -r: ${label}`, findSamples)] as const;
+}
+
 const rows = [];
 for (const [label, root] of [
   ['wallaby/tree (plain THT files)', join(heat, 'wallaby', 'tree')],
@@ -27,11 +49,8 @@ for (const [label, root] of [
   ['heat/ (tree + annotated)', heat],
 ] as const) {
   const files = yamlFiles(root);
-  const baseline = time(`read+parse ${files.length} files: ${label}`, () => {
-    for (const file of files) parseYaml(readFileSync(file, 'utf8'), file);
-  }, { runs: 5, warmup: 1 });
   const found = findTemplates([root], {}, { recursive: true }).templates.length;
-  const find = time(`find -r: ${label}`, () => findTemplates([root], { resource_type: 'OS::TripleO::Services::MySQL' }, { recursive: true }), { runs: 10, warmup: 2 });
+  const [baseline, find] = interleaved(label, files, root, 7);
   rows.push(baseline, { ...find, targetMs: 300, baselineMs: baseline.medianMs, note: `${found} templates with capabilities; ratio find/baseline ${(find.medianMs / baseline.medianMs).toFixed(2)}` });
 }
 const wallaby = join(heat, 'wallaby');
