@@ -5,6 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import { Ajv } from 'ajv';
 import type { Database } from '../store/index.js';
 import { checkAuth } from './auth.js';
 import { HttpError } from './errors.js';
@@ -47,8 +48,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Ids and names are short; a huge URL is a mistake or an attack.
     routerOptions: { maxParamLength: 200 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', allErrors: false } },
   });
+  // Path and query parameters arrive as text and are coerced to their types; JSON bodies are
+  // taken exactly as sent (a string where a list belongs is an error, not a one-item list).
+  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false });
+  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
+  for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   const ctx: AppContext = { db: options.db, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
   const catalog = new ApiCatalog();
   app.addHook('onRoute', catalog.collect);
