@@ -10,6 +10,9 @@ interface GraphOptions {
   format?: string;
   json?: boolean;
   defaultDuration?: string;
+  settings?: string;
+  previous?: string;
+  conditions?: boolean;
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -27,6 +30,9 @@ export function registerGraph(program: Command): void {
     .option('--format <format>', 'json, dot, mermaid or summary', 'summary')
     .option('--default-duration <seconds>', 'duration of a task without parameters.timeout (default 300)')
     .option('--json', 'with --format summary: print the summary as JSON')
+    .option('--settings <yaml>', 'settings values over the release defaults, {section: {attribute: value}}: what task conditions read')
+    .option('--previous <yaml>', 'the last deployed state ({nodes, settings}) for lifecycle conditions; without it, a first deployment: everything changed')
+    .option('--no-conditions', 'take every task condition as true instead of evaluating it')
     .action(async (options: GraphOptions) => {
       const { runGraphCommand } = await import('../../package/tasks/graph-command.js');
       await runGraphCommand(options);

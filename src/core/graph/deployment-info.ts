@@ -31,13 +31,13 @@ export interface LabelledClusterNode {
 }
 
 /** Keys the per-node overlay sets: conditions reading them are evaluated per node (or per class). */
-export const NODE_KEYS: ReadonlySet<string> = new Set(['uid', 'fqdn', 'name', 'user_node_name', 'node_name', 'roles', 'role', 'node_roles', 'tags', 'primary_tags', 'status', 'online', 'ip', 'network_scheme', 'swift_zone', 'fail_if_error']);
+export const NODE_KEYS: ReadonlySet<string> = new Set(['uid', 'fqdn', 'name', 'user_node_name', 'node_name', 'roles', 'role', 'node_roles', 'tags', 'primary_tags', 'status', 'online', 'ip', 'network_scheme', 'swift_zone', 'fail_if_error', 'node_volumes', 'vms_conf']);
 
 /**
  * Overlay keys that are the same on every node of one node class (same labels): a condition reading
  * only these, and cluster-wide keys, is evaluated once per class. The others tell nodes apart.
  */
-export const CLASS_KEYS: ReadonlySet<string> = new Set(['roles', 'role', 'node_roles', 'tags', 'primary_tags', 'status', 'online', 'fail_if_error']);
+export const CLASS_KEYS: ReadonlySet<string> = new Set(['roles', 'role', 'node_roles', 'tags', 'primary_tags', 'status', 'online', 'fail_if_error', 'node_volumes', 'vms_conf']);
 
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
@@ -57,10 +57,12 @@ function generated(value: unknown): unknown {
  */
 export function applySettings(editable: Record<string, unknown>, settings: SettingsValues | undefined, findings: Finding[]): Record<string, unknown> {
   if (!settings) return editable;
+  // No release attributes (a bare task folder): the settings given are all there is.
+  const known = Object.keys(editable).length > 0;
   const out = { ...editable };
   for (const [section, values] of Object.entries(settings)) {
     const at = positionOf(settings, section);
-    const current = out[section];
+    const current = known ? out[section] : (out[section] ?? {});
     if (!isMapping(current)) {
       findings.push(finding('settings/unknown-section', 'warning', `settings section '${section}' does not exist in this release (or its plugins); the values are ignored`, at, `sections: ${Object.keys(editable).sort().join(', ')}`));
       continue;
@@ -77,7 +79,7 @@ export function applySettings(editable: Record<string, unknown>, settings: Setti
         section2.metadata = { ...(isMapping(section2.metadata) ? section2.metadata : {}), ...value };
         continue;
       }
-      if (!(attr in section2)) {
+      if (known && !(attr in section2)) {
         findings.push(finding('settings/unknown-attribute', 'warning', `settings attribute '${section}.${attr}' does not exist; it is added as is, but no setting of the release reads it`, where, `attributes of ${section}: ${Object.keys(current).filter((k) => k !== 'metadata').sort().join(', ')}`));
       }
       const existing = section2[attr];
@@ -191,6 +193,11 @@ export function deploymentCommon(source: DeploymentInfoSource, nodes: readonly L
     master_ip: '10.20.0.2',
     // Nailgun's Neutron serializer set it; the Fuel library still tests it (`$.quantum`).
     quantum: true,
+    // Keys Nailgun always serialised that are not settings: OpenStack config overrides, Swift mount
+    // points, the test VM image.
+    configuration: {},
+    mp: [{ point: '1', weight: '1' }, { point: '2', weight: '2' }],
+    test_vm_image: { disk_format: 'qcow2', container_format: 'bare', public: 'true', img_name: 'TestVM', os_name: 'cirros', min_ram: 64 },
     cluster: { id: cluster.id ?? 1, name: cluster.name ?? 'cluster', fuel_version: /\d+\.\d+$/.exec(source.version ?? '')?.[0] ?? '', release: source.version ?? '', status: 'operational', mode: 'ha_compact' },
     plugins: plugins.map((p) => ({ name: p.name, version: p.version })),
     network_metadata: {
@@ -232,6 +239,9 @@ export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined
     fail_if_error: primary.length > 0,
     ip: roles.management,
     swift_zone: node.id,
+    // Volumes come from the roles' volume allocation; conditions only compare them between deployments.
+    node_volumes: [],
+    vms_conf: [],
     network_scheme: {
       version: '1.1',
       provider: 'lnx',

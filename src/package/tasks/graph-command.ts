@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { EXIT_FINDINGS, EXIT_OK, usageError } from '../../cli/exit.js';
 import { finding, hasErrors, sortFindings, type Finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
-import { buildDeploymentGraph, type NodeInput, type RoleInfo } from '../../core/graph/index.js';
+import { buildDeploymentGraph, graphForCluster, type ClusterState, type GraphRelease, type NodeInput, type RoleInfo, type SettingsValues } from '../../core/graph/index.js';
 import { formatSummaryText, graphToDot, graphToJson, graphToMermaid, summarizeGraph } from '../../core/graph/format.js';
 import type { Task } from '../../core/tasks/model.js';
 import { readYamlFile } from '../yaml/index.js';
@@ -22,6 +22,12 @@ export interface GraphCommandOptions {
   format?: string;
   json?: boolean;
   defaultDuration?: string;
+  /** A YAML file of settings values, `{section: {attribute: value}}`, over the release defaults. */
+  settings?: string;
+  /** A YAML file of the last deployed state: `{nodes: [...], settings: {...}}` (or a list of nodes). */
+  previous?: string;
+  /** commander's `--no-conditions`: false takes every condition as true. */
+  conditions?: boolean;
 }
 
 const FORMATS = ['json', 'dot', 'mermaid', 'summary'];
@@ -42,15 +48,20 @@ export function nodesFromSpec(spec: string): { nodes: NodeInput[]; error?: strin
   return { nodes };
 }
 
-/** A YAML file: a list of `{id, roles, tags?}` (or `{nodes: [...]}`). */
+/** A YAML file: a list of `{id, roles, tags?, attributes?}` (or `{nodes: [...]}`). */
 export function nodesFromFile(path: string): { nodes: NodeInput[]; findings: Finding[] } {
   const parsed = readYamlFile(path, path);
-  const findings = [...parsed.findings];
+  const read = nodesFromValue(parsed.value, path, parsed.ok);
+  return { nodes: read.nodes, findings: [...parsed.findings, ...read.findings] };
+}
+
+function nodesFromValue(value: unknown, path: string, parsedOk: boolean): { nodes: NodeInput[]; findings: Finding[] } {
+  const findings: Finding[] = [];
   const nodes: NodeInput[] = [];
-  let list = parsed.value;
+  let list = value;
   if (list && typeof list === 'object' && !Array.isArray(list) && Array.isArray((list as Record<string, unknown>).nodes)) list = (list as Record<string, unknown>).nodes;
   if (!Array.isArray(list)) {
-    if (parsed.ok) findings.push(finding('nodes/not-a-list', 'error', 'the nodes file must be a list of {id, roles}', positionOf(list) ?? { file: path, line: 1, column: 1 }, 'write - {id: node-1, roles: [controller]}'));
+    if (parsedOk) findings.push(finding('nodes/not-a-list', 'error', 'the nodes file must be a list of {id, roles}', positionOf(list) ?? { file: path, line: 1, column: 1 }, 'write - {id: node-1, roles: [controller]}'));
     return { nodes, findings };
   }
   list.forEach((item, i) => {
@@ -68,12 +79,49 @@ export function nodesFromFile(path: string): { nodes: NodeInput[]; findings: Fin
     }
     const node: NodeInput = { id, roles: roles as string[] };
     if (Array.isArray(entry.tags)) node.tags = entry.tags.filter((t): t is string => typeof t === 'string');
+    if (entry.attributes !== undefined) {
+      if (isMapping(entry.attributes)) node.attributes = entry.attributes;
+      else findings.push(finding('nodes/invalid-attributes', 'error', `node ${id}: attributes must be a mapping of deployment data keys (they are laid over the node's generated data)`, positionOf(entry, 'attributes') ?? where, 'write attributes: {fqdn: node-1.example.com}'));
+    }
     nodes.push(node);
   });
   return { nodes, findings };
 }
 
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** `--settings`: a mapping of sections; anything else is an error finding at the file. */
+export function settingsFromFile(path: string): { settings?: SettingsValues; findings: Finding[] } {
+  const parsed = readYamlFile(path, path);
+  const findings = [...parsed.findings];
+  if (!parsed.ok) return { findings };
+  if (parsed.value === null || parsed.value === undefined) return { settings: {}, findings };
+  if (!isMapping(parsed.value)) {
+    findings.push(finding('settings/not-a-mapping', 'error', 'the settings file must map section names to {attribute: value}', positionOf(parsed.value) ?? { file: path, line: 1, column: 1 }, 'write storage: {objects_ceph: true}'));
+    return { findings };
+  }
+  return { settings: parsed.value, findings };
+}
+
+/** `--previous`: the last deployed state, `{nodes, settings?}` or just its nodes. */
+export function previousFromFile(path: string): { previous?: ClusterState; findings: Finding[] } {
+  const parsed = readYamlFile(path, path);
+  const findings = [...parsed.findings];
+  if (!parsed.ok) return { findings };
+  const value = parsed.value;
+  const read = nodesFromValue(value, path, true);
+  findings.push(...read.findings);
+  let settings: SettingsValues | undefined;
+  if (isMapping(value) && value.settings !== undefined) {
+    if (isMapping(value.settings)) settings = value.settings;
+    else findings.push(finding('settings/not-a-mapping', 'error', 'previous state: settings must map section names to {attribute: value}', positionOf(value, 'settings') ?? { file: path, line: 1, column: 1 }));
+  }
+  return { previous: { nodes: read.nodes, ...(settings ? { settings } : {}) }, findings };
+}
+
 interface GraphSource {
+  /** Present with --release: what conditions read (settings, plugins) and the graphs. */
+  composed?: GraphRelease;
   tasks: Task[];
   roles?: Record<string, RoleInfo>;
   tagsMetadata?: Record<string, { has_primary?: boolean }>;
@@ -87,7 +135,7 @@ async function sourceOf(options: GraphCommandOptions, type: string): Promise<Gra
     if (!composition) return { tasks: [], findings };
     const c = composition.composed;
     if (!c.graphs[type]) findings.push(finding('graph/unknown-type', 'error', `the release has no '${type}' graph (it has: ${Object.keys(c.graphs).join(', ') || 'none'})`, undefined, 'pick one with --type'));
-    return { tasks: c.graphs[type]?.tasks ?? [], roles: c.roles_metadata as Record<string, RoleInfo>, tagsMetadata: c.tags_metadata as Record<string, { has_primary?: boolean }>, findings };
+    return { composed: c, tasks: c.graphs[type]?.tasks ?? [], roles: c.roles_metadata as Record<string, RoleInfo>, tagsMetadata: c.tags_metadata as Record<string, { has_primary?: boolean }>, findings };
   }
   const folder = readTasksFolder(options.tasks!);
   const base = options.tasks!.replace(/\/+$/, '');
@@ -119,7 +167,7 @@ export async function runGraphCommand(options: GraphCommandOptions): Promise<voi
   if (!FORMATS.includes(format)) return usageError(`--format must be one of ${FORMATS.join(', ')}`);
   if (!options.release && !options.tasks) return usageError('graph needs --release <dir-or-file> or --tasks <dir>');
   if (!options.nodes) return usageError('graph needs --nodes "controller:3,compute:10" or --nodes <nodes.yaml>');
-  for (const path of [options.release, options.tasks, ...options.plugin]) {
+  for (const path of [options.release, options.tasks, options.settings, options.previous, ...options.plugin]) {
     if (path && !existsSync(path)) return usageError(`no such file or folder: ${path}`);
   }
   const defaultDuration = options.defaultDuration === undefined ? undefined : Number(options.defaultDuration);
@@ -140,7 +188,28 @@ export async function runGraphCommand(options: GraphCommandOptions): Promise<voi
   const source = await sourceOf(options, type);
   if (!source) return;
   findings.push(...source.findings);
-  const graph = buildDeploymentGraph({ tasks: source.tasks, nodes, roles: source.roles, tagsMetadata: source.tagsMetadata, ...(defaultDuration !== undefined ? { defaultDuration } : {}) });
+  let settings: SettingsValues | undefined;
+  let previous: ClusterState | undefined;
+  if (options.settings) {
+    const read = settingsFromFile(options.settings);
+    findings.push(...read.findings);
+    settings = read.settings;
+  }
+  if (options.previous) {
+    const read = previousFromFile(options.previous);
+    findings.push(...read.findings);
+    previous = read.previous;
+  }
+  // Conditions read the deployment data, made from the release's settings: without a release
+  // there is nothing to read, unless settings are given.
+  const evaluate = options.conditions !== false && (source.composed !== undefined || settings !== undefined);
+  if (options.conditions !== false && !evaluate) {
+    findings.push(finding('graph/no-deployment-data', 'info', 'no release given: conditions have no settings to read, so every condition is taken as true', undefined, 'pass --release (and --settings) to evaluate conditions'));
+  }
+  const composed: GraphRelease = source.composed ?? { graphs: { [type]: { tasks: source.tasks } }, roles_metadata: (source.roles ?? {}) as GraphRelease['roles_metadata'], tags_metadata: source.tagsMetadata ?? {}, attributes_metadata: {}, name: 'tasks', version: '' };
+  const graph = source.composed || evaluate
+    ? graphForCluster({ composed, nodes, type, ...(settings ? { settings } : {}), ...(previous ? { previous } : {}), evaluateConditions: evaluate, ...(defaultDuration !== undefined ? { defaultDuration } : {}) })
+    : buildDeploymentGraph({ tasks: source.tasks, nodes, roles: source.roles, tagsMetadata: source.tagsMetadata, ...(defaultDuration !== undefined ? { defaultDuration } : {}) });
   const all = sortFindings([...findings, ...graph.findings]);
   const failed = hasErrors(all) || graph.cycle !== undefined;
 
