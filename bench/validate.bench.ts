@@ -48,10 +48,30 @@ if (!existsSync(join(root, 'dist', 'cli', 'main.js'))) {
   const node = summarise('bare `node -e 0` (baseline)', spawnTimes(['-e', '0'], 15));
   const help = summarise('`hearth --help`', spawnTimes([bin, '--help'], 15));
   const cli = summarise('`hearth plugin validate lma-collector --json`', spawnTimes([bin, 'plugin', 'validate', lma, '--json'], 15));
+  // CPU time (user + system) is steadier than wall time on a shared machine: measure it too.
+  const cpuTimes = (args: string[], runs: number): number[] | undefined => {
+    if (!existsSync('/usr/bin/time')) return undefined;
+    const samples: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const r = spawnSync('/usr/bin/time', ['-f', '%U %S', process.execPath, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+      const [user, sys] = (r.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+      if (Number.isFinite(user) && Number.isFinite(sys)) samples.push((user + sys) * 1000);
+    }
+    return samples;
+  };
+  const cliCpu = cpuTimes([bin, 'plugin', 'validate', lma, '--json'], 10);
+  const nodeCpu = cpuTimes(['-e', '0'], 10);
   report('validate: one plugin from the command line, start-up included', [
     { ...cli, targetMs: 200, baselineMs: node.medianMs, note: 'ratio: against a bare node start' },
     { ...help, baselineMs: node.medianMs },
     node,
   ]);
+  if (cliCpu && nodeCpu) {
+    const nodeCpuT = summarise('bare `node -e 0`, CPU time (baseline)', nodeCpu);
+    report('validate: the same, CPU time (user + system)', [
+      { ...summarise('`hearth plugin validate lma-collector --json`, CPU time', cliCpu), targetMs: 200, baselineMs: nodeCpuT.medianMs },
+      nodeCpuT,
+    ]);
+  }
 }
 console.log(`\nload average while measuring: ${(await import('node:os')).loadavg().map((n) => n.toFixed(1)).join(' ')} (2 cores)`);
