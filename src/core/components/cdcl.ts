@@ -467,19 +467,23 @@ export class Cdcl {
     return this.value[v] === TRUE ? 2 * v + 1 : 2 * v;
   }
 
-  /** The assumptions that together forced assumption `a` out. */
+  /**
+   * The assumptions that together forced `a` out: a walk back through the reasons from `a`
+   * (not the whole trail: the wizard asks this for hundreds of components per click).
+   */
   private analyseFinal(a: number, assumptions: readonly number[]): number[] {
     const isAssumption = new Set(assumptions);
-    const core = new Set<number>();
+    const core: number[] = [];
     const seen = this.seen;
     const touched: number[] = [a];
-    seen[a] = 1;
+    const stack: number[] = [a];
     const vars: number[] = [];
-    for (let i = this.trailLen - 1; i >= 0; i--) {
-      const x = this.trail[i];
-      if (!seen[x] || this.level[x] === 0) continue;
+    seen[a] = 1;
+    while (stack.length > 0) {
+      const x = stack.pop() as number;
+      if (this.level[x] === 0) continue;
       if (this.kind[x] === NONE) {
-        if (isAssumption.has(x)) core.add(x);
+        if (isAssumption.has(x)) core.push(x);
         continue;
       }
       this.reasonOf(x, vars);
@@ -487,12 +491,13 @@ export class Cdcl {
         if (!seen[v]) {
           seen[v] = 1;
           touched.push(v);
+          stack.push(v);
         }
       }
     }
     for (const v of touched) seen[v] = 0;
-    core.add(a);
-    return [...core].sort((x, y) => x - y);
+    if (!core.includes(a)) core.push(a);
+    return core.sort((x, y) => x - y);
   }
 
   private backtrack(target: number): void {
