@@ -51,7 +51,10 @@ function reach(roles: RoleTable, task: Task, replaced: Task | undefined): string
   return Object.keys(roles).sort();
 }
 
-const versioned = (task: Task) => task.extra !== undefined && ('os-version' in task.extra || 'fuel-version' in task.extra);
+// Tasks stored before `osVersion`/`fuelVersion` were Task fields carry the constraints in `extra`.
+const osVersionOf = (task: Task) => task.osVersion ?? task.extra?.['os-version'];
+const fuelVersionOf = (task: Task) => task.fuelVersion ?? task.extra?.['fuel-version'];
+const versioned = (task: Task) => osVersionOf(task) !== undefined || fuelVersionOf(task) !== undefined;
 
 export function composeTasks(release: Release, plugins: readonly PluginContribution[], roles: RoleTable, targetVersion: Map<string, string>): ComposedTasks {
   const findings: Finding[] = [];
@@ -75,8 +78,8 @@ export function composeTasks(release: Release, plugins: readonly PluginContribut
       if (graph.metadata) metadata = { ...(metadata ?? {}), ...graph.metadata };
       let own = graph.tasks;
       if (own.some(versioned)) {
-        // Constraints live in the task's `extra`; best-fit reads them from the record's top level.
-        const records = own.map((t) => ({ task: t, 'os-version': t.extra?.['os-version'], 'fuel-version': t.extra?.['fuel-version'] }));
+        // Best-fit reads the constraints from the record's top level, under their file names.
+        const records = own.map((t) => ({ task: t, 'os-version': osVersionOf(t), 'fuel-version': fuelVersionOf(t) }));
         const fit = selectBestFit(records, (r) => r.task.id, { release: targetVersion.get(plugin.name) ?? release.version });
         own = fit.selected.map((r) => r.task);
         for (const id of fit.unsatisfied) {

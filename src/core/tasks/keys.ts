@@ -33,6 +33,8 @@ export const KNOWN_TASK_KEYS: ReadonlySet<string> = new Set([
   'skipped',
   'description',
   'task_name',
+  'os-version',
+  'fuel-version',
 ]);
 
 /** Levenshtein distance with an early exit once it passes `limit`. */

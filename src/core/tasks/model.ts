@@ -75,6 +75,13 @@ export interface Task {
   parameters?: Record<string, unknown>;
   /** Legacy stage anchor (`pre_deployment`, `post_deployment`) and its `/N` order, for 1.0.0 tasks. */
   stage?: { name: string; order: number };
+  /**
+   * Plugins v5 multi-release records: `os-version` / `fuel-version` constraints as written
+   * (`">=liberty-8.0"`, `">=7,<=8"`). Composition keeps, per task id, the record that fits the
+   * release best (`selectBestFit`); it also reports constraints that do not parse.
+   */
+  osVersion?: unknown;
+  fuelVersion?: unknown;
   /** When this task reuses another's definition (`reexecute_on`, etc. stay in `extra`). */
   extra?: Record<string, unknown>;
   origin: TaskOrigin;

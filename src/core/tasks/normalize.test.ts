@@ -153,3 +153,16 @@ test('plugins v5: node roles with tasks become group tasks named after the role'
   assert.equal(tasks[0].origin.line, 3);
   assert.deepEqual(findings.map((f) => [f.code, f.line]), [['role/invalid-tasks', 7]]);
 });
+
+test('os-version and fuel-version are known keys kept on the task, with no finding', () => {
+  const result = normalizeTasks(
+    [
+      { id: 'deploy', type: 'puppet', version: '2.1.0', roles: ['controller'], 'fuel-version': '>=9', 'os-version': '>=mitaka-9.0', parameters: { puppet_manifest: 'a.pp' } },
+      { id: 'legacy', type: 'puppet', version: '2.1.0', roles: ['controller'], 'fuel-version': '>=7,<=8', parameters: { puppet_manifest: 'b.pp' } },
+    ],
+    { source: 'p' },
+    'deployment',
+  );
+  assert.deepEqual(result.tasks.map((t) => [t.fuelVersion, t.osVersion, t.extra]), [['>=9', '>=mitaka-9.0', undefined], ['>=7,<=8', undefined, undefined]]);
+  assert.deepEqual(result.findings.filter((f) => /key/.test(f.code)), []);
+});

@@ -314,6 +314,8 @@ function normalizeOne(raw: Record<string, unknown>, origin: TaskOrigin, format: 
     else reader.push('task/invalid-stage', 'warning', `stage ${JSON.stringify(raw.stage)} is not pre_deployment or post_deployment[/N]; ignored`, 'stage');
   }
 
+  if (raw['os-version'] !== undefined) task.osVersion = raw['os-version'];
+  if (raw['fuel-version'] !== undefined) task.fuelVersion = raw['fuel-version'];
   const extra: Record<string, unknown> = {};
   for (const key of CARRIED_KEYS) if (raw[key] !== undefined) extra[key] = raw[key];
   unknownKeys(reader, extra);
