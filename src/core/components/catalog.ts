@@ -169,21 +169,25 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
   const patterns: PatternEntry[] = [];
   const patternIds = new Map<string, number>();
   function pattern(value: string, where: Partial<SourcePosition> | undefined, component: number, list: PatternEntry['usedBy'][number]['list']): number | undefined {
-    const problem = patternProblem(value);
-    if (problem) {
-      findings.push(finding('component/bad-wildcard', 'error', `"${value}" in the ${list} list of ${components[component].name}: ${problem}.`, where, 'Write a full name, or end it with a `*` segment.'));
-      return undefined;
-    }
+    // A catalog repeats a few patterns thousands of times: look it up before checking it.
     let id = patternIds.get(value);
     if (id === undefined) {
+      const problem = patternProblem(value);
+      if (problem) {
+        findings.push(finding('component/bad-wildcard', 'error', `"${value}" in the ${list} list of ${components[component].name}: ${problem}.`, where, 'Write a full name, or end it with a `*` segment.'));
+        return undefined;
+      }
       const p = parsePattern(value);
       let expansion: Int32Array;
       if (!p.wildcard) {
         const hit = byName.get(value);
         expansion = Int32Array.from(hit === undefined ? [] : [hit]);
       } else {
+        // Only names sharing the literal segments before the first `*` can match.
+        const literal = p.segments.slice(0, p.segments.indexOf('*'));
+        const prefix = literal.length > 0 ? `${literal.join(':')}:` : '';
         const hits: number[] = [];
-        for (const c of components) if (matches(p, c.name)) hits.push(c.index);
+        for (const c of components) if (c.name.startsWith(prefix) && matches(p, c.name)) hits.push(c.index);
         expansion = Int32Array.from(hits);
       }
       id = patterns.length;
@@ -196,7 +200,9 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
 
   const constraints: Constraint[] = [];
   const mixedRequires = new Set<number>();
-  const neighbourLists: Array<Set<number>> = Array.from({ length: n }, () => new Set<number>());
+  // Plain arrays, sorted and deduplicated at the end: `storage:object:*` on every 20th component
+  // makes hundreds of thousands of pairs at 10,000 components, too many for Sets.
+  const neighbourLists: number[][] = Array.from({ length: n }, () => []);
 
   for (const c of components) {
     const raw = c.source as Record<string, unknown>;
@@ -223,8 +229,8 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
           // A component matching its own pattern (`storage:object:*` on an object storage) means "any other".
           for (const other of patterns[id].expansion) {
             if (other === c.index) continue;
-            neighbourLists[c.index].add(other);
-            neighbourLists[other].add(c.index);
+            neighbourLists[c.index].push(other);
+            neighbourLists[other].push(c.index);
           }
         }
       });
@@ -344,7 +350,7 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
     components,
     byName,
     requiredTypes,
-    conflicts: neighbourLists.map((s) => Int32Array.from([...s].sort((a, b) => a - b))),
+    conflicts: neighbourLists.map(uniqueSorted),
     constraints,
     triggeredBy: triggered.map((l) => Int32Array.from(l)),
     occurrences: occurs.map((l) => Int32Array.from(l)),
@@ -354,6 +360,13 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
     mixedRequires,
     findings,
   };
+}
+
+function uniqueSorted(list: number[]): Int32Array {
+  const sorted = Int32Array.from(list).sort();
+  let k = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sorted[k++] = sorted[i];
+  return sorted.slice(0, k);
 }
 
 /** The rule behind an incompatibility between two components: who declared it, with its message. */

@@ -38,7 +38,7 @@ export interface DeadEnd {
 /** Models from earlier selections worth trying again. */
 const POOL = 64;
 /** Search budget for an explanation (the yes/no answer is already known). */
-const EXPLAIN_BUDGET = 2_000;
+const EXPLAIN_BUDGET = 300;
 
 export interface RefreshStats {
   carried: number;
