@@ -5,7 +5,8 @@
  * `LimitsMixin` agreed):
  * - overrides whose condition holds win for the limit types they set; when several set the same type
  *   the strictest wins (the highest `min`/`recommended`, the lowest `max`), with its message;
- * - a limit that is 0 or missing is no limit (Nailgun: `if not obj.get(type)`);
+ * - a limit that is 0 or missing is no limit (Nailgun: `if not obj.get(type)`); an override of 0
+ *   still replaces the base limit, which is how a condition lifts a limit;
  * - given a node count: `min` fails when count < min, `max` when count > max, `recommended` when
  *   count < recommended (a warning, not a blocker).
  */
@@ -61,10 +62,12 @@ function limitValue(raw: unknown, where: string, context: ExpressionContext, fin
     findings.push(finding('limits/not-a-number', 'error', `${where} is ${JSON.stringify(value)}, not a number.`, undefined, 'Write a whole number or an expression whose value is one.'));
     return undefined;
   }
-  return n === 0 ? undefined : n;
+  // 0 is kept (an override of 0 lifts the base limit, as in Fuel's UI); checks treat 0 as no limit.
+  return n;
 }
 
-const stricter = (type: LimitType, a: number, b: number): boolean => (type === 'max' ? a < b : a > b);
+/** 0 is no limit, so it is the least strict of all. */
+const stricter = (type: LimitType, a: number, b: number): boolean => (type === 'max' ? a !== 0 && (b === 0 || a < b) : a > b);
 
 export function evaluateLimits(limits: unknown, context: ExpressionContext, options: { count?: number; role?: string } = {}): LimitsEvaluation {
   const findings: Finding[] = [];
@@ -116,13 +119,13 @@ export function evaluateLimits(limits: unknown, context: ExpressionContext, opti
   const role = options.role ?? 'this role';
   result.count = count;
   const { min, max, recommended } = effective;
-  if (min && count < min.value) {
+  if (min && min.value && count < min.value) {
     result.failures.push({ type: 'min', limit: min.value, severity: 'error', message: min.message ?? `At least ${min.value} ${role} nodes are required (${count} selected currently).` });
   }
-  if (max && count > max.value) {
+  if (max && max.value && count > max.value) {
     result.failures.push({ type: 'max', limit: max.value, severity: 'error', message: max.message ?? `At most ${max.value} ${role} nodes are allowed.` });
   }
-  if (recommended && count < recommended.value) {
+  if (recommended && recommended.value && count < recommended.value) {
     result.failures.push({
       type: 'recommended',
       limit: recommended.value,

@@ -109,3 +109,12 @@ test('limits: zero means no limit, bad values are findings', () => {
   assert.deepEqual(evaluateLimits('many', models).findings.map((f) => f.code), ['limits/invalid-format']);
   assert.deepEqual(evaluateLimits(undefined, models, { count: 0 }).valid, true);
 });
+
+test('an override of 0 lifts the base limit while its condition holds', () => {
+  const limits = { min: 'settings:storage.osd_pool_size.value', overrides: [{ condition: 'settings:storage.volumes_ceph.value == false', min: 0 }] };
+  const settings = (ceph: boolean) => ({ settings: { storage: { osd_pool_size: { value: '3' }, volumes_ceph: { value: ceph } } } });
+  assert.deepEqual(evaluateLimits(limits, settings(false), { count: 0, role: 'ceph-osd' }).failures, []);
+  const withCeph = evaluateLimits(limits, settings(true), { count: 2, role: 'ceph-osd' });
+  assert.equal(withCeph.failures[0]?.type, 'min');
+  assert.equal(withCeph.failures[0]?.limit, 3);
+});
