@@ -4,6 +4,7 @@
  * an author who added components.yaml to a 3.0.0 plugin learns it is ignored.
  */
 import { finding } from '../../core/findings.js';
+import { positionOf } from '../../core/positions.js';
 import { checkSchema } from './schemas.js';
 import type { ValidationContext } from './context.js';
 
@@ -79,5 +80,29 @@ export function checkFiles(ctx: ValidationContext): void {
     }
     if (rule.name === 'environment_config' && pythonFalsy(value)) continue;
     findings.push(...checkSchema(rule.schema(major), value, { file }));
+  }
+}
+
+/**
+ * Package 5.0.0 extension records may carry their own copy of a plugin file, through a
+ * `<file>_path` key (plugins-v5 variant 2) or a `conf_path` folder (variant 3). Each gets the
+ * schema the top-level file would.
+ */
+export function checkReleaseFiles(ctx: ValidationContext): void {
+  if (ctx.major < 5) return;
+  for (const record of ctx.plugin.releases) {
+    if (record.isRelease) continue;
+    for (const rule of RULES) {
+      if (rule.name === 'tasks' || !(rule.name in record.resolved)) continue;
+      const value = record.resolved[rule.name];
+      if (typeof value === 'string') continue; // a path that could not be loaded: already reported
+      const label = `releases[${record.index}].${rule.name}`;
+      if (value === null || value === undefined) {
+        if (!rule.emptyAllowed(ctx.major)) ctx.findings.push(finding('file/empty', 'error', `${label} is empty`, positionOf(record.resolved, rule.name), 'describe at least one entry, or drop the per-release file'));
+        continue;
+      }
+      if (rule.name === 'environment_config' && pythonFalsy(value)) continue;
+      ctx.findings.push(...checkSchema(rule.schema(ctx.major), value, { file: 'metadata.yaml', basePath: ['releases', record.index, rule.name] }));
+    }
   }
 }

@@ -6,7 +6,7 @@
 import { hasErrors, type Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
 import { loadPlugin } from '../plugin/index.js';
-import { checkFiles } from './files.js';
+import { checkFiles, checkReleaseFiles } from './files.js';
 import { checkMetadata, checkPackageVersion } from './metadata.js';
 import { checkTasks } from './tasks.js';
 import { checkRolesAndVolumes, checkSettingsRestrictions } from './roles.js';
@@ -39,6 +39,7 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
   if (checkPackageVersion(ctx)) {
     checkMetadata(ctx);
     checkFiles(ctx);
+    checkReleaseFiles(ctx);
     checkTasks(ctx);
     checkRolesAndVolumes(ctx);
     checkSettingsRestrictions(ctx);

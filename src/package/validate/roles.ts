@@ -32,6 +32,7 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
     if (!isMapping(meta)) continue;
     checkKnownKeys(ctx, meta, ROLE_KEYS, `role '${name}' in ${rolesFile}`);
     checkRestrictions(ctx, meta.restrictions, `role '${name}'`);
+    checkConflicts(ctx, name, meta, nodeRoles);
     if (isMapping(meta.limits)) {
       for (const key of ['min', 'max', 'recommended']) {
         if (typeof meta.limits[key] === 'string') reportExpression(findings, meta.limits[key] as string, positionOf(meta.limits, key), `role '${name}': limits.${key}`);
@@ -134,4 +135,17 @@ export function checkSettingsRestrictions(ctx: ValidationContext): void {
     };
     visit(data, key, 0);
   }
+}
+
+/** `conflicts` naming a role that exists nowhere protects against nothing (often a typo). */
+function checkConflicts(ctx: ValidationContext, name: string, meta: Record<string, unknown>, nodeRoles: Record<string, unknown>): void {
+  const conflicts = meta.conflicts;
+  if (!Array.isArray(conflicts)) return;
+  const known = new Set([...Object.keys(nodeRoles), ...(ctx.release ? Object.keys(ctx.release.roles_metadata ?? {}) : CORE_ROLES)]);
+  conflicts.forEach((other, i) => {
+    if (typeof other !== 'string' || known.has(other)) return;
+    ctx.findings.push(
+      finding('role/unknown-conflict', 'warning', `role '${name}' conflicts with '${other}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define`, positionOf(conflicts, i), 'fix the role name'),
+    );
+  });
 }

@@ -97,7 +97,7 @@ export function checkTasks(ctx: ValidationContext): void {
   const sources = collectTaskSources(ctx);
   const roles = knownRoles(ctx, sources);
   for (const source of sources) {
-    if (!source.deploymentTasksFile && source.releaseRecord === undefined) {
+    if (!source.deploymentTasksFile && source.releaseRecord === undefined && !source.label.endsWith('.deployment_tasks')) {
       // Per-release task files of extensions are not covered by the file matrix (release records are, by their schema).
       ctx.findings.push(...checkSchema('graph.json#/definitions/tasks', source.tasks, { file: source.file }));
     }
@@ -134,6 +134,15 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
             finding('task/bad-role-regex', 'error', `${label}: ${key} '${item}' is not a valid regular expression (${(err as Error).message.replace(/^Invalid regular expression: /, '')})`, at, 'fix the expression between the slashes, or name the roles one by one'),
           );
           return;
+        }
+        if (ctx.release) {
+          const { source: body, flags } = fromPythonRegex(item.slice(1, -1));
+          const re = new RegExp(body, flags);
+          if (![...roles].some((r) => r !== '*' && re.test(r))) {
+            findings.push(
+              finding('task/role-regex-matches-nothing', 'warning', `${label}: ${key} '${item}' matches no role of the plugin or of release ${ctx.release.name}, so the task runs nowhere`, at, 'fix the expression, or name the roles one by one'),
+            );
+          }
         }
         // The graph refuses such a pattern (it would then reach no role): say so before deployment.
         const unsafe = unsafePatternReason(item.slice(1, -1));

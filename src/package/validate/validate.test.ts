@@ -413,3 +413,26 @@ test('settings values: any mapping is accepted (as the reference did), a number 
   const withNumber = check({ 'environment_config.yaml': BASE_V4['environment_config.yaml'].replace("value: 'x'", 'value: 5') });
   assert.deepEqual(codes(withNumber, 'error'), ['schema/wrong-shape']);
 });
+
+test('roles: conflicts with roles that exist nowhere; with a release, /regex/ roles that match no role', () => {
+  const r = check({ 'node_roles.yaml': BASE_V4['node_roles.yaml'] + '  conflicts: [compute, cinder-volume]\n' });
+  assert.deepEqual(only(r, 'role/unknown-conflict').map((f) => f.message.includes("'cinder-volume'")), [true]);
+  const release = { name: 'R', roles_metadata: { controller: { name: 'C' } }, tags_metadata: {}, graphs: {}, volumes_metadata: { volumes: [{ id: 'os' }], volumes_roles_mapping: {} } } as unknown as Release;
+  const ok = check({}, { release });
+  assert.deepEqual(only(ok, 'task/role-regex-matches-nothing'), []);
+  const none = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("'/(primary-)?controller/'", "'/^ceph-.*/'") }, { release });
+  assert.equal(only(none, 'task/role-regex-matches-nothing').length, 1);
+});
+
+test('5.0.0 extension records: per-release files (a <file>_path key, or a conf_path folder) get their file\'s schema', () => {
+  const metadata = V5_METADATA.replace('    repository_path: repositories/ubuntu\n', '    repository_path: repositories/ubuntu\n    node_roles_path: liberty/node_roles.yaml\n    conf_path: liberty/\n');
+  const tasks = '- id: demo-deploy' + BASE_V4['deployment_tasks.yaml'].split('- id: demo-deploy')[1];
+  const r = check({
+    'metadata.yaml': metadata,
+    'deployment_tasks.yaml': tasks,
+    'liberty/node_roles.yaml': 'demo-role:\n  name: Demo\n',
+    'liberty/volumes.yaml': 'volumes_roles_mapping:\n  demo-role:\n    - {allocate_size: max, id: os}\nvolumes: []\n',
+  });
+  const errors = r.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.file}:${f.line}`);
+  assert.deepEqual(errors.sort(), ['schema/not-allowed liberty/volumes.yaml:3', 'schema/required liberty/node_roles.yaml:2']);
+});
