@@ -44,6 +44,8 @@ export interface CliCase extends CaseBase {
   says?: RegExp;
   /** Paths under `in/` the command may create (e.g. nothing, for a build that must be refused). */
   mayWrite?: RegExp;
+  /** How precisely the expected findings are placed: a line and column (default), a file, or nothing (about an argument). */
+  where?: 'line' | 'file' | 'none';
 }
 
 export interface LibraryCase extends CaseBase {

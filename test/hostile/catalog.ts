@@ -2,5 +2,6 @@
 import type { HostileCase } from './case.js';
 import { pluginFolderCases } from './cases/plugin-folders.js';
 import { libraryCases } from './cases/library.js';
+import { cliCases } from './cases/cli.js';
 
-export const catalog: HostileCase[] = [...pluginFolderCases, ...libraryCases];
+export const catalog: HostileCase[] = [...pluginFolderCases, ...cliCases, ...libraryCases];

@@ -227,16 +227,23 @@ const TYPE_NAMES: Record<string, string> = {
   S: 'a sparse file',
 };
 
+const BOMB_FLOOR_BYTES = 64 * 1024 * 1024;
+const BOMB_RATIO = 200;
+
 function gunzip(gz: Buffer, limits: TarLimits): Buffer {
   if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new TarError('package/not-gzip', 'the file is not gzip-compressed', undefined, 'A package is a .tar.gz made by `hearth plugin build`.');
   // Room for the headers and padding of every allowed entry on top of the data itself.
   const maxOutputLength = limits.maxTotalBytes + (limits.maxEntries + 2) * BLOCK * 3;
+  // Past 64 MiB, a package that grows more than 200-fold is a bomb, not a plugin (text packs
+  // 5-10 to 1, repositories of .deb/.rpm hardly at all): refuse it before inflating 512 MiB.
+  const ratioLimit = Math.max(BOMB_FLOOR_BYTES, gz.length * BOMB_RATIO);
   try {
-    return gunzipSync(gz, { maxOutputLength });
+    return gunzipSync(gz, { maxOutputLength: Math.min(maxOutputLength, ratioLimit) });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) {
-      throw new TarError('package/too-large', `the package unpacks to more than ${limits.maxTotalBytes} bytes`, undefined, 'This looks like a decompression bomb; it was not unpacked.');
+      const why = ratioLimit < maxOutputLength ? `more than ${BOMB_RATIO} times its own size` : `more than ${limits.maxTotalBytes} bytes`;
+      throw new TarError('package/too-large', `the package unpacks to ${why}`, undefined, 'This looks like a decompression bomb; it was not unpacked.');
     }
     if (e.code === 'Z_BUF_ERROR') throw new TarError('package/truncated', 'the gzip stream ends early: the file is truncated');
     throw new TarError('package/not-gzip', `the gzip stream is damaged (${e.message})`);
