@@ -7,13 +7,10 @@
  * becomes available; requirements on later panes are asked for there), or (3) choosing it
  * would lead into a dead end: no completion satisfies every rule.
  *
- * (3) is satisfiability, done cheaply: one model of the selection proves every component in it;
- * a component outside it is proved by checking that model plus the component against its own
- * rules (no search); only the rest get a search of their own, which starts from a known model
- * and adds its models to the pool. Across clicks the engine keeps each component's witness: a
- * click that adds x keeps every witness containing x, a click that removes x keeps every
- * witness (a completion of the larger selection completes the smaller), and a dead end stays a
- * dead end when a component is added.
+ * (3) is satisfiability, answered with a proof for every component by `Proofs` (proofs.ts): a
+ * model (valid selection) containing it, found by reuse, greedy repair or the clause-learning
+ * solver, or a refutation; an answer the solver could not reach within its budget is shown as
+ * disabled ("could not be checked"), never as enabled.
  */
 import type { Catalog } from './catalog.js';
 import { explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
@@ -53,7 +50,7 @@ export interface WizardState {
 export interface StateOptions {
   /** Compute removal fixes for dead ends (one search per chosen component and dead end). Default true. */
   fixes?: boolean;
-  /** Decision budget per search. */
+  /** Conflict budget of each complete search (default 100,000); past it the answer is "could not be checked". */
   budget?: number;
 }
 
