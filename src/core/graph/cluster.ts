@@ -8,7 +8,7 @@ import { finding, type Finding } from '../findings.js';
 import type { ComposedRelease } from '../release/compose.js';
 import { buildDeploymentGraph } from './build.js';
 import { allConditionsHold } from './conditions.js';
-import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, type SettingsValues } from './deployment-info.js';
+import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, shareUnchanged, type SettingsValues } from './deployment-info.js';
 import { fuelConditions, type PreviousDeployment } from './fuel-conditions.js';
 import { labelNodes } from './labels.js';
 import type { DeploymentGraph, GraphInput, NodeInput, RoleInfo } from './model.js';
@@ -55,13 +55,15 @@ export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
     const labelled = labelNodes(base, []);
     const info = deploymentCommon(composed, labelled, input.settings, input.cluster);
     findings.push(...info.findings);
+    const previous = input.previous ? previousDeployment(composed, base, input.previous, input.cluster, findings) : undefined;
+    if (previous) previous.common = shareUnchanged(previous.common, info.common);
     const index = new Map(labelled.map((l, i) => [l.input.id, i]));
     base.conditions = fuelConditions({
       common: info.common,
       nodeData: (node, nodeInput) => nodeDeploymentInfo(node, nodeInput, index.get(node.id) ?? 0),
       nodeKeys: NODE_KEYS,
       classKeys: CLASS_KEYS,
-      ...(input.previous ? { previous: previousDeployment(composed, base, input.previous, input.cluster, findings) } : {}),
+      ...(previous ? { previous } : {}),
     });
   } else base.conditions = allConditionsHold;
   const built = buildDeploymentGraph(base);

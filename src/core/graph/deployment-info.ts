@@ -9,6 +9,7 @@
  * The common part is built once, in one pass over the nodes, and shared by reference: a node's `$`
  * is the overlay laid over it, never a copy of the cluster.
  */
+import { deepEqual } from '../expressions/index.js';
 import { finding, type Finding } from '../findings.js';
 import { positionOf } from '../positions.js';
 import type { GraphNode, NodeInput } from './model.js';
@@ -102,7 +103,8 @@ export function flattenSettings(attributes: Record<string, unknown> | undefined,
   for (const [name, section] of Object.entries(gen)) merged[name] = isMapping(section) ? { ...section } : section;
   for (const [name, section] of Object.entries(editable)) {
     const before = merged[name];
-    merged[name] = isMapping(before) && isMapping(section) ? { ...before, ...section } : section;
+    // Always a copy: the loop below rewrites attributes in place, and the release is shared.
+    merged[name] = isMapping(section) ? { ...(isMapping(before) ? before : {}), ...section } : section;
   }
   for (const section of Object.values(merged)) {
     if (!isMapping(section)) continue;
@@ -252,4 +254,25 @@ export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined
     },
   };
   return input?.attributes ? { ...overlay, ...input.attributes } : overlay;
+}
+
+/**
+ * Makes the previous common part share every value equal to the current one (whole sections, and
+ * each `network_metadata` node). Lifecycle functions compare old and new per node; shared values
+ * compare by identity at once, so `changed($)` on ten thousand nodes does not walk the cluster's
+ * node list ten thousand times. One deep comparison, once.
+ */
+export function shareUnchanged(previous: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(previous)) {
+    const now = current[key];
+    if (deepEqual(value, now)) out[key] = now;
+    else if (key === 'network_metadata' && isMapping(value) && isMapping(now) && isMapping(value.nodes) && isMapping(now.nodes)) {
+      const nodes: Record<string, unknown> = {};
+      const currentNodes = now.nodes;
+      for (const [name, entry] of Object.entries(value.nodes)) nodes[name] = deepEqual(entry, currentNodes[name]) ? currentNodes[name] : entry;
+      out[key] = { ...value, nodes, ...(deepEqual(value.vips, now.vips) ? { vips: now.vips } : {}) };
+    } else out[key] = value;
+  }
+  return out;
 }
