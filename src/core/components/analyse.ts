@@ -8,6 +8,7 @@ import { finding } from '../findings.js';
 import { positionOf } from '../positions.js';
 import type { Catalog } from './catalog.js';
 import { describeRule, explainDeadEnd, nameOf } from './explain.js';
+import { Cdcl } from './cdcl.js';
 import { Solver } from './solver.js';
 import type { ComponentFinding } from './validate.js';
 
@@ -33,23 +34,28 @@ export function analyse(catalog: Catalog, options: { budget?: number } = {}): Co
     }
   }
 
-  const solver = new Solver(catalog);
-  if (!solver.assume([])) return out;
-  const base = solver.solve([], { budget: options.budget ?? 20_000 });
+  // Yes/no from the clause-learning solver (complete, learns across components); the sentence
+  // from the explaining one, which only has to retrace a refutation already known to exist.
+  const cdcl = new Cdcl(catalog);
+  const base = cdcl.solve([], { budget: options.budget ?? 200_000 });
   if (base.status === 'unsat') {
     add(finding('component/catalog-unsatisfiable', 'error', 'No selection of these components satisfies every rule.', undefined, 'Look at the required types and the rules of the components that fill them.'), []);
     return out;
   }
+  const explainer = new Solver(catalog);
+  explainer.assume([], true);
   const never = new Set<number>();
   const proved = new Uint8Array(components.length);
   if (base.status === 'sat') for (const x of base.model) proved[x] = 1;
   for (let c = 0; c < components.length; c++) {
     if (proved[c]) continue;
-    const r = solver.solve([c], { budget: options.budget ?? 20_000, explain: true });
+    const r = cdcl.solve([c], { budget: options.budget ?? 200_000, hint: proved });
     if (r.status === 'sat') for (const x of r.model) proved[x] = 1;
     else if (r.status === 'unsat') {
       never.add(c);
-      add(finding('component/never-choosable', 'warning', `${explainDeadEnd(catalog, c, r.why)}, whatever else is chosen.`, positionOf(components[c].source, 'name'), 'Fix or drop the rules that exclude it.'), [components[c].name]);
+      const why = explainer.solve([c], { budget: 2_000, explain: true });
+      const text = why.status === 'unsat' ? explainDeadEnd(catalog, c, why.why) : `${nameOf(catalog, c)} cannot be part of any valid selection`;
+      add(finding('component/never-choosable', 'warning', `${text}, whatever else is chosen.`, positionOf(components[c].source, 'name'), 'Fix or drop the rules that exclude it.'), [components[c].name]);
     }
   }
   for (const k of constraints) {

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compileCatalog, state, validate, type Catalog } from './index.js';
+import { analyse, compileCatalog, state, validate, type Catalog } from './index.js';
 import { Cdcl } from './cdcl.js';
 import { Repair } from './repair.js';
 import { buildComponents, randomCatalog, validMasks } from './fixtures/random-catalog.js';
@@ -124,6 +124,23 @@ test('"unselect Y" fixes are true, and clicks reusing models and nogoods give th
       }
     }),
     { seed: 17, numRuns: 120 },
+  );
+});
+
+test('analyse: never-choosable components are exactly those no valid selection contains', () => {
+  fc.assert(
+    fc.property(randomCatalog, (input) => {
+      const catalog = compileCatalog(buildComponents(input), { requiredTypes: input.required });
+      const b = brute(catalog);
+      const findings = analyse(catalog);
+      if (!b.valid.some(Boolean)) {
+        assert.ok(findings.some((f) => f.code === 'component/catalog-unsatisfiable'));
+        return;
+      }
+      const never = new Set(findings.filter((f) => f.code === 'component/never-choosable').flatMap((f) => f.components));
+      b.names.forEach((name, i) => assert.equal(never.has(name), !b.completable(1 << i), name));
+    }),
+    { seed: 23, numRuns: 200 },
   );
 });
 
