@@ -3,10 +3,10 @@
  * DATABASE_URL), migrate, settle the admin token, install the bundled default release on first
  * start, and listen. Used by `hearth serve` and by tests that need a real socket.
  */
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { packageRoot } from '../package/root.js';
 import * as store from '../store/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
@@ -39,8 +39,8 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The package root (where `release/` and `web/dist` live), from dist/server or src/server. */
-export const packageRoot = (): string => join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The package root (where `release/` and `web/dist` live), from src/, dist/ or the bundle. */
+export { packageRoot };
 
 async function settleToken(db: store.Database, fromEnv: string | undefined): Promise<{ token: string; source: RunningServer['tokenSource'] }> {
   if (fromEnv !== undefined && fromEnv !== '') {

@@ -21,3 +21,20 @@ export async function setMetaIfAbsent<T>(q: Queryable, key: string, value: T): P
   await q.query('INSERT INTO hearth_meta (key, value) VALUES ($1, $2::jsonb) ON CONFLICT (key) DO NOTHING', [key, json(value)]);
   return (await getMeta<T>(q, key)) as T;
 }
+
+/**
+ * Bumped in every transaction that changes plugins or releases, so servers can cache what they
+ * compose from them (several servers on one PostgreSQL see each other's bumps).
+ */
+export const META_CATALOG_VERSION = 'catalog_version';
+
+export async function bumpCatalogVersion(q: Queryable): Promise<void> {
+  await q.query(
+    `INSERT INTO hearth_meta (key, value) VALUES ($1, '1'::jsonb) ON CONFLICT (key) DO UPDATE SET value = to_jsonb((hearth_meta.value)::text::bigint + 1)`,
+    [META_CATALOG_VERSION],
+  );
+}
+
+export async function catalogVersion(q: Queryable): Promise<number> {
+  return Number((await getMeta<number>(q, META_CATALOG_VERSION)) ?? 0);
+}

@@ -57,6 +57,11 @@ function toRecord(r: Row): PluginRecord {
 
 export const pluginId = (name: string, version: string): string => `${name}@${version}`;
 
+/** Extension plugins only (not release plugins), which is what composition needs. */
+export async function listExtensionPlugins(q: Queryable): Promise<PluginRecord[]> {
+  return (await q.query<Row>('SELECT * FROM plugins WHERE NOT is_release ORDER BY name, version')).map(toRecord);
+}
+
 export async function listPlugins(q: Queryable, name?: string): Promise<PluginRecord[]> {
   const rows = name
     ? await q.query<Row>('SELECT * FROM plugins WHERE name = $1 ORDER BY name, version', [name])

@@ -23,32 +23,54 @@ export async function clusterOr404(q: store.Queryable, id: number, options: { lo
   return record;
 }
 
-/** Installed extension plugins (not release plugins), every version. */
-async function extensionPlugins(q: store.Queryable): Promise<store.PluginRecord[]> {
-  return (await store.listPlugins(q)).filter((p) => !p.isRelease);
+/**
+ * Compositions are pure functions of the stored plugins and releases, which change only with the
+ * catalog version; so each server keeps the last ones per version (the wizard and POST /clusters
+ * ask for the same few again and again).
+ */
+const cache = new Map<string, unknown>();
+async function cached<T>(q: store.Queryable, key: string, make: () => Promise<T>): Promise<T> {
+  const full = `${await store.catalogVersion(q)}|${key}`;
+  if (cache.has(full)) return cache.get(full) as T;
+  const value = await make();
+  if (cache.size >= 200) cache.clear();
+  cache.set(full, value);
+  return value;
+}
+
+export interface Wizard {
+  composition: Composition;
+  catalog: Catalog;
 }
 
 /**
  * The release with every installed plugin that fits it: what the wizard offers. Composition keeps
  * one version per plugin (the newest) and says why others were left out.
  */
-export async function composeForWizard(q: store.Queryable, release: store.ReleaseRecord): Promise<Composition> {
-  const plugins = await extensionPlugins(q);
-  return composeRelease(release.release, plugins.map((p) => contributionOf(p).contribution));
+export async function wizardFor(q: store.Queryable, releaseId: string): Promise<Wizard> {
+  return cached(q, `wizard|${releaseId}`, async () => {
+    const release = await releaseOr404(q, releaseId);
+    const plugins = await store.listExtensionPlugins(q);
+    const composition = composeRelease(release.release, plugins.map((p) => contributionOf(p).contribution));
+    return { composition, catalog: catalogOf(composition) };
+  });
 }
 
 /** The release with exactly the plugin versions an environment enables (name → id). */
 export async function composeWith(q: store.Queryable, release: store.ReleaseRecord, enabled: Record<string, string>): Promise<Composition & { pluginFindings: Finding[] }> {
-  const contributions = [];
-  const pluginFindings: Finding[] = [];
-  for (const id of Object.values(enabled)) {
-    const record = await store.getPlugin(q, id);
-    if (!record) throw new HttpError(409, 'plugin/missing', `the environment enables plugin ${id}, which is not installed`);
-    const c = contributionOf(record);
-    contributions.push(c.contribution);
-    pluginFindings.push(...c.findings);
-  }
-  return { ...composeRelease(release.release, contributions), pluginFindings };
+  const ids = Object.values(enabled).sort();
+  return cached(q, `with|${release.id}|${ids.join(',')}`, async () => {
+    const contributions = [];
+    const pluginFindings: Finding[] = [];
+    for (const id of ids) {
+      const record = await store.getPlugin(q, id);
+      if (!record) throw new HttpError(409, 'plugin/missing', `the environment enables plugin ${id}, which is not installed`);
+      const c = contributionOf(record);
+      contributions.push(c.contribution);
+      pluginFindings.push(...c.findings);
+    }
+    return { ...composeRelease(release.release, contributions), pluginFindings };
+  });
 }
 
 export async function composeCluster(q: store.Queryable, cluster: store.ClusterRecord) {

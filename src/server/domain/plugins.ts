@@ -64,6 +64,7 @@ export async function storePlugin(db: store.Database, read: ReadPlugin, source: 
   await db.transaction(async (tx) => {
     if (await store.getPlugin(tx, id)) throw new HttpError(409, 'plugin/already-installed', `plugin ${loaded.name} version ${loaded.version} is already installed`, { hint: 'uninstall it first, or (for a registered folder) sync it' });
     await store.insertPlugin(tx, { id, name: loaded.name, version: loaded.version, ...pluginFields(loaded), sourceKind: source.kind, ...(source.path ? { sourcePath: source.path } : {}), loaded: kept });
+    await store.bumpCatalogVersion(tx);
     for (const release of releases) {
       const existing = await store.getRelease(tx, release.id);
       if (existing) throw new HttpError(409, 'release/already-exists', `release '${release.id}' already exists${existing.pluginId ? ` (from plugin ${existing.pluginId})` : ''}`);
@@ -104,6 +105,7 @@ export async function syncPlugin(db: store.Database, id: string): Promise<{ plug
   }
   await db.transaction(async (tx) => {
     await store.updatePluginLoaded(tx, id, read.loaded, pluginFields(read.loaded));
+    await store.bumpCatalogVersion(tx);
     const before = new Set((await store.releasesOfPlugin(tx, id)).map((r) => r.id));
     for (const release of read.releases) {
       if (before.delete(release.id)) await store.replaceRelease(tx, release);
@@ -133,6 +135,7 @@ export async function uninstallPlugin(db: store.Database, id: string): Promise<v
       if (users.length) throw new HttpError(409, 'plugin/release-in-use', `plugin ${id} defines release '${release.id}', which ${users.map((c) => `'${c.name}'`).join(', ')} use${users.length === 1 ? 's' : ''}`, { clusters: users, hint: 'delete those environments first' });
     }
     await store.deletePlugin(tx, id); // its releases go with it (ON DELETE CASCADE)
+    await store.bumpCatalogVersion(tx);
     if (record.sourceKind === 'bundled') await store.setMeta(tx, store.META_BUNDLED_RELEASE_REMOVED, true);
   });
   contributionCache.delete(id);

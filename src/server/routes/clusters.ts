@@ -5,7 +5,7 @@ import type { AppContext } from '../app.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../domain/bind.js';
-import { catalogOf, clusterOr404, composeCluster, composeForWizard, composeWith, editableOf, releaseOr404 } from '../domain/environment.js';
+import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
@@ -54,8 +54,8 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       const { name, release_id: releaseId, components } = req.body;
       const release = await store.getRelease(ctx.db, releaseId);
       if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
-      const wizard = await composeForWizard(ctx.db, release);
-      const verdict = validate(catalogOf(wizard), components);
+      const { composition: wizard, catalog } = await wizardFor(ctx.db, release.id);
+      const verdict = validate(catalog, components);
       if (!verdict.valid) throw refused('cluster/invalid-components', 'the chosen components do not go together', verdict.findings);
       // Plugin components enable their plugins, at the version the wizard offered.
       const chosen = new Set(components.map((c) => c.trim()));
@@ -159,8 +159,8 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     { schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
     async (req) => {
       const c = await clusterOr404(ctx.db, req.params.id);
-      const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, c.releaseId));
-      return state(catalogOf(composition), req.query.select === undefined ? c.components : splitSelection(req.query.select));
+      const { catalog } = await wizardFor(ctx.db, c.releaseId);
+      return state(catalog, req.query.select === undefined ? c.components : splitSelection(req.query.select));
     },
   );
 
@@ -168,8 +168,8 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     '/releases/:id/components/state',
     { schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
     async (req) => {
-      const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
-      return state(catalogOf(composition), splitSelection(req.query.select));
+      const { catalog } = await wizardFor(ctx.db, req.params.id);
+      return state(catalog, splitSelection(req.query.select));
     },
   );
 

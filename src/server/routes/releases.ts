@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
-import { catalogOf, composeForWizard, releaseOr404, rolesOf } from '../domain/environment.js';
+import { releaseOr404, rolesOf, wizardFor } from '../domain/environment.js';
 import { errorResponses, idParam } from './schemas.js';
 
 const graphParams = { type: 'object', required: ['id', 'type'], properties: { id: idParam.properties.id, type: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } } } as const;
@@ -39,12 +39,13 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
         throw new HttpError(409, 'release/from-plugin', `release '${r.id}' comes from plugin ${r.pluginId}; uninstall the plugin to remove it`, { plugin_id: r.pluginId });
       }
       await store.deleteRelease(tx, r.id);
+      await store.bumpCatalogVersion(tx);
     });
     return reply.status(204).send();
   });
 
   api.get<{ Params: { id: string } }>('/releases/:id/components', { schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam } }, async (req) => {
-    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+    const { composition } = await wizardFor(ctx.db, req.params.id);
     // The shape of the component-registry design: release and plugin components, relations as written.
     return composition.composed.components.map((c) => {
       const { plugin, ...rest } = c;
@@ -53,7 +54,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
   });
 
   api.get<{ Params: { id: string } }>('/releases/:id/roles', { schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam } }, async (req) => {
-    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
+    const { composition } = await wizardFor(ctx.db, req.params.id);
     return rolesOf(composition);
   });
 
@@ -66,7 +67,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   // Keep the component catalog compile reachable for diagnostics: problems in the release's own components.
   api.get<{ Params: { id: string } }>('/releases/:id/findings', { schema: { summary: 'What composition found about the release with the installed plugins', tags: ['releases'], params: idParam } }, async (req) => {
-    const composition = await composeForWizard(ctx.db, await releaseOr404(ctx.db, req.params.id));
-    return { findings: [...composition.findings, ...catalogOf(composition).findings], plugins: composition.plugins };
+    const { composition, catalog } = await wizardFor(ctx.db, req.params.id);
+    return { findings: [...composition.findings, ...catalog.findings], plugins: composition.plugins };
   });
 }

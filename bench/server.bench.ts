@@ -1,0 +1,80 @@
+/**
+ * The server under load on loopback (autocannon): GET /releases/{id}/components and POST /clusters
+ * throughput and latency, and the graph endpoint of a 1,000-node environment (target: under 2 s).
+ * In-process server on in-memory PGlite with the bundled release and one plugin; the baseline is
+ * GET /api/v1/version (routing, auth and serialisation only) measured in the same run.
+ */
+import autocannon from 'autocannon';
+import { join } from 'node:path';
+import { buildApp } from '../src/server/app.js';
+import { readPluginFolder, storePlugin } from '../src/server/domain/plugins.js';
+import { openStore } from '../src/store/index.js';
+import { report, timeAsync } from './harness.js';
+import { writePlugin } from '../test/server/support/plugins.js';
+
+const TOKEN = 'bench-admin-token-0123456789';
+const root = join(import.meta.dirname, '..');
+const db = await openStore({ inMemory: true });
+await storePlugin(db, readPluginFolder(join(root, 'release')), { kind: 'bundled' });
+await storePlugin(db, readPluginFolder(writePlugin({ name: 'benchplug' })), { kind: 'folder' });
+const app = await buildApp({ db, adminToken: TOKEN, deploy: { sliceDelayMs: 0, sliceSize: 1000 } });
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
+const getJson = async (res: Response | Promise<Response>): Promise<any> => (await res).json();
+const release = (await getJson(fetch(`${url}/api/v1/releases`)))[0].id as string;
+const auth = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' };
+const components = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph', 'additional_service:benchplug'];
+const seconds = Number(process.env.HEARTH_BENCH_SECONDS ?? 8);
+
+async function load(title: string, options: autocannon.Options): Promise<autocannon.Result> {
+  const result = await autocannon({ duration: seconds, connections: 10, ...options, url: `${url}${options.url ?? ''}` });
+  const non2xx = result.non2xx + result.errors;
+  console.log(`| ${title} | ${result.requests.average.toFixed(0)} req/s | p50 ${result.latency.p50} ms | p99 ${result.latency.p99} ms | ${result.requests.total} requests | ${non2xx} non-2xx/errors |`);
+  return result;
+}
+
+console.log('\n## Throughput and latency on loopback (autocannon, 10 connections, %d s each)', seconds);
+console.log('| case | throughput | p50 | p99 | total | failures |');
+console.log('|---|---|---|---|---|---|');
+const baseline = await load('GET /api/v1/version (baseline)', { url: '/api/v1/version' });
+const componentsRun = await load('GET /releases/{id}/components', { url: `/api/v1/releases/${release}/components` });
+let n = 0;
+const createRun = await load('POST /clusters (unique names)', {
+  url: '/api/v1/clusters',
+  method: 'POST',
+  headers: auth,
+  requests: [
+    {
+      method: 'POST',
+      path: '/api/v1/clusters',
+      headers: auth,
+      setupRequest: (req: autocannon.Request) => ({ ...req, body: JSON.stringify({ name: `bench-${n++}`, release_id: release, components }) }),
+    },
+  ],
+});
+console.log(`\ncomponents: ${(componentsRun.requests.average / baseline.requests.average).toFixed(2)}x of baseline throughput; create: ${(createRun.requests.average / baseline.requests.average).toFixed(2)}x`);
+
+// A 1,000-node environment.
+const created = await getJson(fetch(`${url}/api/v1/clusters`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'big', release_id: release, components }) }));
+const ids: number[] = (await getJson(fetch(`${url}/api/v1/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ simulate: { count: 1000 } }) }))).ids;
+const roleFor = (i: number) => (i < 3 ? ['controller'] : i < 6 ? ['database', 'messaging'] : i < 56 ? ['ceph-osd'] : i < 60 ? ['benchplug-node'] : ['compute']);
+const assign = await fetch(`${url}/api/v1/clusters/${created.id}/nodes`, { method: 'POST', headers: auth, body: JSON.stringify({ assignments: ids.map((id, i) => ({ node_id: id, roles: roleFor(i) })) }) });
+if (!assign.ok) throw new Error(`assign failed: ${await assign.text()}`);
+const graphUrl = `${url}/api/v1/clusters/${created.id}/graphs/default`;
+let size = 0;
+const graph = await timeAsync('GET /clusters/{id}/graphs/default (1,000 nodes, json)', async () => {
+  const res = await fetch(graphUrl);
+  size = (await res.arrayBuffer()).byteLength;
+}, { runs: 5, warmup: 1 });
+const dot = await timeAsync('GET … ?format=dot (1,000 nodes)', async () => void (await (await fetch(`${graphUrl}?format=dot`)).arrayBuffer()), { runs: 3, warmup: 1 });
+const deploy = await timeAsync('POST /clusters/{id}/deploy → succeeded (1,000 nodes)', async () => {
+  const d = await getJson(fetch(`${url}/api/v1/clusters/${created.id}/deploy`, { method: 'POST', headers: auth, body: '{}' }));
+  if (!d.id) throw new Error(JSON.stringify(d));
+  for (;;) {
+    const s = await getJson(fetch(`${url}/api/v1/clusters/${created.id}/deployments/${d.id}`));
+    if (s.status !== 'running') break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}, { runs: 1, warmup: 0 });
+report('1,000-node environment', [{ ...graph, targetMs: 2000, note: `${(size / 1e6).toFixed(1)} MB JSON` }, dot, deploy]);
+await app.close();
+await db.close();
