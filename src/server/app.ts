@@ -3,7 +3,8 @@
  * `buildApp` wires an open database into a Fastify instance without listening, so tests can use
  * `inject` and `start.ts` can listen.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { Ajv } from 'ajv';
 import type { Database } from '../store/index.js';
@@ -80,7 +81,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.log.error(err);
     return reply.status(500).send({ code: 'server/internal', message: 'Hearth failed to handle this request; this is a bug, and the server log has the details' });
   });
+  const webIndex = options.webDist && existsSync(join(options.webDist, 'index.html')) ? options.webDist : undefined;
   app.setNotFoundHandler((request, reply) => {
+    // The web UI routes in the browser: its deep links get its page, not a 404.
+    if (webIndex && request.method === 'GET' && !request.url.startsWith('/api/') && (request.headers.accept ?? '').includes('text/html')) {
+      return reply.type('text/html; charset=utf-8').send(readFileSync(join(webIndex, 'index.html')));
+    }
     reply.status(404).send({ code: 'request/no-such-route', message: `no ${request.method} ${request.url.split('?')[0]} here`, details: { hint: 'the API reference is at /docs' } });
   });
 

@@ -172,3 +172,31 @@ describe('HTTP face', () => {
     assert.equal(await getMeta(t.db, META_BUNDLED_RELEASE_REMOVED), true);
   });
 });
+
+describe('server options', () => {
+  test('--protect-reads closes reads too; the web UI is served with its deep links', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { buildApp } = await import('../../src/server/app.js');
+    const [engine2] = engines();
+    const db = await engine2.open();
+    const web = mkdtempSync(join(tmpdir(), 'hearth-web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>Hearth UI</title>');
+    writeFileSync(join(web, 'app.js'), 'console.log(1)');
+    const app = await buildApp({ db, adminToken: TOKEN, protectReads: true, webDist: web });
+    try {
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/releases' })).statusCode, 401);
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/releases', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode, 200);
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).statusCode, 200, 'the reference stays readable');
+      assert.match((await app.inject({ method: 'GET', url: '/' })).body, /Hearth UI/);
+      assert.match((await app.inject({ method: 'GET', url: '/app.js' })).body, /console/);
+      assert.match((await app.inject({ method: 'GET', url: '/clusters/3/nodes', headers: { accept: 'text/html' } })).body, /Hearth UI/);
+      assert.equal((await app.inject({ method: 'GET', url: '/api/v1/nope', headers: { accept: 'text/html', authorization: `Bearer ${TOKEN}` } })).statusCode, 404);
+    } finally {
+      await app.close();
+      await db.close();
+      await engine2.dispose();
+    }
+  });
+});

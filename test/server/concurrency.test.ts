@@ -1,0 +1,57 @@
+/**
+ * Races: clients assigning a role limited to `max: 1` at the same time (one wins), two creates of
+ * one environment name (one wins), and two stores migrating one schema at once (each migration once).
+ */
+import { after, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { engines, testDatabaseUrl } from './support/engines.js';
+import { testApp } from './support/app.js';
+import { writePlugin } from './support/plugins.js';
+import { openStore } from '../../src/store/index.js';
+
+const BASE = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'];
+
+for (const engine of engines()) {
+  describe(`races on ${engine.name}`, () => {
+    after(() => engine.dispose());
+
+    test('a role limited to max: 1 is granted once however many clients race for it', async () => {
+      const t = await testApp(engine);
+      try {
+        assert.equal((await t.call('POST', '/api/v1/plugins/folders', { path: writePlugin({ name: 'solo', roleMax: 1 }) })).statusCode, 201);
+        const release = (await t.call('GET', '/api/v1/releases')).json()[0].id;
+        const env = (await t.call('POST', '/api/v1/clusters', { name: 'race', release_id: release, components: [...BASE, 'additional_service:solo'] })).json().id;
+        const ids: number[] = (await t.call('POST', '/api/v1/nodes', { simulate: { count: 6 } })).json().ids;
+        const answers = await Promise.all(ids.map((id) => t.call('POST', `/api/v1/clusters/${env}/nodes`, { assignments: [{ node_id: id, roles: ['solo-node'] }] })));
+        assert.equal(answers.filter((a) => a.statusCode === 200).length, 1);
+        for (const a of answers.filter((x) => x.statusCode !== 200)) {
+          assert.equal(a.statusCode, 400);
+          assert.equal(a.json().details.findings[0].code, 'role/too-many');
+        }
+        const holders = (await t.call('GET', `/api/v1/clusters/${env}/nodes`)).json().filter((n: { pending_roles: string[] }) => n.pending_roles.includes('solo-node'));
+        assert.equal(holders.length, 1);
+
+        const creates = await Promise.all([1, 2, 3].map(() => t.call('POST', '/api/v1/clusters', { name: 'same-name', release_id: release, components: BASE })));
+        assert.deepEqual(creates.map((c) => c.statusCode).sort(), [201, 409, 409]);
+      } finally {
+        await t.close();
+      }
+    });
+  });
+}
+
+describe('migrations', () => {
+  test('two stores migrating one PostgreSQL schema at once apply each migration once', { skip: testDatabaseUrl ? false : 'HEARTH_TEST_DATABASE_URL not set' }, async () => {
+    const schema = `hearth_m_${randomBytes(5).toString('hex')}`;
+    const [a, b] = await Promise.all([openStore({ databaseUrl: testDatabaseUrl!, schema }), openStore({ databaseUrl: testDatabaseUrl!, schema })]);
+    try {
+      const rows = await a.query<{ version: number }>('SELECT version FROM hearth_migrations ORDER BY version');
+      assert.deepEqual(rows.map((r) => r.version), [1]);
+    } finally {
+      await a.exec(`DROP SCHEMA "${schema}" CASCADE`);
+      await a.close();
+      await b.close();
+    }
+  });
+});
