@@ -46,6 +46,18 @@ type Parsed = { ok: true; plan: ConditionPlan } | { ok: false; message: string }
 const DEFAULT_NODE_KEYS: ReadonlySet<string> = new Set(['uid', 'roles', 'node_roles']);
 const DEFAULT_CLASS_KEYS: ReadonlySet<string> = new Set(['roles', 'node_roles']);
 
+const planCache = new WeakMap<ReadonlySet<string>, WeakMap<ReadonlySet<string>, Map<string, Parsed>>>();
+const MAX_CACHED_PLANS = 10_000;
+function plansFor(nodeKeys: ReadonlySet<string>, classKeys: ReadonlySet<string>): Map<string, Parsed> {
+  const byClass = planCache.get(nodeKeys) ?? planCache.set(nodeKeys, new WeakMap()).get(nodeKeys)!;
+  let plans = byClass.get(classKeys);
+  if (!plans || plans.size > MAX_CACHED_PLANS) {
+    plans = new Map();
+    byClass.set(classKeys, plans);
+  }
+  return plans;
+}
+
 /** Nailgun's LCM rewrote legacy conditions before evaluating them on the deployment data (research/nailgun.md §3.8). */
 export function rewriteLegacyCondition(text: string): string {
   return text
@@ -62,7 +74,9 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
   const oldCommon = options.previous?.common ?? options.old;
   const models = options.models ?? { cluster: common.cluster ?? {}, settings: common };
 
-  const yaql = new Map<string, Parsed>();
+  // Plans depend only on the text and the key sets: shared by every evaluator with the same sets,
+  // so a server computing many graphs parses and plans each expression once.
+  const yaql = plansFor(nodeKeys, classKeys);
   const parsedYaql = (text: string): Parsed => {
     let hit = yaql.get(text);
     if (!hit) {
