@@ -16,9 +16,9 @@ program
 
 registerCommands(program);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
+// No top-level await: the bundle (scripts/bundle.mjs) is a CommonJS script so that V8 can reuse
+// its compiled code from one run to the next.
+program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
     // --help and --version end here with code 0; every other commander error is bad usage.
     process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
@@ -26,4 +26,4 @@ try {
     process.stderr.write(`hearth: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 70;
   }
-}
+});

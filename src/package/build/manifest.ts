@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../root.js';
 
 export const MANIFEST_FORMAT = 'hearth-package/1';
 
@@ -31,11 +33,11 @@ export const sha256 = (data: Buffer): string => createHash('sha256').update(data
 
 let builderVersion: string | undefined;
 
-/** Hearth's own version, from its package.json (the same file for src/ under tsx and for dist/). */
+/** Hearth's own version, from its package.json (found from src/ under tsx, from dist/ and from the bundle). */
 export function hearthVersion(): string {
   if (builderVersion) return builderVersion;
   try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { name?: string; version?: string };
     builderVersion = pkg.name === 'hearth' && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   } catch {
     builderVersion = '0.0.0';

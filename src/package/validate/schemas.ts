@@ -5,8 +5,7 @@
  * the exact key or value (positions come from the YAML parser, see core/positions).
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { finding, type Finding } from '../../core/findings.js';
@@ -14,9 +13,10 @@ import { keyPositionOf, positionAt, positionOf } from '../../core/positions.js';
 import { closest } from './spelling.js';
 import { AJV_OPTIONS, SCHEMA_BASE, exportName, schemasDigest } from './schema-names.js';
 import * as precompiled from './compiled-schemas.js';
+import { packageRoot } from '../root.js';
 
 /** schemas/ sits at the package root, beside src/ and dist/. */
-export const schemasDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'schemas');
+export const schemasDir = join(packageRoot(), 'schemas');
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();

@@ -1,0 +1,66 @@
+/**
+ * Bundles the `hearth` command into dist/bundle/ so that it starts fast, then records V8's compiled
+ * code for it (the code cache) from one warm-up run.
+ *
+ * Why a bundle: Node resolving, reading and compiling a few hundred small files (the `yaml` library
+ * alone is 72) cost more than `hearth plugin validate` itself. Why CommonJS and not split ES
+ * modules: Node 20 can reuse compiled code only for a script run through `vm.Script` with
+ * `cachedData` (ES modules get no code cache before Node 22), and most of what remains after
+ * bundling is V8 compiling the YAML parser and the validators for the first time. Command actions
+ * still load their code on first use: esbuild turns each `await import()` of our own modules into
+ * a lazy initialiser, so an offline command never runs the server's code, and the packages left
+ * external below (the server's, the database's) are never even read.
+ *
+ * Usage: node scripts/bundle.mjs [--metafile] [--no-cache]   (run by `npm run build`)
+ */
+import { build } from 'esbuild';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = join(root, 'dist', 'bundle');
+const outfile = join(outdir, 'hearth.cjs');
+
+/**
+ * Left to Node at run time: packages that read their own files next to their code (PGlite's wasm
+ * and data files), that load optional native or dynamic modules (pg, playwright-core), and the
+ * server's packages (only `hearth serve` loads them, so bundling them would only grow the file).
+ */
+const external = ['@electric-sql/pglite', 'pg', 'pg-native', 'playwright-core', 'fastify', '@fastify/*', 'react', 'react-dom', 'vite'];
+
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli/main.ts'],
+  outfile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external,
+  // Every import() becomes require(): a script run through vm.Script has no loader for import()
+  // on Node 20 without experimental flags. The external packages all load through require()
+  // (PGlite is an ES module without top-level await, which Node >= 20.19 requires directly).
+  supported: { 'dynamic-import': false },
+  // Our modules find Hearth's root from their own URL (src/package/root.ts): in the bundle that is
+  // the bundle's URL, which bin/hearth passes in as __hearthUrl.
+  define: { 'import.meta.url': '__hearthUrl' },
+  legalComments: 'linked',
+  logLevel: 'warning',
+  metafile: true,
+});
+if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
+
+if (!process.argv.includes('--no-cache')) {
+  // One run that exercises the validator, the loader and the YAML parser on the bundled release,
+  // then bin/hearth writes the code cache as it exits. A failure only costs speed: say so, go on.
+  const run = spawnSync(process.execPath, [join(root, 'bin', 'hearth'), 'plugin', 'validate', join(root, 'release'), '--json'], {
+    cwd: root,
+    env: { ...process.env, HEARTH_WRITE_CODE_CACHE: '1', HEARTH_NO_BUNDLE: '' },
+    encoding: 'utf8',
+  });
+  if (run.status !== 0) process.stderr.write(`bundle: the warm-up run exited with ${run.status}; hearth works, but starts slower\n${run.stderr}`);
+}
