@@ -161,8 +161,10 @@ test('required types and the network radio group', () => {
   assert.deepEqual(codes(v.findings), ['component/network-core-missing', 'component/required-type-missing', 'component/required-type-missing']);
   const two = validate(spec, ['hypervisor:vmware', 'network:neutron:core:ml2', 'network:neutron:core:nsx', 'storage:block:lvm']);
   assert.deepEqual(codes(two.findings), ['component/network-core-conflict']);
+  // The network core is a radio group: with ML2 checked, Contrail replaces it rather than joining it.
   const s = state(spec, ['network:neutron:core:ml2']);
-  assert.equal(one(s, 'network:neutron:core:contrail').enabled, false);
+  assert.equal(one(s, 'network:neutron:core:contrail').enabled, true);
+  assert.deepEqual(one(s, 'network:neutron:core:contrail').replaces, ['network:neutron:core:ml2']);
 });
 
 test('unknown names are errors with a suggestion', () => {

@@ -132,6 +132,7 @@ function tell(t: Telling, node: Because): void {
       t.said.add(node.ref);
       if (rule.trigger === node.component) t.sentences.push(`${describeRule(catalog, node.ref)}, which cannot hold`);
       else if (node.chosen) t.sentences.push(`${describeRule(catalog, node.ref)}, so ${x} is needed`);
+      else if (rule.kind === 'radio') t.sentences.push(`only one network core plugin can be used at a time (${list(catalog, rule)}), which rules out ${x}`);
       else t.sentences.push(`${describeRule(catalog, node.ref)}, which rules out ${x}`);
       break;
     }
@@ -159,6 +160,8 @@ export function render(catalog: Catalog, why: Refutation, depth = 0): string {
     const rule = catalog.constraints[c.constraint];
     const base = describeRule(catalog, c.constraint);
     if (c.violated === 'min') t.sentences.push(rule.items.length === 0 ? base : `${base}, and ${rule.min > 1 ? 'not all of them' : 'none of them'} can be chosen`);
+    // The radio rule broken from above: the click replaces, so say what cannot be combined instead.
+    else if (rule.kind === 'radio') t.sentences.push(`only one network core plugin can be used at a time (${list(catalog, rule)})`);
     else t.sentences.push(rule.kind === 'none_of' ? base : `${base}, and more than that would be chosen`);
   }
   for (const p of why.premises) tell(t, p);
@@ -169,4 +172,10 @@ export function render(catalog: Catalog, why: Refutation, depth = 0): string {
 export function explainDeadEnd(catalog: Catalog, subject: number, why: Refutation): string {
   const reasons = render(catalog, why);
   return reasons ? `${reasons}; so ${nameOf(catalog, subject)} cannot be chosen` : `${nameOf(catalog, subject)} cannot be chosen`;
+}
+
+/** Without the explaining solver's chain: the chosen components the dead end rests on. */
+export function deadEndByCore(catalog: Catalog, c: number, core: number[]): string {
+  if (core.length === 0) return `${nameOf(catalog, c)} cannot be part of any valid selection of this release and its plugins`;
+  return `no valid selection contains ${nameOf(catalog, c)} together with ${core.map((x) => nameOf(catalog, x)).join(' and ')} (which you chose)`;
 }

@@ -78,7 +78,12 @@ export class Proofs {
     this.blocked = new Uint8Array(n);
   }
 
-  refresh(selection: number[], budget: number): void {
+  /**
+   * Prove every component against `selection`, except those in `skip` (radio members a sibling
+   * of which is checked: they are judged against the selection their click would make instead,
+   * and here they would only be refuted by the radio rule and explained for nothing).
+   */
+  refresh(selection: number[], budget: number, skip: readonly number[] = []): void {
     const { catalog } = this;
     const n = catalog.components.length;
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
@@ -118,6 +123,7 @@ export class Proofs {
     }
     for (let c = 0; c < n; c++) if (blocked[c] && witness[c] === OPEN) witness[c] = UNASKED;
     for (const x of base0) witness[x] = 0;
+    for (const c of skip) if (witness[c] === OPEN) witness[c] = UNASKED;
     this.stats.base = base0.length;
 
     // 1. What the previous click proved and still holds.

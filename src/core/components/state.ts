@@ -13,10 +13,13 @@
  * disabled ("could not be checked"), never as enabled.
  */
 import type { Catalog } from './catalog.js';
-import { explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
+import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN, contains } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
+import { NONE, NO_RULES, chosenNow, gateShape, testedWith, unmetGates } from './gates.js';
+import { radioStates } from './radio-state.js';
+import { Replacements, replacementOf, replacingMembers, type Replacement } from './radio.js';
 
 export interface ComponentState {
   name: string;
@@ -34,6 +37,11 @@ export interface ComponentState {
   reasons: string[];
   /** The smallest change that enables it: "also choose X", "unselect Y". */
   fix: string[];
+  /**
+   * A radio member while a sibling is checked: the chosen components its click unselects (the
+   * sibling, and what was chosen only because of it). It is judged against that selection.
+   */
+  replaces?: string[];
 }
 
 export interface WizardState {
@@ -55,6 +63,7 @@ export interface StateOptions {
 }
 
 const engines = new WeakMap<Catalog, Proofs>();
+const radioEngines = new WeakMap<Catalog, Replacements>();
 
 function proofsFor(catalog: Catalog): Proofs {
   let e = engines.get(catalog);
@@ -65,79 +74,14 @@ function proofsFor(catalog: Catalog): Proofs {
   return e;
 }
 
-/**
- * Most components have no reason, no fix and the same untested list: they share one frozen
- * array instead of allocating three per component per click (at 10,000 components the garbage
- * collector was a third of a click).
- */
-const NONE: string[] = Object.freeze([]) as unknown as string[];
-const NO_RULES: number[] = Object.freeze([]) as unknown as number[];
-
-/**
- * The pane split of every requirement, once per catalog: how many of its items sit on the
- * trigger's pane or an earlier one (asked for now) and how many on later panes (asked there).
- */
-interface GateShape {
-  now: Int32Array;
-  later: Int32Array;
-}
-const gateShapes = new WeakMap<Catalog, GateShape>();
-
-function gateShape(catalog: Catalog): GateShape {
-  let shape = gateShapes.get(catalog);
-  if (!shape) {
-    const m = catalog.constraints.length;
-    shape = { now: new Int32Array(m), later: new Int32Array(m) };
-    for (const rule of catalog.constraints) {
-      if (rule.trigger < 0) continue;
-      const pane = catalog.components[rule.trigger].pane;
-      for (const x of rule.items) {
-        if (catalog.components[x].pane <= pane) shape.now[rule.id]++;
-        else shape.later[rule.id]++;
-      }
-    }
-    gateShapes.set(catalog, shape);
-  }
-  return shape;
-}
-
-/** How many chosen components each rule counts among its items on the trigger's pane or earlier. */
-function chosenNow(catalog: Catalog, indices: readonly number[]): Int32Array {
-  const counts = new Int32Array(catalog.constraints.length);
-  for (const y of indices) {
-    const pane = catalog.components[y].pane;
-    for (const k of catalog.occurrences[y]) {
-      const t = catalog.constraints[k].trigger;
-      if (t >= 0 && pane <= catalog.components[t].pane) counts[k]++;
-    }
-  }
-  return counts;
-}
-
-/** Requirements on this or an earlier pane that the chosen components do not meet yet. */
-function unmetGates(catalog: Catalog, c: number, shape: GateShape, chosenCount: Int32Array): number[] {
-  const rules = catalog.triggeredBy[c];
-  if (rules.length === 0) return NO_RULES;
-  let out: number[] | undefined;
-  for (const k of rules) {
-    const rule = catalog.constraints[k];
-    if (rule.kind === 'none_of') continue;
-    const now = chosenCount[k];
-    const processed = shape.now[k];
-    const later = shape.later[k];
-    const ok =
-      rule.kind === 'all_of' ? now === processed : rule.kind === 'one_of' ? now === 1 || (now === 0 && later > 0) : now >= 1 || (now === 0 && later > 0);
-    if (!ok && processed + later > 0) (out ??= []).push(k);
-  }
-  return out ?? NO_RULES;
-}
-
 export function state(catalog: Catalog, selectionNames: readonly string[], options: StateOptions = {}): WizardState {
   const budget = options.budget ?? 100_000;
   const { indices, findings } = resolveSelection(catalog, selectionNames);
   findings.push(...validateIndices(catalog, indices));
   const e = proofsFor(catalog);
-  e.refresh(indices, budget);
+  const replacing = new Map<number, Replacement>();
+  for (const m of replacingMembers(catalog, indices)) replacing.set(m, replacementOf(catalog, indices, m) as Replacement);
+  e.refresh(indices, budget, [...replacing.keys()]);
 
   const { components } = catalog;
   const n = components.length;
@@ -166,6 +110,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     let reasons: string[] = [];
     let fix: string[] = [];
     let deadEnd = false;
+    if (replacing.has(c)) continue;
     if (!checked) {
       for (const y of clashes.get(c) ?? NO_RULES) reasons.push(pairText(catalog, c, y, y));
       if (reasons.length > 0) needRemovalFix.push(c);
@@ -222,6 +167,11 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       fix,
     };
   }
+  if (replacing.size > 0) {
+    let radio = radioEngines.get(catalog);
+    if (!radio) radioEngines.set(catalog, (radio = new Replacements(catalog)));
+    radioStates(catalog, radio, replacing, { indices, tested, clashes, budget, fixes: options.fixes !== false }, out);
+  }
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
   return {
@@ -233,26 +183,9 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   };
 }
 
-/** For each chosen x, which components list x as compatible or are listed by it (symmetric). */
-function testedWith(catalog: Catalog, indices: readonly number[]): Uint8Array[] {
-  const n = catalog.components.length;
-  return indices.map((x) => {
-    const mark = new Uint8Array(n);
-    for (const p of catalog.matchedBy[x]) for (const use of catalog.patterns[p].usedBy) if (use.list === 'compatible') mark[use.component] = 1;
-    for (const p of catalog.components[x].compatible) for (const y of catalog.patterns[p].expansion) mark[y] = 1;
-    return mark;
-  });
-}
-
 /** "unselect Y" for the blocked components that become possible when one chosen Y goes. */
 function removalFixes(e: Proofs, targets: number[], out: ComponentState[], budget: number): void {
   for (const [c, y] of e.freedBy(targets, budget)) out[c].fix = [...out[c].fix, `unselect ${nameOf(e.catalog, y)}`];
-}
-
-/** Without the explaining solver's chain: the chosen components the dead end rests on. */
-function deadEndByCore(catalog: Catalog, c: number, core: number[]): string {
-  if (core.length === 0) return `${nameOf(catalog, c)} cannot be part of any valid selection of this release and its plugins`;
-  return `no valid selection contains ${nameOf(catalog, c)} together with ${core.map((x) => nameOf(catalog, x)).join(' and ')} (which you chose)`;
 }
 
 function blockedByCore(catalog: Catalog, indices: number[]): string {

@@ -1,0 +1,216 @@
+/**
+ * Radio groups in the wizard (the network core plugins): choosing a member *replaces* the member
+ * checked in its group, it never adds a second one. So "can Contrail be chosen while Neutron with
+ * ML2 is checked?" is asked of the selection the click would produce — the checked sibling(s)
+ * removed, and with them whatever the user chose only because of them (the ML2 drivers, which
+ * require ML2 core) — never of the selection plus Contrail, which the radio rule alone refutes.
+ *
+ * The replacement, precisely (docs/components.md): start from the chosen members of the group
+ * other than r (the siblings) as the dropped set; a chosen component d is dropped too when one of
+ * its requirements (a rule with a minimum: requires, any_of, one_of, all_of) has a dropped item
+ * among its items and is not met by what is left plus r; repeat until nothing changes. The kept
+ * selection is what remains, in the user's order. r is enabled when the kept selection plus r has
+ * a valid completion (and no requirement of r on an earlier pane is missing, as for any component).
+ */
+import type { Catalog } from './catalog.js';
+import { Cdcl } from './cdcl.js';
+import { RADIO_GROUPS } from './names.js';
+import { contains } from './proofs.js';
+import { Repair } from './repair.js';
+import { Solver, type Refutation } from './solver.js';
+
+export interface Replacement {
+  /** The selection after the click, without r itself. */
+  kept: number[];
+  /** The siblings and the chosen components that depended on them, in selection order. */
+  dropped: number[];
+}
+
+/**
+ * What choosing `r` replaces, or undefined when `r` is not in a radio group or no sibling is
+ * checked (then choosing it simply adds it).
+ */
+export function replacementOf(catalog: Catalog, selection: readonly number[], r: number): Replacement | undefined {
+  const group = catalog.components[r].group;
+  if (!RADIO_GROUPS.has(group)) return undefined;
+  const gone = new Set<number>();
+  for (const s of selection) if (s !== r && catalog.components[s].group === group) gone.add(s);
+  if (gone.size === 0) return undefined;
+  const chosen = new Set(selection);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of selection) {
+      if (d === r || gone.has(d)) continue;
+      if (dependsOnDropped(catalog, d, r, chosen, gone)) {
+        gone.add(d);
+        changed = true;
+      }
+    }
+  }
+  return { kept: selection.filter((x) => x !== r && !gone.has(x)), dropped: selection.filter((x) => gone.has(x)) };
+}
+
+function dependsOnDropped(catalog: Catalog, d: number, r: number, chosen: Set<number>, gone: Set<number>): boolean {
+  for (const k of catalog.triggeredBy[d]) {
+    const rule = catalog.constraints[k];
+    if (rule.min < 1) continue;
+    let lost = false;
+    let met = 0;
+    for (const x of rule.items) {
+      if (gone.has(x)) lost = true;
+      else if (x === r || chosen.has(x)) met++;
+    }
+    if (lost && met < rule.min) return true;
+  }
+  return false;
+}
+
+/** Unchecked members of a radio group while a sibling is checked: the components `replacementOf` applies to. */
+export function replacingMembers(catalog: Catalog, selection: readonly number[]): number[] {
+  const checkedGroups = new Set<string>();
+  const chosen = new Set(selection);
+  for (const s of selection) if (RADIO_GROUPS.has(catalog.components[s].group)) checkedGroups.add(catalog.components[s].group);
+  if (checkedGroups.size === 0) return [];
+  return catalog.components.filter((c) => checkedGroups.has(c.group) && !chosen.has(c.index)).map((c) => c.index);
+}
+
+/** The answer for one member: a valid selection containing kept + r, or why none exists. */
+export type Verdict =
+  | { status: 'sat'; model: Int32Array; kept: number[] }
+  | { status: 'unsat'; core: number[]; why?: Refutation; kept: number[]; text?: string }
+  | { status: 'unknown'; kept: number[] };
+
+/** Search budget for an explanation (the yes/no answer is already known). */
+const EXPLAIN_BUDGET = 300;
+
+/**
+ * Proofs for the replacements of one catalog, on solvers of their own so the main ones keep
+ * their place. The answers of the previous click are kept while they still hold: a model that
+ * contains the new kept selection, a refutation whose core is still chosen.
+ */
+export class Replacements {
+  private readonly cdcl: Cdcl;
+  private readonly repair: Repair;
+  private readonly explainer: Solver;
+  private previous = new Map<number, Verdict>();
+
+  constructor(readonly catalog: Catalog) {
+    this.cdcl = new Cdcl(catalog);
+    this.repair = new Repair(catalog);
+    this.explainer = new Solver(catalog);
+  }
+
+  /** A verdict for each of `targets` against its own kept selection (the caller gives both). */
+  prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number): Map<number, Verdict> {
+    const out = new Map<number, Verdict>();
+    // Members sharing a kept selection (almost always all of them) share its base model.
+    const byKept = new Map<string, { kept: number[]; members: number[] }>();
+    for (const { member, kept } of targets) {
+      const carried = this.carry(member, kept);
+      if (carried) {
+        out.set(member, carried);
+        continue;
+      }
+      const key = kept.join(',');
+      const entry = byKept.get(key);
+      if (entry) entry.members.push(member);
+      else byKept.set(key, { kept, members: [member] });
+    }
+    for (const { kept, members } of byKept.values()) this.proveAll(kept, members, budget, out);
+    this.previous = out;
+    return out;
+  }
+
+  /** Which "unselect Y" (Y kept) lets `member` be chosen; the first found, or undefined. */
+  freedBy(member: number, kept: readonly number[], budget: number): number | undefined {
+    for (const y of kept) {
+      const rest = kept.filter((x) => x !== y);
+      const r = this.cdcl.solve([...rest, member], { budget: Math.min(budget, 1_000) });
+      if (r.status === 'sat') return y;
+    }
+    return undefined;
+  }
+
+  private carry(member: number, kept: number[]): Verdict | undefined {
+    const old = this.previous.get(member);
+    if (!old) return undefined;
+    if (old.status === 'sat' && containsAll(old.model, kept)) return { ...old, kept };
+    if (old.status === 'unsat' && old.core.every((x) => kept.includes(x))) {
+      // The sentence may cite a choice that is gone; it is kept only when nothing was removed.
+      const why = old.kept.every((x) => kept.includes(x)) ? old.why : undefined;
+      if (why || !old.why) return { ...old, why, kept };
+    }
+    return undefined;
+  }
+
+  private proveAll(kept: number[], members: number[], budget: number, out: Map<number, Verdict>): void {
+    const { cdcl, repair } = this;
+    const base = cdcl.solve(kept, { budget });
+    if (base.status !== 'sat') {
+      // The kept selection cannot be completed at all: no member helps.
+      for (const m of members) out.set(m, base.status === 'unsat' ? this.refute(m, kept, base.core, budget) : { status: 'unknown', kept });
+      return;
+    }
+    cdcl.settle(kept.length);
+    repair.setBase(base.model, kept, (c) => cdcl.fixedFalse(c));
+    const dead: number[] = [];
+    for (const m of members) {
+      if (cdcl.fixedFalse(m)) {
+        out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });
+        dead.push(m);
+        continue;
+      }
+      if (contains(base.model, m)) {
+        out.set(m, { status: 'sat', model: base.model, kept });
+        continue;
+      }
+      const mended = repair.extendsBase(m) ? withMember(base.model, m) : repair.tryAdd(m);
+      if (mended) {
+        out.set(m, { status: 'sat', model: mended, kept });
+        continue;
+      }
+      const r = cdcl.solve([...kept, m], { budget });
+      cdcl.settle(kept.length);
+      if (cdcl.assumedCount < kept.length) {
+        cdcl.solve(kept, { budget });
+        cdcl.settle(kept.length);
+      }
+      if (r.status === 'sat') out.set(m, { status: 'sat', model: r.model, kept });
+      else if (r.status === 'unsat') {
+        out.set(m, { status: 'unsat', core: r.core.filter((x) => x !== m), kept });
+        dead.push(m);
+      } else out.set(m, { status: 'unknown', kept });
+    }
+    if (dead.length > 0 && this.explainer.assume(kept, true)) {
+      for (const m of dead) {
+        const r = this.explainer.solve([m], { explain: true, budget: EXPLAIN_BUDGET });
+        const v = out.get(m) as Verdict & { status: 'unsat' };
+        if (r.status === 'unsat') v.why = r.why;
+      }
+    }
+  }
+
+  private refute(member: number, kept: number[], core: number[], budget: number): Verdict {
+    let why: Refutation | undefined;
+    if (this.explainer.assume(kept, true)) {
+      const r = this.explainer.solve([member], { explain: true, budget: Math.min(budget, EXPLAIN_BUDGET) });
+      why = r.status === 'unsat' ? r.why : undefined;
+    } else why = this.explainer.baseRefutation;
+    return { status: 'unsat', core, why, kept };
+  }
+}
+
+function withMember(model: Int32Array, m: number): Int32Array {
+  const out = new Int32Array(model.length + 1);
+  let i = 0;
+  let k = 0;
+  while (i < model.length && model[i] < m) out[k++] = model[i++];
+  out[k++] = m;
+  while (i < model.length) out[k++] = model[i++];
+  return out;
+}
+
+function containsAll(model: Int32Array, xs: readonly number[]): boolean {
+  for (const x of xs) if (!contains(model, x)) return false;
+  return true;
+}
