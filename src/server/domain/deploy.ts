@@ -4,7 +4,7 @@
  * node). The orchestrator is simulated: it walks the graph in its execution order and records each
  * task's status, so progress can be watched while it runs. No plugin content is executed.
  */
-import { buildDeploymentGraph, describeVertex, type DeploymentGraph } from '../../core/graph/index.js';
+import { describeVertex, graphForCluster, type DeploymentGraph } from '../../core/graph/index.js';
 import type { Finding } from '../../core/findings.js';
 import { checkRoleAssignment } from '../../core/roles/index.js';
 import * as store from '../../store/index.js';
@@ -25,18 +25,33 @@ export interface ClusterGraph {
 
 const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
 
+/** `{section: {field: value}}` from a settings tree: what the graph's deployment data reads. */
+function settingsValues(editable: Record<string, unknown>): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [section, fields] of Object.entries(editable)) {
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) continue;
+    for (const [field, slot] of Object.entries(fields as Record<string, unknown>)) {
+      if (field !== 'metadata' && slot && typeof slot === 'object' && 'value' in slot) (out[section] ??= {})[field] = (slot as { value: unknown }).value;
+    }
+  }
+  return out;
+}
+
 export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
   const composition = await composeCluster(q, cluster);
-  const graphDef = Object.hasOwn(composition.composed.graphs, type) ? composition.composed.graphs[type] : undefined;
-  if (!graphDef) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
+  if (!Object.hasOwn(composition.composed.graphs, type)) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
   const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
-  const graph = buildDeploymentGraph({
-    tasks: graphDef.tasks,
+  // Core builds the graph the CLI builds too, with task conditions evaluated on the deployment
+  // data and lifecycle conditions compared with what was deployed last.
+  const graph = graphForCluster({
+    composed: composition.composed,
     nodes: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })),
-    roles: composition.composed.roles_metadata,
-    tagsMetadata: composition.composed.tags_metadata as Record<string, { has_primary?: boolean }>,
-    settings: cluster.attributes,
-    ...(cluster.deployed ? { previous: cluster.deployed as unknown as Record<string, unknown> } : {}),
+    settings: settingsValues(cluster.attributes),
+    ...(cluster.deployed
+      ? { previous: { nodes: Object.entries(cluster.deployed.nodes).filter(([, roles]) => roles.length).map(([id, roles]) => ({ id, roles })), settings: settingsValues(cluster.deployed.attributes) } }
+      : {}),
+    type,
+    cluster: { id: cluster.id, name: cluster.name },
   });
   return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
 }
