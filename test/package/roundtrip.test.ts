@@ -36,10 +36,7 @@ for (const c of cases) {
     const created = createPlugin(name, { parentDir: work.path, packageVersion: c.version, releasePlugin: c.release });
     assert.ok(created.ok, show(created.findings));
     const validation = await validate(created.dir!);
-    // The 5.0.0 schema requires fuel_version while the release-plugin check warns that it is
-    // deprecated; until the validator settles that, this one warning is tolerated (and reported).
-    const tolerated = (f: Finding): boolean => c.release && f.code === 'release/fuel-version-deprecated';
-    assert.deepEqual(show(validation.findings.filter((f) => f.severity !== 'info' && !tolerated(f))), '', 'a fresh skeleton has no errors and no warnings');
+    assert.deepEqual(show(validation.findings.filter((f) => f.severity !== 'info')), '', 'a fresh skeleton has no errors and no warnings');
     assert.equal(validation.valid, true);
 
     const built = await buildPlugin(created.dir!, { outDir: join(work.path, 'out'), onHookOutput: () => {} });

@@ -14,8 +14,6 @@ name: ${name}
 title: ${name} release
 version: '1.0.0'
 description: Please describe the release here
-# Required by the 5.0.0 schema, though Fuel never read it.
-fuel_version: ['10.0']
 licenses: ['Apache License Version 2.0']
 authors: ['Specify author or company name']
 homepage: 'https://example.com/${name}'

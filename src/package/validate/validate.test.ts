@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { validatePlugin, type ValidationResult } from './index.js';
 import type { Release } from '../../core/release/model.js';
+import { packageRoot } from '../root.js';
 
 /** A 4.0.0 plugin that validates without errors; tests override one file at a time. */
 const BASE_V4: Record<string, string> = {
@@ -273,7 +274,6 @@ title: R
 version: '1.0.0'
 package_version: '5.0.0'
 description: d
-fuel_version: ['10.0']
 licenses: [x]
 authors: [y]
 homepage: h
@@ -302,7 +302,7 @@ releases:
 test('release plugins: a clean one, then every release warning and error', () => {
   const clean = check({}, {}, RELEASE_PLUGIN);
   assert.deepEqual(codes(clean, 'error'), []);
-  assert.deepEqual(codes(clean, 'warning'), ['release/fuel-version-deprecated']);
+  assert.deepEqual(codes(clean, 'warning'), []);
   const noisy = check(
     {
       'metadata.yaml': RELEASE_PLUGIN['metadata.yaml']
@@ -322,6 +322,26 @@ test('release plugins: a clean one, then every release warning and error', () =>
     RELEASE_PLUGIN,
   );
   assert.ok(codes(mixed, 'error').includes('plugin/mixes-releases-and-extensions'), codes(mixed).join());
+});
+
+test('fuel_version: required of a 5.0.0 plugin that extends releases, deprecated for one that defines them', () => {
+  const withoutV5 = check({ 'metadata.yaml': V5_METADATA.replace("fuel_version: ['9.0']\n", '') });
+  assert.deepEqual(
+    withoutV5.findings.filter((f) => f.code.startsWith('schema/')).map((f) => `${f.code} ${f.file}:${f.line}`),
+    ['schema/required metadata.yaml:1'],
+  );
+  assert.match(only(withoutV5, 'schema/required')[0].message, /fuel_version/);
+  // Older formats keep requiring it too, as Fuel Plugin Builder did.
+  assert.ok(codes(check({ 'metadata.yaml': BASE_V4['metadata.yaml'].replace("fuel_version: ['9.0']\n", '') }), 'error').includes('schema/required'));
+  const withFuelVersion = check({ 'metadata.yaml': RELEASE_PLUGIN['metadata.yaml'].replace('description: d\n', "description: d\nfuel_version: ['10.0']\n") }, {}, RELEASE_PLUGIN);
+  assert.deepEqual(codes(withFuelVersion, 'error'), []);
+  const deprecated = only(withFuelVersion, 'release/fuel-version-deprecated');
+  assert.equal(deprecated.length, 1);
+  assert.equal(deprecated[0].severity, 'warning');
+  assert.deepEqual([deprecated[0].file, deprecated[0].line, deprecated[0].column], ['metadata.yaml', 6, 1]);
+  // Still checked when present: a bad entry is an error, deprecated or not.
+  const bad = check({ 'metadata.yaml': RELEASE_PLUGIN['metadata.yaml'].replace('description: d\n', "description: d\nfuel_version: ['ten']\n") }, {}, RELEASE_PLUGIN);
+  assert.ok(codes(bad, 'error').includes('metadata/bad-fuel-version'), codes(bad).join());
 });
 
 test('every finding has a code, a severity, a place and a hint or message', () => {
@@ -435,4 +455,11 @@ test('5.0.0 extension records: per-release files (a <file>_path key, or a conf_p
   });
   const errors = r.findings.filter((f) => f.severity === 'error').map((f) => `${f.code} ${f.file}:${f.line}`);
   assert.deepEqual(errors.sort(), ['schema/not-allowed liberty/volumes.yaml:3', 'schema/required liberty/node_roles.yaml:2']);
+});
+
+test('the bundled default release (release/) validates with no errors and no warnings', () => {
+  const r = validatePlugin(join(packageRoot(), 'release'));
+  assert.deepEqual(r.findings.filter((f) => f.severity !== 'info').map((f) => `${f.code} ${f.file}:${f.line} ${f.message}`), []);
+  assert.equal(r.valid, true);
+  assert.equal(r.plugin?.name, 'hearth-openstack');
 });
