@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { engines, testDatabaseUrl } from './support/engines.js';
-import { testApp } from './support/app.js';
+import { appOn, testApp } from './support/app.js';
 import { writePlugin } from './support/plugins.js';
 import { openStore } from '../../src/store/index.js';
 
@@ -31,6 +31,39 @@ for (const engine of engines()) {
         }
         const holders = (await t.call('GET', `/api/v1/clusters/${env}/nodes`)).json().filter((n: { pending_roles: string[] }) => n.pending_roles.includes('solo-node'));
         assert.equal(holders.length, 1);
+
+        // A deployment's progress is visible while it runs, and a second deploy waits for it.
+        const slow = await appOn(t.db, { withRelease: false, deploy: { sliceDelayMs: 30, sliceSize: 10 } });
+        try {
+          await slow.call('POST', `/api/v1/clusters/${env}/nodes`, {
+            assignments: [
+              { node_id: ids.find((id) => id !== holders[0].id && id !== ids[2] && id !== ids[3])!, roles: ['controller'] },
+              { node_id: ids[2], roles: ['compute'] },
+              { node_id: ids[3], roles: ['database', 'messaging'] },
+            ],
+          });
+          const more: number[] = (await slow.call('POST', '/api/v1/nodes', { simulate: { count: 3 } })).json().ids;
+          const osd = await slow.call('POST', `/api/v1/clusters/${env}/nodes`, { assignments: more.map((id) => ({ node_id: id, roles: ['ceph-osd'] })) });
+          assert.equal(osd.statusCode, 200, osd.body);
+          const started = await slow.call('POST', `/api/v1/clusters/${env}/deploy`);
+          assert.equal(started.statusCode, 202, started.body);
+          const again = await slow.call('POST', `/api/v1/clusters/${env}/deploy`);
+          assert.equal(again.statusCode, 409);
+          assert.equal(again.json().code, 'cluster/deploying');
+          let seenPartial = false;
+          for (;;) {
+            const d = (await slow.call('GET', `/api/v1/clusters/${env}/deployments/${started.json().id}`)).json();
+            if (d.status === 'running' && d.done > 0 && d.done < d.total) seenPartial = true;
+            if (d.status !== 'running') {
+              assert.equal(d.status, 'succeeded', d.message);
+              break;
+            }
+            await new Promise((r) => setTimeout(r, 10));
+          }
+          assert.ok(seenPartial, 'progress was seen between start and end');
+        } finally {
+          await slow.app.close();
+        }
 
         const creates = await Promise.all([1, 2, 3].map(() => t.call('POST', '/api/v1/clusters', { name: 'same-name', release_id: release, components: BASE })));
         assert.deepEqual(creates.map((c) => c.statusCode).sort(), [201, 409, 409]);

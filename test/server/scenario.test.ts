@@ -104,6 +104,18 @@ for (const engine of engines()) {
       assert.equal(unknown.json().details.findings[0].code, 'settings/unknown-field');
       const wrongType = await api('PUT', `/clusters/${env}/attributes`, { editable: { alpha: { level: { value: 5 } } } });
       assert.equal(wrongType.json().details.findings[0].code, 'settings/wrong-type');
+      // Restrictions are evaluated on the settings as they would become.
+      const both = await api('PUT', `/clusters/${env}/attributes`, { editable: { neutron_advanced_configuration: { neutron_l3_ha: true, neutron_dvr: true } } });
+      assert.equal(both.statusCode, 400);
+      assert.ok(both.json().details.findings.every((f: { code: string }) => f.code === 'settings/restricted'));
+      assert.match(both.json().details.findings.map((f: { message: string }) => f.message).join(' '), /do not work together/);
+      assert.equal((await api('PUT', `/clusters/${env}/attributes`, { editable: { neutron_advanced_configuration: { neutron_l3_ha: true } } })).statusCode, 200);
+      const dvr = await api('PUT', `/clusters/${env}/attributes`, { editable: { neutron_advanced_configuration: { neutron_dvr: true } } });
+      assert.equal(dvr.statusCode, 400);
+      assert.match(dvr.json().details.findings[0].message, /DVR and L3 HA do not work together/);
+      assert.equal((await api('PUT', `/clusters/${env}/attributes`, { editable: { neutron_advanced_configuration: { neutron_l3_ha: false } } })).statusCode, 200);
+      const attrs = (await api('GET', `/clusters/${env}/attributes`)).json().editable;
+      assert.equal(attrs.neutron_advanced_configuration.neutron_dvr.value, false, 'refused changes were not stored');
     });
 
     test('nodes: plugin roles only while enabled, conflicts refused', async () => {

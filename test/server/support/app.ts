@@ -19,9 +19,13 @@ export interface TestApp {
 }
 
 export async function testApp(engine: EngineUnderTest, options: { withRelease?: boolean } = {}): Promise<TestApp> {
-  const db = await engine.open();
+  return appOn(await engine.open(), options);
+}
+
+/** Another app over the same database (as a second server would be), e.g. with a slower orchestrator. */
+export async function appOn(db: Database, options: { withRelease?: boolean; deploy?: { sliceDelayMs?: number; sliceSize?: number } } = {}): Promise<TestApp> {
   if (options.withRelease !== false) await storePlugin(db, readPluginFolder(bundledRelease), { kind: 'bundled', path: bundledRelease });
-  const app = await buildApp({ db, adminToken: TOKEN, deploy: { sliceDelayMs: 0, sliceSize: 100 } });
+  const app = await buildApp({ db, adminToken: TOKEN, deploy: options.deploy ?? { sliceDelayMs: 0, sliceSize: 100 } });
   return {
     app,
     db,
