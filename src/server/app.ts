@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { Ajv } from 'ajv';
-import type { Database } from '../store/index.js';
+import type { Database, Presence } from '../store/index.js';
 import { checkAuth } from './auth.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
@@ -37,6 +37,7 @@ export interface AppOptions {
 
 export interface AppContext {
   db: Database;
+  presence: Presence;
   version: string;
   packageLimit: number;
   deploy: DeployOptions;
@@ -56,7 +57,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
-  const ctx: AppContext = { db: options.db, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
+  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
   const catalog = new ApiCatalog();
   app.addHook('onRoute', catalog.collect);
 

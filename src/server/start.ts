@@ -86,8 +86,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   });
   try {
     const { token, source } = await settleToken(db, options.adminToken);
-    // PGlite has one server per folder, so a running deployment at start was cut short by a crash.
-    if (db.engine === 'pglite') await store.failInterruptedDeployments(db);
+    // Deployments whose server died (this one, before a crash, or another one sharing PostgreSQL).
+    const presence = await db.presence();
+    await store.failInterruptedDeployments(db, presence.alive);
     const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
     const app = await buildApp({
       db,

@@ -17,8 +17,24 @@ export interface Database extends Queryable {
   readonly location: string;
   /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * This server's presence: an id other servers sharing the database can check for liveness
+   * (PostgreSQL: a session advisory lock held for the server's lifetime, freed when it dies).
+   */
+  presence(): Promise<Presence>;
   close(): Promise<void>;
 }
+
+export interface Presence {
+  readonly id: number;
+  /** Whether the server with this id is still running. */
+  alive(id: number): Promise<boolean>;
+}
+
+/** The advisory-lock namespace of server presence locks (the first key of the two-key form). */
+export const PRESENCE_LOCK_SPACE = 74603;
+
+export const newPresenceId = (): number => 1 + Math.floor(Math.random() * 2_000_000_000);
 
 /** A database problem the operator must fix (a locked data folder, an unreachable server). */
 export class StoreError extends Error {

@@ -42,8 +42,8 @@ function toRecord(r: Row): DeploymentRecord {
   return rec;
 }
 
-export async function createDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string; skipped?: boolean }>): Promise<number> {
-  const rows = await q.query<{ id: number }>('INSERT INTO deployments (cluster_id, graph_type, status, total) VALUES ($1, $2, $3, $4) RETURNING id', [clusterId, graphType, 'running', tasks.length]);
+export async function createDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string; skipped?: boolean }>, owner = 0): Promise<number> {
+  const rows = await q.query<{ id: number }>('INSERT INTO deployments (cluster_id, graph_type, status, total, owner) VALUES ($1, $2, $3, $4, $5) RETURNING id', [clusterId, graphType, 'running', tasks.length, owner]);
   const id = rows[0].id;
   await q.query(
     `INSERT INTO deployment_tasks (deployment_id, node, task_id, position, status)
@@ -82,11 +82,20 @@ export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRun
   return q.query<TaskRunRecord>('SELECT node, task_id AS "taskId", position, status FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position', [id]);
 }
 
-/** Runs a server crashed in the middle of: marked failed at the next start (they cannot resume). */
-export async function failInterruptedDeployments(q: Queryable): Promise<number> {
-  const rows = await q.query(`UPDATE deployments SET status = 'failed', message = 'interrupted: the server stopped during the deployment', finished_at = now() WHERE status = 'running' RETURNING cluster_id`);
-  await q.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE status IN ('pending', 'running') AND deployment_id IN (SELECT id FROM deployments WHERE status = 'failed')`);
-  await q.query(`UPDATE clusters SET status = 'error' WHERE status = 'deploying'`);
-  return rows.length;
+/**
+ * Runs whose server is gone (crashed or killed: `alive(owner)` says no) are marked failed, their
+ * unfinished tasks skipped and their environments put in `error`, so nothing stays "deploying".
+ * They cannot resume: the orchestrator's progress died with the server; a new deployment can start.
+ */
+export async function failInterruptedDeployments(q: Queryable, alive: (owner: number) => Promise<boolean> = async () => false): Promise<number> {
+  const running = await q.query<{ id: number; owner: number; cluster_id: number }>(`SELECT id, owner, cluster_id FROM deployments WHERE status = 'running'`);
+  let failed = 0;
+  for (const d of running) {
+    if (await alive(d.owner)) continue;
+    await q.query(`UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped', finished_at = now() WHERE id = $1 AND status = 'running'`, [d.id]);
+    await q.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [d.id]);
+    await q.query(`UPDATE clusters SET status = 'error' WHERE id = $1 AND status = 'deploying'`, [d.cluster_id]);
+    failed++;
+  }
+  return failed;
 }
-

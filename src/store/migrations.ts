@@ -102,4 +102,13 @@ CREATE TABLE deployment_tasks (
 );
 `,
   },
+  {
+    version: 2,
+    name: 'deployment owners',
+    sql: `
+-- The server running a deployment, so another server can tell a deployment whose server died
+-- (its presence lock is free) from one that is still running.
+ALTER TABLE deployments ADD COLUMN owner integer NOT NULL DEFAULT 0;
+`,
+  },
 ];

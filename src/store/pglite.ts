@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { type Database, type Queryable, StoreError, quoteIdentifier } from './database.js';
+import { type Database, type Presence, type Queryable, StoreError, newPresenceId, quoteIdentifier } from './database.js';
 
 const LOCK_FILE = 'hearth-server.lock';
 
@@ -68,6 +68,14 @@ class PgliteDatabase implements Database {
         exec: async (sql: string) => void (await tx.exec(sql)),
       }),
     );
+  }
+
+  private me: Presence | undefined;
+  /** One process per data folder: any other owner is a server that is gone. */
+  async presence(): Promise<Presence> {
+    const id = newPresenceId();
+    this.me ??= { id, alive: async (other) => other === id };
+    return this.me;
   }
 
   async close(): Promise<void> {

@@ -1,6 +1,6 @@
 /** PostgreSQL through `pg`, for several Hearth servers sharing one database (DATABASE_URL). */
 import pg from 'pg';
-import { type Database, type Queryable, StoreError, quoteIdentifier } from './database.js';
+import { PRESENCE_LOCK_SPACE, type Database, type Presence, type Queryable, StoreError, newPresenceId, quoteIdentifier } from './database.js';
 
 function redact(url: string): string {
   try {
@@ -17,6 +17,7 @@ class PostgresDatabase implements Database {
   constructor(
     private readonly pool: pg.Pool,
     readonly location: string,
+    private readonly url: string,
   ) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -45,7 +46,32 @@ class PostgresDatabase implements Database {
     }
   }
 
+  private presenceClient: pg.Client | undefined;
+  private me: Presence | undefined;
+
+  /** A dedicated session holds this server's presence lock; PostgreSQL frees it when the server dies. */
+  async presence(): Promise<Presence> {
+    if (this.me) return this.me;
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('error', () => undefined);
+    await client.connect();
+    const id = newPresenceId();
+    await client.query('SELECT pg_advisory_lock($1, $2)', [PRESENCE_LOCK_SPACE, id]);
+    this.presenceClient = client;
+    this.me = {
+      id,
+      alive: async (other) => {
+        if (other === id) return true;
+        const [row] = (await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS free', [PRESENCE_LOCK_SPACE, other])).rows;
+        if (row?.free) await client.query('SELECT pg_advisory_unlock($1, $2)', [PRESENCE_LOCK_SPACE, other]);
+        return !row?.free;
+      },
+    };
+    return this.me;
+  }
+
   async close(): Promise<void> {
+    await this.presenceClient?.end().catch(() => undefined);
     await this.pool.end();
   }
 }
@@ -74,5 +100,5 @@ export async function openPostgres(options: PostgresOptions): Promise<Database> 
     await pool.end().catch(() => undefined);
     throw new StoreError('store/open-failed', `cannot reach PostgreSQL at ${redact(options.url)}: ${(err as Error).message}`, 'Check DATABASE_URL and that the server is running.');
   }
-  return new PostgresDatabase(pool, redact(options.url) + (options.schema ? ` (schema ${options.schema})` : ''));
+  return new PostgresDatabase(pool, redact(options.url) + (options.schema ? ` (schema ${options.schema})` : ''), options.url);
 }

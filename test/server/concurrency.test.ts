@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { engines, testDatabaseUrl } from './support/engines.js';
 import { appOn, testApp } from './support/app.js';
 import { writePlugin } from './support/plugins.js';
-import { openStore } from '../../src/store/index.js';
+import { MIGRATIONS, openStore } from '../../src/store/index.js';
 
 const BASE = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'];
 
@@ -80,7 +80,7 @@ describe('migrations', () => {
     const [a, b] = await Promise.all([openStore({ databaseUrl: testDatabaseUrl!, schema }), openStore({ databaseUrl: testDatabaseUrl!, schema })]);
     try {
       const rows = await a.query<{ version: number }>('SELECT version FROM hearth_migrations ORDER BY version');
-      assert.deepEqual(rows.map((r) => r.version), [1]);
+      assert.deepEqual(rows.map((r) => r.version), MIGRATIONS.map((m) => m.version));
     } finally {
       await a.exec(`DROP SCHEMA "${schema}" CASCADE`);
       await a.close();

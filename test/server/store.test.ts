@@ -148,3 +148,27 @@ describe('PGlite data folder', () => {
     assert.match(store.defaultDataDir({}), /\.local\/share\/hearth$/);
   });
 });
+
+describe('server presence', () => {
+  test('on PostgreSQL a deployment is failed only once the server running it is gone', { skip: process.env.HEARTH_TEST_DATABASE_URL ? false : 'HEARTH_TEST_DATABASE_URL not set' }, async () => {
+    const url = process.env.HEARTH_TEST_DATABASE_URL!;
+    const schema = `hearth_pr_${Date.now().toString(36)}`;
+    const a = await store.openStore({ databaseUrl: url, schema });
+    const b = await store.openStore({ databaseUrl: url, schema });
+    try {
+      const [pa, pb] = [await a.presence(), await b.presence()];
+      assert.notEqual(pa.id, pb.id);
+      await store.insertRelease(a, release('rel'));
+      const cid = await store.insertCluster(a, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
+      const did = await store.createDeployment(a, cid, 'default', [{ node: '1', taskId: 't' }], pa.id);
+      assert.equal(await store.failInterruptedDeployments(b, pb.alive), 0, 'server a is alive');
+      await a.close();
+      assert.equal(await pb.alive(pa.id), false);
+      assert.equal(await store.failInterruptedDeployments(b, pb.alive), 1, 'server a is gone');
+      assert.equal((await store.getDeployment(b, did))?.status, 'failed');
+    } finally {
+      await b.exec(`DROP SCHEMA "${schema}" CASCADE`);
+      await b.close();
+    }
+  });
+});

@@ -57,9 +57,11 @@ export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRec
 }
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
-export async function startDeployment(db: store.Database, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
+export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
   const { id, total } = await db.transaction(async (tx) => {
-    const cluster = await clusterOr404(tx, clusterId, { lock: true });
+    let cluster = await clusterOr404(tx, clusterId, { lock: true });
+    // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
+    if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
     if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
     const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
     if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
@@ -73,7 +75,7 @@ export async function startDeployment(db: store.Database, clusterId: number, typ
       const pair = describeVertex(graph, v);
       tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true } : { node: pair.node, taskId: pair.task });
     }
-    const id = await store.createDeployment(tx, cluster.id, type, tasks);
+    const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     return { id, total: tasks.length };
   });

@@ -54,7 +54,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const id = await startDeployment(ctx.db, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
+      const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
       return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
     },
   );
