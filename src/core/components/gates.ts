@@ -74,12 +74,18 @@ export function unmetGates(catalog: Catalog, c: number, shape: GateShape, chosen
 
 /** For each chosen x, which components list x as compatible or are listed by it (symmetric). */
 export function testedWith(catalog: Catalog, indices: readonly number[]): Uint8Array[] {
-  const n = catalog.components.length;
+  let marks = testedMarks.get(catalog);
+  if (!marks) testedMarks.set(catalog, (marks = new Map()));
   return indices.map((x) => {
-    const mark = new Uint8Array(n);
-    for (const p of catalog.matchedBy[x]) for (const use of catalog.patterns[p].usedBy) if (use.list === 'compatible') mark[use.component] = 1;
-    for (const p of catalog.components[x].compatible) for (const y of catalog.patterns[p].expansion) mark[y] = 1;
+    // It depends on the catalog alone, and a walk asks for the same few again after every click.
+    let mark = (marks as Map<number, Uint8Array>).get(x);
+    if (!mark) {
+      mark = new Uint8Array(catalog.components.length);
+      for (const p of catalog.matchedBy[x]) for (const use of catalog.patterns[p].usedBy) if (use.list === 'compatible') mark[use.component] = 1;
+      for (const p of catalog.components[x].compatible) for (const y of catalog.patterns[p].expansion) mark[y] = 1;
+      (marks as Map<number, Uint8Array>).set(x, mark);
+    }
     return mark;
   });
 }
-
+const testedMarks = new WeakMap<Catalog, Map<number, Uint8Array>>();

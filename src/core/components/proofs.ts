@@ -25,6 +25,8 @@ export const UNKNOWN = -2;
 /** Incompatible with a chosen component: disabled for that reason, not asked. */
 export const UNASKED = -3;
 const OPEN = -4;
+/** Proved by the greedy repair of this selection's base model; `modelOf` rebuilds the model. */
+export const REPAIRED = -5;
 
 export interface DeadEnd {
   /** The explaining solver's refutation, when it found one within its budget. */
@@ -172,9 +174,9 @@ export class Proofs {
         this.stats.repaired++;
         continue;
       }
-      const mended = this.repair.tryAdd(c);
-      if (mended) {
-        this.prove(mended, true);
+      if (this.repair.canAdd(c)) {
+        // The model is built only if asked for (modelOf): most are never looked at.
+        witness[c] = REPAIRED;
         this.stats.repaired++;
         continue;
       }
@@ -204,6 +206,20 @@ export class Proofs {
         this.dead.set(c, { core: d.core, why: r.status === 'unsat' ? r.why : undefined });
       }
     }
+  }
+
+  /** Is `c` proved choosable (a model contains it with the selection)? */
+  choosable(c: number): boolean {
+    const w = this.witness[c];
+    return w >= 0 || w === REPAIRED;
+  }
+
+  /** A valid selection containing the selection and `c`, when `choosable(c)`. */
+  modelOf(c: number): Int32Array | undefined {
+    const w = this.witness[c];
+    if (w >= 0) return this.models[w];
+    // The repair still holds this selection's base (freedBy has one of its own).
+    return w === REPAIRED ? this.repair.tryAdd(c) : undefined;
   }
 
   /**

@@ -96,16 +96,26 @@ export class Repair {
   /** A model containing the base's choices and `c`, or undefined when the greedy mending failed. */
   tryAdd(c: number): Int32Array | undefined {
     if (this.inBase[c]) return this.base;
+    if (!this.canAdd(c)) return undefined;
+    const out: number[] = [];
+    for (const x of this.base) if (this.dropped[x] !== this.epoch) out.push(x);
+    for (const x of this.addList) out.push(x);
+    return Int32Array.from(out.sort((a, b) => a - b));
+  }
+
+  /**
+   * Would `tryAdd` succeed? The same greedy mending without building the model: a click asks
+   * this of thousands of components and needs the model of only a few (deterministic, so
+   * `tryAdd` later gives the model this proved).
+   */
+  canAdd(c: number): boolean {
+    if (this.inBase[c]) return true;
     this.epoch++;
     this.steps = 0;
     this.todo.length = 0;
     this.addList.length = 0;
     this.dropList.length = 0;
-    if (!this.add(c) || !this.mend()) return undefined;
-    const out: number[] = [];
-    for (const x of this.base) if (this.dropped[x] !== this.epoch) out.push(x);
-    for (const x of this.addList) out.push(x);
-    return Int32Array.from(out.sort((a, b) => a - b));
+    return this.add(c) && this.mend();
   }
 
   /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
@@ -197,6 +207,11 @@ export class Repair {
         }
         if (victim < 0 || !this.drop(victim)) return false;
         t--;
+      }
+      if (t < rule.min && rule.trigger >= 0 && !this.chosen[rule.trigger] && this.added[rule.trigger] !== this.epoch) {
+        // What needed the member that went is itself optional here: let it go too (keeps models small).
+        if (!this.drop(rule.trigger)) return false;
+        continue;
       }
       if (t < rule.min) {
         for (let need = rule.min - t; need > 0; need--) {

@@ -17,7 +17,7 @@ import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render }
 import { DEAD, Proofs, UNKNOWN, contains } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
-import { NONE, NO_RULES, chosenNow, gateShape, testedWith, unmetGates } from './gates.js';
+import { NONE, chosenNow, gateShape, testedWith, unmetGates } from './gates.js';
 import { radioStates } from './radio-state.js';
 import { Replacements, replacementOf, replacingMembers, type Replacement } from './radio.js';
 
@@ -83,6 +83,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   for (const m of replacingMembers(catalog, indices)) replacing.set(m, replacementOf(catalog, indices, m) as Replacement);
   e.refresh(indices, budget, [...replacing.keys()]);
 
+
   const { components } = catalog;
   const n = components.length;
   const chosen = new Uint8Array(n);
@@ -100,58 +101,51 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     }
   }
 
-  const chosenNames = Object.freeze(indices.map((x) => components[x].name)) as unknown as string[];
   const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : e.baseUnknown ? 'the search ran out of budget' : blockedByCore(catalog, indices);
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
+  const untestedOf = untestedLists(components, indices, tested);
   for (let c = 0; c < n; c++) {
+    if (replacing.has(c)) continue;
     const comp = components[c];
     const checked = chosen[c] === 1;
-    let reasons: string[] = [];
-    let fix: string[] = [];
+    // Most components have nothing to say: arrays are made only for those that do.
+    let reasons = NONE;
+    let fix = NONE;
     let deadEnd = false;
-    if (replacing.has(c)) continue;
     if (!checked) {
-      for (const y of clashes.get(c) ?? NO_RULES) reasons.push(pairText(catalog, c, y, y));
-      if (reasons.length > 0) needRemovalFix.push(c);
-      const witness = e.witness[c];
-      if (reasons.length === 0 && !e.baseOk) {
+      const clash = clashes.get(c);
+      if (clash) {
+        reasons = clash.map((y) => pairText(catalog, c, y, y));
+        needRemovalFix.push(c);
+      } else if (!e.baseOk) {
         // Nothing can be completed until the selection itself is fixed.
         deadEnd = !e.baseUnknown;
-        reasons.push(`the current selection cannot be completed: ${blocked}`);
+        reasons = [`the current selection cannot be completed: ${blocked}`];
         needRemovalFix.push(c);
-      } else if (reasons.length === 0 && witness === DEAD) {
+      } else if (e.witness[c] === DEAD) {
         deadEnd = true;
         const d = e.dead.get(c);
         if (d) d.text ??= d.why ? explainDeadEnd(catalog, c, d.why) : deadEndByCore(catalog, c, d.core);
-        reasons.push(d?.text ?? `${nameOf(catalog, c)} cannot be chosen with the current selection`);
+        reasons = [d?.text ?? `${nameOf(catalog, c)} cannot be chosen with the current selection`];
         needRemovalFix.push(c);
-      } else if (reasons.length === 0 && witness === UNKNOWN) {
+      } else if (e.witness[c] === UNKNOWN) {
         // Never shown as enabled without a proof.
-        reasons.push(`${nameOf(catalog, c)} could not be checked within the search budget`);
-      }
-      if (reasons.length === 0) {
+        reasons = [`${nameOf(catalog, c)} could not be checked within the search budget`];
+      } else {
         const gates = unmetGates(catalog, c, shape, chosenCount);
-        for (const k of gates) reasons.push(`${describeRule(catalog, k)}, which is not chosen yet`);
-        if (gates.length > 0 && witness >= 0) {
-          const model = e.models[witness];
-          const add = new Set<number>();
-          for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && contains(model, x) && components[x].pane <= comp.pane) add.add(x);
-          for (const x of add) fix.push(`also choose ${nameOf(catalog, x)}`);
+        if (gates.length > 0) {
+          reasons = gates.map((k) => `${describeRule(catalog, k)}, which is not chosen yet`);
+          const model = e.modelOf(c);
+          if (model) {
+            const add = new Set<number>();
+            for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && contains(model, x) && components[x].pane <= comp.pane) add.add(x);
+            if (add.size > 0) fix = [...add].map((x) => `also choose ${nameOf(catalog, x)}`);
+          }
         }
       }
     }
-    const others = indices.length - (checked ? 1 : 0);
-    let testedCount = 0;
-    for (let i = 0; i < indices.length; i++) if (indices[i] !== c && tested[i][c]) testedCount++;
-    let untested = NONE;
-    if (!checked && testedCount === 0) untested = chosenNames;
-    else if (testedCount < others) {
-      untested = [];
-      for (let i = 0; i < indices.length; i++) if (indices[i] !== c && !tested[i][c]) untested.push(components[indices[i]].name);
-    }
-    if (reasons.length === 0) reasons = NONE;
-    if (fix.length === 0) fix = NONE;
+    const untested = untestedOf(c);
     const enabled = checked || reasons.length === 0;
     out[c] = {
       name: comp.name,
@@ -160,7 +154,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       label: typeof comp.source.label === 'string' ? comp.source.label : undefined,
       checked,
       enabled,
-      green: enabled && others > 0 && untested.length === 0,
+      green: enabled && indices.length > (checked ? 1 : 0) && untested.length === 0,
       untested,
       deadEnd,
       reasons,
@@ -180,6 +174,33 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     blocked,
     findings,
     components: out,
+  };
+}
+
+/**
+ * The chosen components each component was not tested with. Components share a handful of
+ * distinct lists (which of the few chosen ones list them): each list is made once per click,
+ * keyed by the bit mask of the untested positions.
+ */
+function untestedLists(components: Catalog['components'], indices: readonly number[], tested: readonly Uint8Array[]): (c: number) => string[] {
+  const lists = new Map<number, string[]>();
+  const small = indices.length <= 30;
+  return (c) => {
+    let mask = 0;
+    let missing: string[] | undefined;
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i] === c || tested[i][c]) continue;
+      if (small) mask |= 1 << i;
+      else (missing ??= []).push(components[indices[i]].name);
+    }
+    if (!small) return missing ?? NONE;
+    if (mask === 0) return NONE;
+    let list = lists.get(mask);
+    if (!list) {
+      list = Object.freeze(indices.filter((_, i) => mask & (1 << i)).map((x) => components[x].name)) as unknown as string[];
+      lists.set(mask, list);
+    }
+    return list;
   };
 }
 
