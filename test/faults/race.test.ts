@@ -2,50 +2,38 @@
  * Two Hearth servers on one PostgreSQL, clients racing to give a role limited to `max: 1` to
  * different nodes through both at once: never more than one assignment may be accepted, and the
  * database must end with at most one node holding the role. Needs HEARTH_TEST_DATABASE_URL (CI
- * sets it); each run uses a database schema of its own through a fresh database name prefix.
+ * sets it); each run creates a database of its own and drops it after.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { writePlugin } from '../server/support/plugins.js';
-import { serve, type Api } from './support.js';
+import { freshDatabase, serve, type Api } from './support.js';
 
 const url = process.env.HEARTH_TEST_DATABASE_URL;
 const built = existsSync(new URL('../../dist/server/start.js', import.meta.url));
 const skip = !built ? 'dist/ is not built' : url ? false : 'HEARTH_TEST_DATABASE_URL not set (CI sets it)';
 const BASE = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'];
 
-let database: string;
-let databaseUrl: string;
+let drop: (() => Promise<void>) | undefined;
 const servers: Api[] = [];
 const plugins = mkdtempSync(join(tmpdir(), 'hearth-race-'));
 
 before(async () => {
   if (skip || !url) return;
   // A database of its own, so the two servers share it with nobody else.
-  database = `hearth_race_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${database}`);
-  await admin.end();
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  databaseUrl = u.toString();
+  const db = await freshDatabase(url, 'hearth_race');
+  drop = db.drop;
+  const databaseUrl = db.url;
   // Started one after the other: the second finds the schema migrated and the token stored.
   for (let i = 0; i < 2; i++) servers.push(await serve(mkdtempSync(join(plugins, 'data-')), { DATABASE_URL: databaseUrl }));
 });
 
 after(async () => {
   for (const s of servers) await s.server.stop();
-  if (database && url) {
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  }
+  await drop?.();
   rmSync(plugins, { recursive: true, force: true });
 });
 
