@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { SCHEMAS_DIGEST } from './compiled-schemas.js';
@@ -11,6 +12,28 @@ import { parseYaml } from '../yaml/index.js';
 
 test('the pre-compiled validators were generated from the schemas as they are now', () => {
   assert.equal(SCHEMAS_DIGEST, schemasDigest(schemasDir), 'run: node --import tsx src/package/validate/compile-schemas.ts');
+});
+
+test('the schemas digest changes with any byte, a renamed file or an added file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-digest-'));
+  try {
+    cpSync(schemasDir, dir, { recursive: true });
+    const original = schemasDigest(dir);
+    assert.equal(original, schemasDigest(schemasDir));
+    const file = join(dir, 'volumes.json');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"type"', '"typf"'));
+    assert.notEqual(schemasDigest(dir), original, 'one byte changed');
+    writeFileSync(file, text);
+    assert.equal(schemasDigest(dir), original);
+    renameSync(file, join(dir, 'volumez.json'));
+    assert.notEqual(schemasDigest(dir), original, 'a file renamed');
+    renameSync(join(dir, 'volumez.json'), file);
+    writeFileSync(join(dir, 'extra.json'), '{}');
+    assert.notEqual(schemasDigest(dir), original, 'a file added');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('every schema has an $id under the published base and is valid draft-07', () => {
