@@ -25,7 +25,7 @@ export const UNKNOWN = -2;
 /** Incompatible with a chosen component: disabled for that reason, not asked. */
 export const UNASKED = -3;
 const OPEN = -4;
-/** Proved by the greedy repair of this selection's base model; `modelOf` rebuilds the model. */
+/** Proved by the greedy repair of this selection's base model (`inWitness` reads its model). */
 export const REPAIRED = -5;
 
 export interface DeadEnd {
@@ -69,6 +69,10 @@ export class Proofs {
   private readonly hint: Uint8Array;
   private readonly blocked: Uint8Array;
   stats: RefreshStats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+  /** "Also choose" fixes told for this selection (the wizard asks again with the same one). */
+  readonly fixes = new Map<number, string[]>();
+  /** For components proved by the repair: what their witness changes against the base model. */
+  private readonly changes = new Map<number, { added: Int32Array; dropped: Int32Array }>();
 
   constructor(readonly catalog: Catalog) {
     const n = catalog.components.length;
@@ -90,6 +94,8 @@ export class Proofs {
     const n = catalog.components.length;
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
+    this.fixes.clear();
+    this.changes.clear();
     const old = { witness: this.witness, models: this.models, dead: this.dead };
     this.selection = selection;
     this.fresh = true;
@@ -175,8 +181,11 @@ export class Proofs {
         continue;
       }
       if (this.repair.canAdd(c)) {
-        // The model is built only if asked for (modelOf): most are never looked at.
+        // Only what changed against the base is kept, and only for components with rules of their
+        // own (the wizard reads their witness for "also choose" fixes); building 7,000 models a
+        // click that nobody reads was most of the repair's cost.
         witness[c] = REPAIRED;
+        if (catalog.triggeredBy[c].length > 0) this.changes.set(c, this.repair.lastChange());
         this.stats.repaired++;
         continue;
       }
@@ -214,12 +223,14 @@ export class Proofs {
     return w >= 0 || w === REPAIRED;
   }
 
-  /** A valid selection containing the selection and `c`, when `choosable(c)`. */
-  modelOf(c: number): Int32Array | undefined {
+  /** Is `x` in the valid selection that proves `c` choosable? (No model is built.) */
+  inWitness(c: number, x: number): boolean {
     const w = this.witness[c];
-    if (w >= 0) return this.models[w];
-    // The repair still holds this selection's base (freedBy has one of its own).
-    return w === REPAIRED ? this.repair.tryAdd(c) : undefined;
+    if (w >= 0) return contains(this.models[w], x);
+    if (w !== REPAIRED) return false;
+    const change = this.changes.get(c);
+    if (!change) return contains(this.models[0], x) || x === c;
+    return change.added.includes(x) || (contains(this.models[0], x) && !change.dropped.includes(x));
   }
 
   /**

@@ -7,7 +7,7 @@
  */
 import type { Catalog } from './catalog.js';
 import { deadEndByCore, describeRule, explainDeadEnd, nameOf, pairText } from './explain.js';
-import { NONE, NO_RULES, chosenNow, gateShape, unmetGates } from './gates.js';
+import { NONE, NO_RULES, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
 import { contains } from './proofs.js';
 import type { Replacement, Replacements, Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
@@ -75,7 +75,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
       name: comp.name,
       type: comp.type,
       group: comp.group,
-      label: typeof comp.source.label === 'string' ? comp.source.label : undefined,
+      label: labelsOf(catalog)[c],
       checked: false,
       enabled,
       green: enabled && rep.kept.length > 0 && untested.length === 0,

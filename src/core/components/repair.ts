@@ -118,6 +118,11 @@ export class Repair {
     return this.add(c) && this.mend();
   }
 
+  /** What the last successful `canAdd` changed against the base: the model is base − dropped + added. */
+  lastChange(): { added: Int32Array; dropped: Int32Array } {
+    return { added: Int32Array.from(this.addList), dropped: Int32Array.from(this.dropList) };
+  }
+
   /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
   extendsBase(c: number): boolean {
     if (this.inBase[c]) return true;
@@ -134,11 +139,37 @@ export class Repair {
   /** Does `x` clash with a component in the current attempt? */
   private clashes(x: number): boolean {
     const { conflicts } = this.catalog;
-    if (this.baseClash[x] > 0) {
-      for (const y of conflicts[x]) if (this.inBase[y] && this.dropped[y] !== this.epoch) return true;
-    }
+    if (this.baseClash[x] > 0 && this.baseClashing(x, false) >= 0) return true;
     for (const a of this.addList) if (a !== x && sortedHas(conflicts[x], a)) return true;
     return false;
+  }
+
+  /**
+   * The base members (not dropped) that clash with `x`: the first one (or -1), or, with `drop`,
+   * drops them all (-2 when one may not go). Walks the shorter side: an object storage has a
+   * thousand neighbours (every 20th component rules out `storage:object:*`) but a base has ten
+   * members, so the base is searched in the neighbour list rather than the other way round.
+   */
+  private baseClashing(x: number, drop: boolean): number {
+    const list = this.catalog.conflicts[x];
+    const consider = (y: number): number => {
+      if (!this.inBase[y] || this.dropped[y] === this.epoch) return -1;
+      if (!drop) return y;
+      return this.drop(y) ? -1 : -2;
+    };
+    if (list.length <= 4 * this.base.length) {
+      for (const y of list) {
+        const r = consider(y);
+        if (r !== -1) return r;
+      }
+    } else {
+      for (const y of this.base) {
+        if (!sortedHas(list, y)) continue;
+        const r = consider(y);
+        if (r !== -1) return r;
+      }
+    }
+    return -1;
   }
 
   private isIn(x: number): boolean {
@@ -168,9 +199,7 @@ export class Repair {
       if (constraints[k].max !== Infinity) this.todo.push(k);
     }
     for (const k of triggeredBy[x]) this.todo.push(k);
-    if (this.baseClash[x] > 0) {
-      for (const y of conflicts[x]) if (this.inBase[y] && this.dropped[y] !== this.epoch && !this.drop(y)) return false;
-    }
+    if (this.baseClash[x] > 0 && this.baseClashing(x, true) === -2) return false;
     // Two additions that clash: give up (one of them was needed).
     for (let i = 0; i < this.addList.length - 1; i++) if (sortedHas(conflicts[x], this.addList[i])) return false;
     return true;
@@ -198,13 +227,7 @@ export class Repair {
       let t = this.count(k);
       while (t > rule.max) {
         // Drop a member we may drop: neither the user's choice nor one just added.
-        let victim = -1;
-        for (const x of rule.items) {
-          if (this.isIn(x) && !this.chosen[x] && this.added[x] !== this.epoch) {
-            victim = x;
-            break;
-          }
-        }
+        const victim = this.victim(rule.items);
         if (victim < 0 || !this.drop(victim)) return false;
         t--;
       }
@@ -221,6 +244,21 @@ export class Repair {
       }
     }
     return true;
+  }
+
+  /**
+   * A member of `items` in the attempt that may go: neither the user's choice nor just added, so
+   * one from the base. The radio group lists hundreds of items and a base has a few members:
+   * the shorter side is walked.
+   */
+  private victim(items: Int32Array): number {
+    const ok = (x: number) => this.isIn(x) && !this.chosen[x] && this.added[x] !== this.epoch;
+    if (items.length <= 4 * this.base.length) {
+      for (const x of items) if (ok(x)) return x;
+    } else {
+      for (const x of this.base) if (ok(x) && sortedHas(items, x)) return x;
+    }
+    return -1;
   }
 
   /** The member to take for an unmet requirement: allowed, not clashing with what is in, lightest. */

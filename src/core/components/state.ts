@@ -14,10 +14,10 @@
  */
 import type { Catalog } from './catalog.js';
 import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
-import { DEAD, Proofs, UNKNOWN, contains } from './proofs.js';
+import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
-import { NONE, chosenNow, gateShape, testedWith, unmetGates } from './gates.js';
+import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGates } from './gates.js';
 import { radioStates } from './radio-state.js';
 import { Replacements, replacementOf, replacingMembers, type Replacement } from './radio.js';
 
@@ -105,6 +105,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
   const untestedOf = untestedLists(components, indices, tested);
+  const labels = labelsOf(catalog);
   for (let c = 0; c < n; c++) {
     if (replacing.has(c)) continue;
     const comp = components[c];
@@ -136,12 +137,17 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
         const gates = unmetGates(catalog, c, shape, chosenCount);
         if (gates.length > 0) {
           reasons = gates.map((k) => `${describeRule(catalog, k)}, which is not chosen yet`);
-          const model = e.modelOf(c);
-          if (model) {
-            const add = new Set<number>();
-            for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && contains(model, x) && components[x].pane <= comp.pane) add.add(x);
-            if (add.size > 0) fix = [...add].map((x) => `also choose ${nameOf(catalog, x)}`);
+          let also = e.fixes.get(c);
+          if (!also) {
+            also = NONE;
+            if (e.choosable(c)) {
+              const add = new Set<number>();
+              for (const k of gates) for (const x of catalog.constraints[k].items) if (!chosen[x] && components[x].pane <= comp.pane && e.inWitness(c, x)) add.add(x);
+              if (add.size > 0) also = Object.freeze([...add].map((x) => `also choose ${nameOf(catalog, x)}`)) as unknown as string[];
+            }
+            e.fixes.set(c, also);
           }
+          fix = also;
         }
       }
     }
@@ -151,7 +157,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       name: comp.name,
       type: comp.type,
       group: comp.group,
-      label: typeof comp.source.label === 'string' ? comp.source.label : undefined,
+      label: labels[c],
       checked,
       enabled,
       green: enabled && indices.length > (checked ? 1 : 0) && untested.length === 0,
