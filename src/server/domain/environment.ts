@@ -5,7 +5,8 @@
  * the stored inputs for them.
  */
 import { composeRelease, type Composition } from '../../core/release/index.js';
-import { compileCatalog, type Catalog } from '../../core/components/index.js';
+import { compileCatalog, groupOf, state, typeOf, type Catalog, type ComponentState, type WizardState } from '../../core/components/index.js';
+import type { Component } from '../../core/release/model.js';
 import type { Finding } from '../../core/findings.js';
 import * as store from '../../store/index.js';
 import { HttpError, notFound } from '../errors.js';
@@ -38,22 +39,76 @@ async function cached<T>(q: store.Queryable, key: string, make: () => Promise<T>
   return value;
 }
 
+/** A plugin that fits the release by name and version but cannot be composed with it. */
+export interface UnusablePlugin {
+  plugin: { name: string; version: string };
+  components: Component[];
+  /** The composition errors it alone brings (beyond any the release has by itself). */
+  reasons: string[];
+}
+
 export interface Wizard {
   composition: Composition;
   catalog: Catalog;
+  unusable: UnusablePlugin[];
 }
 
+const errorKey = (f: Finding) => `${f.code}|${f.message}`;
+
 /**
- * The release with every installed plugin that fits it: what the wizard offers. Composition keeps
- * one version per plugin (the newest) and says why others were left out.
+ * The release with every installed plugin that fits it: what the wizard offers. A plugin whose
+ * composition with the release fails on its own (a role without a disk layout, say) is left out, so
+ * no choice in the wizard leads to an environment that cannot be created; its components are still
+ * listed, disabled, with the reasons.
  */
 export async function wizardFor(q: store.Queryable, releaseId: string): Promise<Wizard> {
   return cached(q, `wizard|${releaseId}`, async () => {
     const release = await releaseOr404(q, releaseId);
     const plugins = await store.listExtensionPlugins(q);
-    const composition = composeRelease(release.release, plugins.map((p) => contributionOf(p).contribution));
-    return { composition, catalog: catalogOf(composition) };
+    const contributions = plugins.map((p) => contributionOf(p).contribution);
+    const baseline = new Set(composeRelease(release.release, []).findings.filter((f) => f.severity === 'error').map(errorKey));
+    const usable = [];
+    const unusable: UnusablePlugin[] = [];
+    for (const contribution of contributions) {
+      const alone = composeRelease(release.release, [contribution]);
+      const outcome = alone.plugins[0];
+      const errors = alone.findings.filter((f) => f.severity === 'error' && !baseline.has(errorKey(f)));
+      if (outcome?.applied && errors.length > 0) {
+        unusable.push({ plugin: { name: contribution.name, version: contribution.version }, components: contribution.components, reasons: errors.map((f) => f.message) });
+      } else {
+        usable.push(contribution);
+      }
+    }
+    const composition = composeRelease(release.release, usable);
+    return { composition, catalog: catalogOf(composition), unusable };
   });
+}
+
+/** The wizard's answer for a selection: the engine's state, plus the components of unusable plugins, disabled with why. */
+export function wizardState(wizard: Wizard, selection: string[]): WizardState {
+  const answer = state(wizard.catalog, selection);
+  const known = new Set(answer.components.map((c) => c.name));
+  const extra: ComponentState[] = [];
+  for (const { plugin, components, reasons } of wizard.unusable) {
+    for (const component of components) {
+      if (known.has(component.name)) continue;
+      const label = component.label ?? component.name;
+      extra.push({
+        name: component.name,
+        type: typeOf(component.name),
+        group: groupOf(component.name),
+        label,
+        checked: false,
+        enabled: false,
+        green: false,
+        untested: [],
+        deadEnd: false,
+        reasons: [`${label} (${component.name}) comes from plugin ${plugin.name} ${plugin.version}, which cannot be used with this release: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}.`],
+        fix: [],
+      });
+    }
+  }
+  return extra.length ? { ...answer, components: [...answer.components, ...extra] } : answer;
 }
 
 /** The release with exactly the plugin versions an environment enables (name → id). */

@@ -1,11 +1,11 @@
 /** /clusters (environments): create with components, get, list, rename, delete, settings, wizard state. */
 import type { FastifyInstance } from 'fastify';
-import { state, validate } from '../../core/components/index.js';
+import { validate } from '../../core/components/index.js';
 import type { AppContext } from '../app.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../domain/bind.js';
-import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor } from '../domain/environment.js';
+import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
@@ -54,7 +54,11 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       const { name, release_id: releaseId, components } = req.body;
       const release = await store.getRelease(ctx.db, releaseId);
       if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
-      const { composition: wizard, catalog } = await wizardFor(ctx.db, release.id);
+      const { composition: wizard, catalog, unusable } = await wizardFor(ctx.db, release.id);
+      const blocked = unusable.filter((u) => u.components.some((c) => components.includes(c.name)));
+      if (blocked.length) {
+        throw refused('cluster/plugin-unusable', 'a chosen component comes from a plugin that cannot be used with this release', blocked.flatMap((u) => u.reasons.map((message) => ({ code: 'plugin/unusable', severity: 'error' as const, message: `plugin ${u.plugin.name} ${u.plugin.version}: ${message}` }))));
+      }
       const verdict = validate(catalog, components);
       if (!verdict.valid) throw refused('cluster/invalid-components', 'the chosen components do not go together', verdict.findings);
       // Plugin components enable their plugins, at the version the wizard offered.
@@ -159,8 +163,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     { schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
     async (req) => {
       const c = await clusterOr404(ctx.db, req.params.id);
-      const { catalog } = await wizardFor(ctx.db, c.releaseId);
-      return state(catalog, req.query.select === undefined ? c.components : splitSelection(req.query.select));
+      return wizardState(await wizardFor(ctx.db, c.releaseId), req.query.select === undefined ? c.components : splitSelection(req.query.select));
     },
   );
 
@@ -168,8 +171,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     '/releases/:id/components/state',
     { schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
     async (req) => {
-      const { catalog } = await wizardFor(ctx.db, req.params.id);
-      return state(catalog, splitSelection(req.query.select));
+      return wizardState(await wizardFor(ctx.db, req.params.id), splitSelection(req.query.select));
     },
   );
 

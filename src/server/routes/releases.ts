@@ -45,12 +45,15 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
   });
 
   api.get<{ Params: { id: string } }>('/releases/:id/components', { schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam } }, async (req) => {
-    const { composition } = await wizardFor(ctx.db, req.params.id);
+    const { composition, unusable } = await wizardFor(ctx.db, req.params.id);
     // The shape of the component-registry design: release and plugin components, relations as written.
-    return composition.composed.components.map((c) => {
+    const usable = composition.composed.components.map((c) => {
       const { plugin, ...rest } = c;
       return { ...rest, plugin: plugin ?? null };
     });
+    // Components of plugins that cannot be composed with this release are listed too, marked, with why.
+    const blocked = unusable.flatMap((u) => u.components.map((c) => ({ ...c, plugin: u.plugin, usable: false, reasons: u.reasons })));
+    return [...usable, ...blocked];
   });
 
   api.get<{ Params: { id: string } }>('/releases/:id/roles', { schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam } }, async (req) => {
