@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,9 +13,12 @@ import { hearthBin, startServer } from '../support/serve.js';
 import { changes, snapshot, STACK_TRACE } from '../hostile/harness.js';
 import { TOKEN } from './support.js';
 
-const built = existsSync(new URL('../../dist/server/start.js', import.meta.url));
 const asRoot = process.getuid?.() === 0;
 const NOBODY = 65534;
+/** As root the server runs as `nobody`, who must be able to read Hearth itself, or the refusal would prove nothing. */
+const nobodyCanRun = !asRoot || spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(hearthBin)}, 4)`], { uid: NOBODY, gid: NOBODY }).status === 0;
+const built = existsSync(new URL('../../dist/server/start.js', import.meta.url));
+const skip = !built ? 'dist/ is not built' : nobodyCanRun ? false : 'running as root and user nobody cannot read the checkout';
 
 /** Run `hearth serve` on `dataDir` as a user who may not write it; resolve with its exit and output. */
 function serveReadOnly(dataDir: string, home: string): Promise<{ code: number | null; signal: string | null; output: string }> {
@@ -49,7 +52,7 @@ function scratch(): { root: string; home: string } {
   return { root, home };
 }
 
-test('an existing data folder that is read-only: a clear refusal at start, nothing changed', { skip: built ? false : 'dist/ is not built' }, async () => {
+test('an existing data folder that is read-only: a clear refusal at start, nothing changed', { skip }, async () => {
   const { root, home } = scratch();
   const dataDir = join(root, 'data');
   try {
@@ -77,7 +80,7 @@ test('an existing data folder that is read-only: a clear refusal at start, nothi
   }
 });
 
-test('a data folder that cannot be created: a clear refusal at start', { skip: built ? false : 'dist/ is not built' }, async () => {
+test('a data folder that cannot be created: a clear refusal at start', { skip }, async () => {
   const { root, home } = scratch();
   const parent = join(root, 'locked');
   mkdirSync(parent, { mode: 0o555 });
