@@ -18,6 +18,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = join(root, 'dist', 'bundle');
@@ -30,6 +31,21 @@ const outfile = join(outdir, 'hearth.cjs');
  */
 const external = ['@electric-sql/pglite', 'pg', 'pg-native', 'playwright-core', 'fastify', '@fastify/*', 'react', 'react-dom', 'vite'];
 
+/**
+ * The `yaml` package's Node build reads process.env.LOG_TOKENS for every token its parser sees
+ * (and LOG_STREAM per document): each read is a call into Node's environment, and together they
+ * were a fifth of parsing time. Its browser build is the same code (ES modules) without them, so
+ * the bundle takes that one. (Binary scalars then come back as Uint8Array rather than Buffer,
+ * which src/package/yaml/convert.ts reads the same way.)
+ */
+const yamlDir = dirname(createRequire(import.meta.url).resolve('yaml/package.json'));
+const yamlWithoutEnvLookups = {
+  name: 'yaml-browser-build',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: join(yamlDir, 'browser', 'index.js') }));
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 const result = await build({
@@ -41,6 +57,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external,
+  plugins: [yamlWithoutEnvLookups],
   // Every import() becomes require(): a script run through vm.Script has no loader for import()
   // on Node 20 without experimental flags. The external packages all load through require()
   // (PGlite is an ES module without top-level await, which Node >= 20.19 requires directly).
