@@ -52,7 +52,9 @@ test('property: data written as indented JSON reads back equal, and each value i
 });
 
 test('property: block YAML of nested mappings reads back, with each key on its own line', () => {
-  const ident = fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/);
+  // Plain words YAML 1.1 reads as booleans or null (`on:` is the key true, as in PyYAML) are left out.
+  const reserved = new Set(['y', 'n', 'yes', 'no', 'on', 'off', 'true', 'false', 'null']);
+  const ident = fc.stringMatching(/^[a-z][a-z0-9_]{0,7}$/).filter((k) => !reserved.has(k));
   fc.assert(
     fc.property(fc.uniqueArray(ident, { minLength: 1, maxLength: 6 }), fc.array(fc.integer({ min: 0, max: 999 }), { minLength: 6, maxLength: 6 }), (keys, numbers) => {
       const text = keys.map((k, i) => `${k}:\n  inner_${i}: ${numbers[i]}\n`).join('');
