@@ -4,7 +4,7 @@ import { validate } from '../../core/components/index.js';
 import type { AppContext } from '../app.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
-import { applyBind } from '../domain/bind.js';
+import { applyBind } from '../../core/components/bind.js';
 import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';

@@ -2,7 +2,6 @@
  * Nailgun's `bind` of components: choosing a component sets values. Each item is a path
  * (`settings:section.field.value`, `cluster:net_provider`) set to true, or `[path, value]`.
  * Only `settings:` paths change anything Hearth stores; `cluster:` values are kept for the record.
- * TODO(lead): this rule belongs in core/components beside the engine; it lives here until it moves.
  */
 export interface BindResult {
   settings: Record<string, unknown>;
