@@ -48,6 +48,7 @@ function walk(catalog: Catalog): { selection: string[]; wall: number[]; cpu: num
 const median = (xs: number[]) => summarise('', xs).medianMs;
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 
+console.log(`load average at the start: ${loadavg().map((x) => x.toFixed(1)).join(' ')} on a machine with 2 cores shared by everyone`);
 const rows: Array<Timing & { targetMs?: number; note?: string }> = [];
 const series: Record<string, number[]> = { compile: [], click: [], clickCpu: [], walk: [], validate: [], scratch: [] };
 for (const n of [200, 1000, 2000, 10000]) {
@@ -90,6 +91,20 @@ for (const n of [200, 1000, 2000, 10000]) {
     state(catalog, selection, { fixes: false });
   }
   rows.push({ ...summarise(`state after an unclick ${n}`, unclicks), note: 'dead ends whose core held the component are proved again' });
+
+  // Switch the network core (a radio button): the click replaces the checked core and unselects
+  // what only it needed, as the wizard does with `replaces`.
+  const before = state(catalog, selection, { fixes: false });
+  const switches: number[] = [];
+  const switchCpu: number[] = [];
+  for (const other of before.components.filter((c) => c.group === 'network:core' && c.enabled && !c.checked).slice(0, 5)) {
+    const next = [...selection.filter((x) => !(other.replaces ?? []).includes(x)), other.name];
+    const m = measure(() => state(catalog, next, { fixes: false }));
+    switches.push(m.wall);
+    switchCpu.push(m.cpu);
+    state(catalog, selection, { fixes: false });
+  }
+  if (switches.length > 0) rows.push({ ...summarise(`state after switching the network core ${n}`, switches), note: `cpu median ${fmt(median(switchCpu))} ms` });
 
   const v = time(`validate ${n}`, () => validate(catalog, selection), { runs: 200 });
   rows.push({ ...v, targetMs: 2, note: validate(catalog, selection).valid ? 'valid selection' : 'invalid selection' });

@@ -217,6 +217,11 @@ export class Proofs {
     }
   }
 
+  /** The selection's own valid completion, when it has one. */
+  get baseModel(): Int32Array | undefined {
+    return this.baseOk ? this.models[0] : undefined;
+  }
+
   /** Is `c` proved choosable (a model contains it with the selection)? */
   choosable(c: number): boolean {
     const w = this.witness[c];

@@ -8,8 +8,7 @@
 import type { Catalog } from './catalog.js';
 import { deadEndByCore, describeRule, explainDeadEnd, nameOf, pairText } from './explain.js';
 import { NONE, NO_RULES, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
-import { contains } from './proofs.js';
-import type { Replacement, Replacements, Verdict } from './radio.js';
+import { inWitness, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
 
 export interface RadioContext {
@@ -21,6 +20,8 @@ export interface RadioContext {
   clashes: ReadonlyMap<number, number[]>;
   budget: number;
   fixes: boolean;
+  /** A model of the whole selection, to steer the search for the kept one. */
+  prefer?: Int32Array;
 }
 
 export function radioStates(catalog: Catalog, radio: Replacements, replacing: ReadonlyMap<number, Replacement>, ctx: RadioContext, out: ComponentState[]): void {
@@ -34,7 +35,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
     if (own.length > 0) clashing.set(c, own);
     else targets.push({ member: c, kept: rep.kept });
   }
-  const verdicts = radio.prove(targets, ctx.budget);
+  const verdicts = radio.prove(targets, ctx.budget, ctx.prefer);
 
   for (const [c, rep] of replacing) {
     const comp = catalog.components[c];
@@ -62,7 +63,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
       for (const k of gates) reasons.push(`${describeRule(catalog, k)}, which is not chosen yet`);
       const kept = new Set(rep.kept);
       const add = new Set<number>();
-      for (const k of gates) for (const x of catalog.constraints[k].items) if (!kept.has(x) && contains(v.model, x) && catalog.components[x].pane <= comp.pane) add.add(x);
+      for (const k of gates) for (const x of catalog.constraints[k].items) if (!kept.has(x) && inWitness(v.witness, x) && catalog.components[x].pane <= comp.pane) add.add(x);
       for (const x of add) fix.push(`also choose ${nameOf(catalog, x)}`);
     }
     if (blocked && ctx.fixes) {

@@ -76,9 +76,24 @@ export function replacingMembers(catalog: Catalog, selection: readonly number[])
 
 /** The answer for one member: a valid selection containing kept + r, or why none exists. */
 export type Verdict =
-  | { status: 'sat'; model: Int32Array; kept: number[] }
+  | { status: 'sat'; witness: Witness; kept: number[] }
   | { status: 'unsat'; core: number[]; why?: Refutation; kept: number[]; text?: string }
   | { status: 'unknown'; kept: number[] };
+
+/** A valid selection: built (`model`), or the base model with a repair's change. */
+export interface Witness {
+  model?: Int32Array;
+  base?: Int32Array;
+  added?: Int32Array;
+  dropped?: Int32Array;
+}
+const NOTHING = new Int32Array(0);
+
+export function inWitness(w: Witness, x: number): boolean {
+  if (w.model) return contains(w.model, x);
+  if ((w.added as Int32Array).includes(x)) return true;
+  return contains(w.base as Int32Array, x) && !(w.dropped as Int32Array).includes(x);
+}
 
 /** Search budget for an explanation (the yes/no answer is already known). */
 const EXPLAIN_BUDGET = 300;
@@ -93,16 +108,23 @@ export class Replacements {
   private readonly repair: Repair;
   private readonly explainer: Solver;
   private previous = new Map<number, Verdict>();
+  private readonly hint: Uint8Array;
+  private hinted = false;
 
   constructor(readonly catalog: Catalog) {
+    this.hint = new Uint8Array(catalog.components.length);
     this.cdcl = new Cdcl(catalog);
     this.repair = new Repair(catalog);
     this.explainer = new Solver(catalog);
   }
 
   /** A verdict for each of `targets` against its own kept selection (the caller gives both). */
-  prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number): Map<number, Verdict> {
+  prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number, prefer?: Int32Array): Map<number, Verdict> {
     const out = new Map<number, Verdict>();
+    // The main selection's model minus what the click drops is usually a model of kept: steer there.
+    this.hint.fill(0);
+    this.hinted = prefer !== undefined;
+    if (prefer) for (const x of prefer) this.hint[x] = 1;
     // Members sharing a kept selection (almost always all of them) share its base model.
     const byKept = new Map<string, { kept: number[]; members: number[] }>();
     for (const { member, kept } of targets) {
@@ -134,7 +156,7 @@ export class Replacements {
   private carry(member: number, kept: number[]): Verdict | undefined {
     const old = this.previous.get(member);
     if (!old) return undefined;
-    if (old.status === 'sat' && containsAll(old.model, kept)) return { ...old, kept };
+    if (old.status === 'sat' && old.witness.model && containsAll(old.witness.model, kept)) return { ...old, kept };
     if (old.status === 'unsat' && old.core.every((x) => kept.includes(x))) {
       // The sentence may cite a choice that is gone; it is kept only when nothing was removed.
       const why = old.kept.every((x) => kept.includes(x)) ? old.why : undefined;
@@ -145,7 +167,7 @@ export class Replacements {
 
   private proveAll(kept: number[], members: number[], budget: number, out: Map<number, Verdict>): void {
     const { cdcl, repair } = this;
-    const base = cdcl.solve(kept, { budget });
+    const base = cdcl.solve(kept, { budget, hint: this.hinted ? this.hint : undefined });
     if (base.status !== 'sat') {
       // The kept selection cannot be completed at all: no member helps.
       for (const m of members) out.set(m, base.status === 'unsat' ? this.refute(m, kept, base.core, budget) : { status: 'unknown', kept });
@@ -161,12 +183,16 @@ export class Replacements {
         continue;
       }
       if (contains(base.model, m)) {
-        out.set(m, { status: 'sat', model: base.model, kept });
+        out.set(m, { status: 'sat', witness: { model: base.model }, kept });
         continue;
       }
-      const mended = repair.extendsBase(m) ? withMember(base.model, m) : repair.tryAdd(m);
-      if (mended) {
-        out.set(m, { status: 'sat', model: mended, kept });
+      // As in the main proofs: keep the repair's change against the base, not a built model.
+      if (repair.extendsBase(m)) {
+        out.set(m, { status: 'sat', witness: { base: base.model, added: Int32Array.of(m), dropped: NOTHING }, kept });
+        continue;
+      }
+      if (repair.canAdd(m)) {
+        out.set(m, { status: 'sat', witness: { base: base.model, ...repair.lastChange() }, kept });
         continue;
       }
       const r = cdcl.solve([...kept, m], { budget });
@@ -175,7 +201,7 @@ export class Replacements {
         cdcl.solve(kept, { budget });
         cdcl.settle(kept.length);
       }
-      if (r.status === 'sat') out.set(m, { status: 'sat', model: r.model, kept });
+      if (r.status === 'sat') out.set(m, { status: 'sat', witness: { model: r.model }, kept });
       else if (r.status === 'unsat') {
         out.set(m, { status: 'unsat', core: r.core.filter((x) => x !== m), kept });
         dead.push(m);
@@ -198,16 +224,6 @@ export class Replacements {
     } else why = this.explainer.baseRefutation;
     return { status: 'unsat', core, why, kept };
   }
-}
-
-function withMember(model: Int32Array, m: number): Int32Array {
-  const out = new Int32Array(model.length + 1);
-  let i = 0;
-  let k = 0;
-  while (i < model.length && model[i] < m) out[k++] = model[i++];
-  out[k++] = m;
-  while (i < model.length) out[k++] = model[i++];
-  return out;
 }
 
 function containsAll(model: Int32Array, xs: readonly number[]): boolean {

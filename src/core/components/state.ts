@@ -170,7 +170,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   if (replacing.size > 0) {
     let radio = radioEngines.get(catalog);
     if (!radio) radioEngines.set(catalog, (radio = new Replacements(catalog)));
-    radioStates(catalog, radio, replacing, { indices, tested, clashes, budget, fixes: options.fixes !== false }, out);
+    radioStates(catalog, radio, replacing, { indices, tested, clashes, budget, fixes: options.fixes !== false, prefer: e.baseModel }, out);
   }
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
