@@ -10,6 +10,11 @@ import { recordContainer } from '../../core/positions.js';
 import { constructTagged, resolvePlainScalar } from './scalars.js';
 import type { YamlParseOptions } from './parse.js';
 
+/** The types PyYAML's SafeLoader constructs; any other tag makes it refuse the document. */
+const SAFE_TAGS = new Set(
+  ['null', 'bool', 'int', 'float', 'binary', 'timestamp', 'omap', 'pairs', 'set', 'str', 'seq', 'map', 'merge'].map((t) => `tag:yaml.org,2002:${t}`),
+);
+
 const ANCHOR_NAME_RE = /^[0-9A-Za-z_-]+$/;
 
 /** Set a key without ever touching the prototype chain (`__proto__` is data here). */
@@ -115,6 +120,7 @@ export class Converter {
     if (isScalar(node)) return this.scalar(node);
     if (isMap(node)) {
       const tag = node.tag;
+      if (tag && !SAFE_TAGS.has(tag)) this.unknownTag(tag, node.range?.[0]);
       if (tag === 'tag:yaml.org,2002:set') {
         const out: Record<string, unknown> = {};
         this.remember(node, out);
@@ -130,6 +136,7 @@ export class Converter {
     }
     if (isSeq(node)) {
       const tag = node.tag;
+      if (tag && !SAFE_TAGS.has(tag)) this.unknownTag(tag, node.range?.[0]);
       const out: unknown[] = [];
       this.remember(node, out);
       const entry = recordContainer(out, this.pos(node.range?.[0]));
@@ -194,18 +201,22 @@ export class Converter {
     if (value instanceof Date) return (node as Scalar & { source?: string }).source ?? value.toISOString();
     if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
     if (typeof value === 'bigint') return Number(value);
-    if (tag.startsWith('tag:yaml.org,2002:')) return value;
-    const where = this.pos(node.range?.[0]);
+    if (SAFE_TAGS.has(tag)) return value;
+    this.unknownTag(tag, node.range?.[0]);
+    return value === null || value === undefined ? null : String(value);
+  }
+
+  /** PyYAML's safe loader builds only the standard types; `!!python/object` and `!foo` make it refuse the file. */
+  private unknownTag(tag: string, offset: number | undefined): void {
     this.findings.push(
       finding(
         'yaml/unknown-tag',
         'error',
         `the tag '${tag}' is not a standard YAML type, and Fuel's safe loader refused such values`,
-        where,
+        this.pos(offset),
         'remove the tag, or quote the value if it is meant as text',
       ),
     );
-    return value === null || value === undefined ? null : String(value);
   }
 
   /** `!!int`, `!!float`, `!!bool`, `!!null`: built from the text as PyYAML does (see scalars.ts). */

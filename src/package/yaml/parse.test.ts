@@ -54,3 +54,13 @@ test('syntax errors, alias bombs, self-referencing aliases and several documents
   assert.equal(parseYaml('a: 1\n---\nb: 2\n', 'two.yaml').findings[0].code, 'yaml/multiple-documents');
   assert.equal(parseYaml('x: ' + '['.repeat(3000) + ']'.repeat(3000), 'deep.yaml').ok, false);
 });
+
+test('tags PyYAML safe_load refuses are findings, on scalars and collections alike', () => {
+  for (const text of ['a: !!python/object:os.system {}\n', 'a: !!python/name:os.system\n', 'a: !custom [1, 2]\n', 'a: !foo bar\n']) {
+    const { ok, findings } = parseYaml(text, 't.yaml');
+    assert.equal(ok, false, text);
+    assert.equal(findings[0].code, 'yaml/unknown-tag', text);
+    assert.equal(findings[0].line, 1);
+  }
+  assert.deepEqual(parseYaml('a: !!str 1\nb: !!set {x: null}\nc: !!binary aGk=\n', 'ok.yaml').value, { a: '1', b: { x: null }, c: 'aGk=' });
+});
