@@ -71,8 +71,12 @@ export class Proofs {
   stats: RefreshStats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
   /** "Also choose" fixes told for this selection (the wizard asks again with the same one). */
   readonly fixes = new Map<number, string[]>();
-  /** For components proved by the repair: what their witness changes against the base model. */
-  private readonly changes = new Map<number, { added: Int32Array; dropped: Int32Array }>();
+  /**
+   * For components proved by the repair: the base model it started from and what it changed.
+   * Kept for those with rules of their own (their fixes read it) or that dropped something (a
+   * later click needs to know); the others' witness is their base plus additions.
+   */
+  private changes = new Map<number, Change>();
 
   constructor(readonly catalog: Catalog) {
     const n = catalog.components.length;
@@ -95,8 +99,8 @@ export class Proofs {
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
     this.fixes.clear();
-    this.changes.clear();
-    const old = { witness: this.witness, models: this.models, dead: this.dead };
+    const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
+    this.changes = new Map();
     this.selection = selection;
     this.fresh = true;
     this.stats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
@@ -150,6 +154,15 @@ export class Proofs {
           }
           witness[c] = id;
           this.stats.carried++;
+        } else if (w === REPAIRED) {
+          // base − dropped + added, against the base of its own click: still a model with the
+          // click when the click removed a choice, or added one that model already had.
+          const ch = old.changes.get(c) ?? { base: old.models[0], added: NOTHING, dropped: NOTHING };
+          if (change.removed !== undefined || inChange(ch, change.added as number)) {
+            witness[c] = REPAIRED;
+            this.changes.set(c, ch);
+            this.stats.carried++;
+          }
         } else if (w === DEAD) {
           const d = old.dead.get(c) as DeadEnd;
           if (change.added !== undefined || !d.core.includes(change.removed as number)) {
@@ -185,7 +198,7 @@ export class Proofs {
         // own (the wizard reads their witness for "also choose" fixes); building 7,000 models a
         // click that nobody reads was most of the repair's cost.
         witness[c] = REPAIRED;
-        if (catalog.triggeredBy[c].length > 0) this.changes.set(c, this.repair.lastChange());
+        if (catalog.triggeredBy[c].length > 0 || this.repair.droppedCount > 0) this.changes.set(c, { base: base0, ...this.repair.lastChange() });
         this.stats.repaired++;
         continue;
       }
@@ -234,8 +247,8 @@ export class Proofs {
     if (w >= 0) return contains(this.models[w], x);
     if (w !== REPAIRED) return false;
     const change = this.changes.get(c);
-    if (!change) return contains(this.models[0], x) || x === c;
-    return change.added.includes(x) || (contains(this.models[0], x) && !change.dropped.includes(x));
+    // Without an entry, additions were not kept: answering from the base alone only ever says no wrongly.
+    return change ? inChange(change, x) : x === c || contains(this.models[0], x);
   }
 
   /**
@@ -298,6 +311,18 @@ export class Proofs {
     for (const x of model) this.hint[x] = 1;
     return this.hint;
   }
+}
+
+interface Change {
+  base: Int32Array;
+  added: Int32Array;
+  dropped: Int32Array;
+}
+const NOTHING = new Int32Array(0);
+
+/** Is `x` in base − dropped + added? */
+function inChange(change: Change, x: number): boolean {
+  return change.added.includes(x) || (contains(change.base, x) && !change.dropped.includes(x));
 }
 
 function diff(a: number[], b: number[]): { added?: number; removed?: number; same: boolean } | undefined {

@@ -118,6 +118,11 @@ export class Repair {
     return this.add(c) && this.mend();
   }
 
+  /** How many base members the last `canAdd` dropped. */
+  get droppedCount(): number {
+    return this.dropList.length;
+  }
+
   /** What the last successful `canAdd` changed against the base: the model is base − dropped + added. */
   lastChange(): { added: Int32Array; dropped: Int32Array } {
     return { added: Int32Array.from(this.addList), dropped: Int32Array.from(this.dropList) };
