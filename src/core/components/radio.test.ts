@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { compileCatalog, state, validate, type ComponentState } from './index.js';
-import { replacementOf } from './radio.js';
+import { replacementOf, replacementsOf, replacingMembers } from './radio.js';
 import { specComponents } from './fixtures/spec.js';
 import { buildComponents, clickMask, randomCatalog, validMasks } from './fixtures/random-catalog.js';
 import { needsCorpus, corpusPath } from '../../../test/support/corpus.js';
@@ -110,6 +110,9 @@ test('replacement: dependents of the sibling go, unless the new member meets the
   assert.deepEqual(names(toContrail!.kept), ['storage:block:lvm']);
   const toNew = replacementOf(catalog, selection, idx('network:neutron:core:ml2new'));
   assert.deepEqual(names(toNew!.dropped), ['network:neutron:core:ml2']);
+  const batch = replacementsOf(catalog, selection, [idx('network:neutron:core:contrail'), idx('network:neutron:core:ml2new')]);
+  assert.deepEqual(batch.get(idx('network:neutron:core:contrail')), toContrail);
+  assert.deepEqual(batch.get(idx('network:neutron:core:ml2new')), toNew);
   assert.equal(replacementOf(catalog, selection, idx('storage:block:lvm')), undefined);
   assert.equal(replacementOf(catalog, [idx('storage:block:lvm')], idx('network:neutron:core:contrail')), undefined);
 });
@@ -130,6 +133,11 @@ test('property: a radio member is enabled iff the selection its click makes can 
       const mask = selection.reduce((m, x) => m | (1 << names.indexOf(x)), 0);
       const s = state(catalog, selection);
       const c = s.components[sibling];
+      // The batch form (one fixpoint per group) agrees with the definition member by member.
+      const indices = selection.map((x) => names.indexOf(x));
+      const members = replacingMembers(catalog, indices);
+      const batch = replacementsOf(catalog, indices, members);
+      for (const m of members) assert.deepEqual(batch.get(m), replacementOf(catalog, indices, m));
       const click = clickMask(catalog, mask, sibling);
       const possible = completable(click.mask);
       assert.deepEqual(c.replaces, names.filter((_, i) => click.dropped & (1 << i)), 'replaces what the definition drops');

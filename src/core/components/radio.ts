@@ -65,6 +65,50 @@ function dependsOnDropped(catalog: Catalog, d: number, r: number, chosen: Set<nu
   return false;
 }
 
+/**
+ * `replacementOf` for every member of `members` at once. Without r, the dropped set is the same
+ * for every member of a group; r changes it only when r itself meets a requirement of a dependent
+ * that would go, so only such members get a fixpoint of their own (at 10,000 components the group
+ * has 500 members and a click asked 500 fixpoints).
+ */
+export function replacementsOf(catalog: Catalog, selection: readonly number[], members: readonly number[]): Map<number, Replacement> {
+  const out = new Map<number, Replacement>();
+  const shared = new Map<string, { rep: Replacement; rescuers: Set<number> }>();
+  for (const r of members) {
+    const group = catalog.components[r].group;
+    let entry = shared.get(group);
+    if (!entry) {
+      // -1 stands for "no member": nothing it could rescue.
+      const rep = replacementWithout(catalog, selection, group);
+      const rescuers = new Set<number>();
+      const siblings = new Set(selection.filter((s) => catalog.components[s].group === group));
+      for (const d of rep.dropped) {
+        if (siblings.has(d)) continue;
+        for (const k of catalog.triggeredBy[d]) if (catalog.constraints[k].min >= 1) for (const x of catalog.constraints[k].items) rescuers.add(x);
+      }
+      entry = { rep, rescuers };
+      shared.set(group, entry);
+    }
+    out.set(r, entry.rescuers.has(r) ? (replacementOf(catalog, selection, r) as Replacement) : entry.rep);
+  }
+  return out;
+}
+
+function replacementWithout(catalog: Catalog, selection: readonly number[], group: string): Replacement {
+  const gone = new Set<number>();
+  for (const s of selection) if (catalog.components[s].group === group) gone.add(s);
+  const chosen = new Set(selection);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const d of selection) {
+      if (gone.has(d) || !dependsOnDropped(catalog, d, -1, chosen, gone)) continue;
+      gone.add(d);
+      changed = true;
+    }
+  }
+  return { kept: selection.filter((x) => !gone.has(x)), dropped: selection.filter((x) => gone.has(x)) };
+}
+
 /** Unchecked members of a radio group while a sibling is checked: the components `replacementOf` applies to. */
 export function replacingMembers(catalog: Catalog, selection: readonly number[]): number[] {
   const checkedGroups = new Set<string>();

@@ -19,7 +19,7 @@ import { resolveSelection, validateIndices, type ComponentFinding } from './vali
 import type { ComponentGroup } from './names.js';
 import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGates } from './gates.js';
 import { radioStates } from './radio-state.js';
-import { Replacements, replacementOf, replacingMembers, type Replacement } from './radio.js';
+import { Replacements, replacementsOf, replacingMembers } from './radio.js';
 
 export interface ComponentState {
   name: string;
@@ -79,8 +79,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const { indices, findings } = resolveSelection(catalog, selectionNames);
   findings.push(...validateIndices(catalog, indices));
   const e = proofsFor(catalog);
-  const replacing = new Map<number, Replacement>();
-  for (const m of replacingMembers(catalog, indices)) replacing.set(m, replacementOf(catalog, indices, m) as Replacement);
+  const replacing = replacementsOf(catalog, indices, replacingMembers(catalog, indices));
   e.refresh(indices, budget, [...replacing.keys()]);
 
 
