@@ -34,15 +34,21 @@ const external = ['@electric-sql/pglite', 'pg', 'pg-native', 'playwright-core', 
 /**
  * The `yaml` package's Node build reads process.env.LOG_TOKENS for every token its parser sees
  * (and LOG_STREAM per document): each read is a call into Node's environment, and together they
- * were a fifth of parsing time. Its browser build is the same code (ES modules) without them, so
- * the bundle takes that one. (Binary scalars then come back as Uint8Array rather than Buffer,
- * which src/package/yaml/convert.ts reads the same way.)
+ * were a sixth of parsing time. Its browser build is the same code (ES modules) without them, so
+ * the bundle takes that one, for every import of `yaml`. (Binary scalars then come back as
+ * Uint8Array rather than Buffer, which src/package/yaml/convert.ts reads the same way.)
  */
 const yamlDir = dirname(createRequire(import.meta.url).resolve('yaml/package.json'));
 const yamlWithoutEnvLookups = {
   name: 'yaml-browser-build',
   setup(b) {
     b.onResolve({ filter: /^yaml$/ }, () => ({ path: join(yamlDir, 'browser', 'index.js') }));
+    // src/package/yaml/engine.ts finds that build at run time, by file; here it is imported.
+    b.onLoad({ filter: /[\\/]src[\\/]package[\\/]yaml[\\/]engine\.ts$/ }, () => ({
+      contents: "export { parseAllDocuments, LineCounter } from 'yaml';",
+      loader: 'ts',
+      resolveDir: join(root, 'src', 'package', 'yaml'),
+    }));
   },
 };
 

@@ -5,8 +5,8 @@
  * recovery, then resolve plain scalars with PyYAML's own implicit-resolver rules, so a value means
  * here what it meant to Fuel. Positions of every value are kept (see core/positions).
  */
-import { LineCounter, parseAllDocuments } from 'yaml';
-import type { Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { LineCounter as Lines, parseAllDocuments } from './engine.js';
 import { finding, type Finding } from '../../core/findings.js';
 import { relaxIndentation } from './leniency.js';
 import { firstNonPrintable, firstRefusedTab } from './strictness.js';
@@ -56,7 +56,7 @@ interface Attempt {
 }
 
 function attempt(text: string): Attempt {
-  const lines = new LineCounter();
+  const lines = new Lines();
   try {
     const docs = parseAllDocuments(text, {
       version: '1.1',
