@@ -73,7 +73,7 @@ export function registerComponents(program: Command): void {
           completable: s.completable,
           ...(s.blocked ? { blocked: s.blocked } : {}),
           findings: s.findings.map((f) => ({ code: f.code, message: f.message, components: f.components })),
-          components: s.components.map((c) => ({ name: c.name, type: c.type, group: c.group, checked: c.checked, enabled: c.enabled, green: c.green, reasons: c.reasons, fix: c.fix })),
+          components: s.components.map((c) => ({ name: c.name, type: c.type, group: c.group, checked: c.checked, enabled: c.enabled, green: c.green, reasons: c.reasons, fix: c.fix, ...(c.replaces ? { replaces: c.replaces } : {}) })),
         };
         process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
       } else {
@@ -84,6 +84,7 @@ export function registerComponents(program: Command): void {
           process.stdout.write(`  ${mark} ${c.name}${c.green ? '  (green: tested with everything chosen)' : ''}\n`);
           for (const r of c.reasons) process.stdout.write(`        ${r}\n`);
           for (const f of c.fix) process.stdout.write(`        fix: ${f}\n`);
+          if (c.replaces && c.enabled) process.stdout.write(`        choosing it unselects: ${c.replaces.join(', ')}\n`);
         }
         process.stdout.write(s.valid ? 'selection: valid\n' : `selection: not valid yet (${s.findings.length} finding(s))${s.completable ? '' : `; it cannot be completed: ${s.blocked}`}\n`);
       }
