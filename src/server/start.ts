@@ -26,6 +26,8 @@ export interface StartOptions {
   webDist?: string;
   deploy?: AppOptions['deploy'];
   logger?: boolean;
+  /** How often to look for runs whose server died (ms). */
+  sweepMs?: number;
 }
 
 export interface RunningServer {
@@ -99,6 +101,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       logger: options.logger ?? false,
     });
     const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
+    // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
+    // which can be after this server started: look again from time to time, so no run stays
+    // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.
+    const sweep = setInterval(() => {
+      store.failInterruptedDeployments(db, presence.alive).catch(() => undefined);
+    }, options.sweepMs ?? 10_000);
+    sweep.unref();
     let closed = false;
     return {
       app,
@@ -110,6 +119,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       async close() {
         if (closed) return;
         closed = true;
+        clearInterval(sweep);
         await app.close();
         await db.close();
       },

@@ -135,6 +135,13 @@ for (const engine of engines) {
         // Let it run a little, then the next round kills the server again.
         await new Promise((r) => setTimeout(r, 50));
       }
+      // The last run was not cut: let it end (a busy machine slows the simulated orchestrator), then nothing may be left running.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const list = (await api.call('GET', `/api/v1/clusters/${cluster}/deployments`)).json as Array<{ status: string }>;
+        if (!list.some((d) => d.status === 'running') || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
       await checkInvariants(api);
     });
   });
