@@ -40,6 +40,9 @@ if (!bundled && !compiled) {
   // bin/hearth runs the bundle (dist/bundle/, see scripts/bundle.mjs); HEARTH_NO_BUNDLE=1 makes it
   // run tsc's dist/ tree instead, the way it started before the bundle: measured side by side.
   const treeEnv = { ...process.env, HEARTH_NO_BUNDLE: '1' };
+  if (bundled && compiled && statSync(join(root, 'dist', 'bundle', 'hearth.cjs')).mtimeMs < statSync(join(root, 'dist', 'cli', 'main.js')).mtimeMs) {
+    console.log('\n(note: the bundle is older than dist/cli/main.js, so bin/hearth runs the tree: run `node scripts/bundle.mjs` first)');
+  }
   const spawnTimes = (args: string[], runs: number, env: NodeJS.ProcessEnv = process.env) => {
     const samples: number[] = [];
     for (let i = 0; i < runs; i++) {
