@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { analyse, compileCatalog, state, validate, type Catalog } from './index.js';
+import { analyse, compileCatalog, complete, state, validate, type Catalog } from './index.js';
 import { Cdcl } from './cdcl.js';
 import { Repair } from './repair.js';
 import { buildComponents, clickMask, randomCatalog, validMasks } from './fixtures/random-catalog.js';
@@ -174,4 +174,12 @@ test('the synthetic 10,000 catalog: X909 is a dead end (the chronological search
   const r = new Cdcl(catalog).solve([catalog.byName.get('hypervisor:x909') as number]);
   assert.equal(r.status, 'unsat');
   if (r.status === 'unsat') assert.deepEqual(r.core, [catalog.byName.get('hypervisor:x909')]);
+  // complete says so too, proved rather than "ran out of budget" (it took the old search 5 s).
+  const done = complete(catalog, ['hypervisor:x909']);
+  assert.equal(done.ok, false);
+  assert.equal(done.optimal, true);
+  assert.match(done.reason ?? '', /X909 \(hypervisor:x909\) cannot be part of any valid selection/);
+  const some = complete(catalog, ['hypervisor:x0']);
+  assert.equal(some.ok, true);
+  assert.equal(validate(catalog, some.selection).valid, true);
 });
