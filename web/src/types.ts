@@ -27,6 +27,8 @@ export interface ComponentState {
   green: boolean;
   reasons: string[];
   fix: string[];
+  /** For a radio member: what choosing it unselects. */
+  replaces?: string[];
   plugin?: { name: string; version: string } | null;
 }
 

@@ -78,10 +78,10 @@ export function Wizard() {
     const current = selection ?? [];
     let next: string[];
     if (kind === 'radio') {
+      // The engine says what choosing this radio button unselects (its sibling, and what only the sibling needed).
+      const replaced = new Set(c.replaces ?? []);
       const others = (byGroup.get(group) ?? []).map((o) => o.name);
-      next = [...current.filter((n) => !others.includes(n)), c.name];
-      // Leaving ML2 drops its drivers: they mean nothing without it.
-      if (!isMl2Core(c.name)) next = next.filter((n) => groupOf({ name: n }) !== 'ml2');
+      next = [...current.filter((n) => !replaced.has(n) && !others.includes(n)), c.name];
     } else {
       next = current.includes(c.name) ? current.filter((n) => n !== c.name) : [...current, c.name];
     }
