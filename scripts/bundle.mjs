@@ -14,7 +14,7 @@
  * Usage: node scripts/bundle.mjs [--metafile] [--no-cache]   (run by `npm run build`)
  */
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,4 +93,5 @@ if (!process.argv.includes('--no-cache')) {
     encoding: 'utf8',
   });
   if (run.status !== 0) process.stderr.write(`bundle: the warm-up run exited with ${run.status}; hearth works, but starts slower\n${run.stderr}`);
+  else if (!existsSync(`${outfile}.v8-cache`)) process.stderr.write('bundle: no code cache was written (read-only folder?); hearth works, but starts slower\n');
 }
