@@ -377,8 +377,22 @@ export function incompatibilityBetween(catalog: Catalog, a: number, b: number): 
   ]) {
     for (const rule of catalog.components[declarer].incompatible) {
       const p = catalog.patterns[rule.pattern];
-      if (p.expansion.includes(other)) return { declarer, other, message: rule.message };
+      // Expansions are sorted; a wildcard's runs to thousands and a click tells a thousand pairs.
+      if (sortedHas(p.expansion, other)) return { declarer, other, message: rule.message };
     }
   }
   return undefined;
+}
+
+/** Is `x` in the ascending `list`? */
+export function sortedHas(list: Int32Array, x: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid] === x) return true;
+    if (list[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -252,6 +252,27 @@ export class Proofs {
   }
 
   /**
+   * The members of the valid selection that proves `c` choosable, ascending: exactly the `x` for
+   * which `inWitness(c, x)` holds (empty when `c` is not proved). A witness has a handful of
+   * members where a rule may list thousands of items, so fixes walk this side.
+   */
+  witnessMembers(c: number): Int32Array {
+    const w = this.witness[c];
+    if (w >= 0) return this.models[w];
+    if (w !== REPAIRED) return NOTHING;
+    const change = this.changes.get(c);
+    const out: number[] = [];
+    if (change) {
+      for (const x of change.base) if (!change.dropped.includes(x)) out.push(x);
+      for (const x of change.added) if (!out.includes(x)) out.push(x);
+    } else {
+      for (const x of this.models[0]) out.push(x);
+      if (!out.includes(c)) out.push(c);
+    }
+    return Int32Array.from(out).sort();
+  }
+
+  /**
    * Which of `targets` become choosable when one chosen component is unselected: for each
    * chosen y, the same ladder of proofs over the selection without y, on a separate solver so
    * the main one keeps its place. Returns target → the y that frees it (the first found).

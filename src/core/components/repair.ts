@@ -30,8 +30,14 @@ export class Repair {
   private epoch = 0;
   private readonly added: Int32Array;
   private readonly dropped: Int32Array;
-  private readonly deltaAt: Int32Array;
-  private readonly delta: Int32Array;
+  /**
+   * Per component, the rules it is an item of that an addition can break (a maximum) or a drop
+   * can break (a minimum), made when first needed. A popular component (every hypervisor is an
+   * item of each `hypervisor:*` requirement) is an item of thousands of rules, almost none of them
+   * with a maximum; walking them all on every addition was the repair's main cost.
+   */
+  private readonly capped: (Int32Array | undefined)[];
+  private readonly floored: (Int32Array | undefined)[];
   private readonly todo: number[] = [];
   private readonly addList: number[] = [];
   private readonly dropList: number[] = [];
@@ -48,8 +54,8 @@ export class Repair {
     this.atMax = new Uint8Array(n);
     this.added = new Int32Array(n);
     this.dropped = new Int32Array(n);
-    this.deltaAt = new Int32Array(m);
-    this.delta = new Int32Array(m);
+    this.capped = new Array(n);
+    this.floored = new Array(n);
   }
 
   /**
@@ -181,28 +187,35 @@ export class Repair {
     return this.added[x] === this.epoch || (this.inBase[x] === 1 && this.dropped[x] !== this.epoch);
   }
 
+  /**
+   * How many of rule `k`'s items the attempt holds: the base's count, corrected by the attempt's
+   * few additions and drops (counted here rather than pushed to every rule they are items of).
+   */
   private count(k: number): number {
-    return this.baseCount[k] + (this.deltaAt[k] === this.epoch ? this.delta[k] : 0);
+    const { items } = this.catalog.constraints[k];
+    let t = this.baseCount[k];
+    for (const x of this.addList) if (sortedHas(items, x)) t++;
+    for (const x of this.dropList) if (sortedHas(items, x)) t--;
+    return t;
   }
 
-  private shift(k: number, by: number): void {
-    if (this.deltaAt[k] !== this.epoch) {
-      this.deltaAt[k] = this.epoch;
-      this.delta[k] = 0;
-    }
-    this.delta[k] += by;
+  private cappedOf(x: number): Int32Array {
+    const { occurrences, constraints } = this.catalog;
+    return (this.capped[x] ??= occurrences[x].filter((k) => constraints[k].max !== Infinity));
+  }
+
+  private flooredOf(x: number): Int32Array {
+    const { occurrences, constraints } = this.catalog;
+    return (this.floored[x] ??= occurrences[x].filter((k) => constraints[k].min > 0));
   }
 
   private add(x: number): boolean {
     if (this.isIn(x)) return true;
     if (++this.steps > STEPS || this.excluded(x) || this.dropped[x] === this.epoch) return false;
-    const { conflicts, triggeredBy, occurrences, constraints } = this.catalog;
+    const { conflicts, triggeredBy } = this.catalog;
     this.added[x] = this.epoch;
     this.addList.push(x);
-    for (const k of occurrences[x]) {
-      this.shift(k, 1);
-      if (constraints[k].max !== Infinity) this.todo.push(k);
-    }
+    for (const k of this.cappedOf(x)) this.todo.push(k);
     for (const k of triggeredBy[x]) this.todo.push(k);
     if (this.baseClash[x] > 0 && this.baseClashing(x, true) === -2) return false;
     // Two additions that clash: give up (one of them was needed).
@@ -212,13 +225,9 @@ export class Repair {
 
   private drop(y: number): boolean {
     if (++this.steps > STEPS || this.chosen[y] || this.added[y] === this.epoch) return false;
-    const { occurrences, constraints } = this.catalog;
     this.dropped[y] = this.epoch;
     this.dropList.push(y);
-    for (const k of occurrences[y]) {
-      this.shift(k, -1);
-      if (constraints[k].min > 0) this.todo.push(k);
-    }
+    for (const k of this.flooredOf(y)) this.todo.push(k);
     return true;
   }
 
