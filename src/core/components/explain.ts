@@ -13,7 +13,12 @@ export function nameOf(catalog: Catalog, c: number): string {
   return catalog.components[c].display;
 }
 
+/** A rule's items in words, once per catalog (the radio rule's is told on every click). */
 function list(catalog: Catalog, rule: Constraint): string {
+  return cached(listTexts, catalog, rule.id, () => listText(catalog, rule));
+}
+
+function listText(catalog: Catalog, rule: Constraint): string {
   if (rule.items.length === 0) return rule.names.join(', ');
   const shown = [...rule.items.slice(0, LIST_MAX)].map((x) => nameOf(catalog, x));
   if (rule.items.length > LIST_MAX) shown.push(`${rule.items.length - LIST_MAX} more (${rule.names.join(', ')})`);
@@ -28,6 +33,7 @@ const withMessage = (text: string, message: string | undefined) => (message ? `$
  */
 const ruleTexts = new WeakMap<Catalog, Map<number, string>>();
 const pairTexts = new WeakMap<Catalog, Map<number, string>>();
+const listTexts = new WeakMap<Catalog, Map<number, string>>();
 
 function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
   let texts = store.get(catalog);

@@ -14,7 +14,7 @@
  * 4. only then a complete search (`Cdcl`), whose learned clauses stay for the next question.
  * Dead ends get a person's explanation from the explaining `Solver` (usually one propagation).
  */
-import type { Catalog } from './catalog.js';
+import { sortedHas, type Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';
 import { Repair } from './repair.js';
 import { Reason, Solver, type Because, type Refutation } from './solver.js';
@@ -198,7 +198,10 @@ export class Proofs {
         // own (the wizard reads their witness for "also choose" fixes); building 7,000 models a
         // click that nobody reads was most of the repair's cost.
         witness[c] = REPAIRED;
-        if (catalog.triggeredBy[c].length > 0 || this.repair.droppedCount > 0) this.changes.set(c, { base: base0, ...this.repair.lastChange() });
+        if (catalog.triggeredBy[c].length > 0 || this.repair.droppedCount > 0) {
+          const { added, dropped } = this.repair.lastChange();
+          this.changes.set(c, { base: base0, added, dropped });
+        }
         this.stats.repaired++;
         continue;
       }
@@ -252,24 +255,29 @@ export class Proofs {
   }
 
   /**
-   * The members of the valid selection that proves `c` choosable, ascending: exactly the `x` for
-   * which `inWitness(c, x)` holds (empty when `c` is not proved). A witness has a handful of
-   * members where a rule may list thousands of items, so fixes walk this side.
+   * The items (ascending) that are in the valid selection proving `c` choosable: exactly the `x`
+   * of `items` for which `inWitness(c, x)` holds. A witness has a handful of members where a rule
+   * may list thousands of items, so this walks the witness; most calls find nothing and allocate
+   * nothing.
    */
-  witnessMembers(c: number): Int32Array {
+  witnessItems(c: number, items: Int32Array): readonly number[] {
     const w = this.witness[c];
-    if (w >= 0) return this.models[w];
-    if (w !== REPAIRED) return NOTHING;
-    const change = this.changes.get(c);
-    const out: number[] = [];
-    if (change) {
-      for (const x of change.base) if (!change.dropped.includes(x)) out.push(x);
-      for (const x of change.added) if (!out.includes(x)) out.push(x);
-    } else {
-      for (const x of this.models[0]) out.push(x);
-      if (!out.includes(c)) out.push(c);
+    let out: number[] | undefined;
+    const take = (x: number) => {
+      if (sortedHas(items, x) && !out?.includes(x)) (out ??= []).push(x);
+    };
+    if (w >= 0) for (const x of this.models[w]) take(x);
+    else if (w === REPAIRED) {
+      const change = this.changes.get(c);
+      if (change) {
+        for (const x of change.base) if (!change.dropped.includes(x)) take(x);
+        for (const x of change.added) take(x);
+      } else {
+        for (const x of this.models[0]) take(x);
+        take(c);
+      }
     }
-    return Int32Array.from(out).sort();
+    return out ? out.sort((a, b) => a - b) : NO_MEMBERS;
   }
 
   /**
@@ -336,10 +344,11 @@ export class Proofs {
 
 interface Change {
   base: Int32Array;
-  added: Int32Array;
-  dropped: Int32Array;
+  added: readonly number[];
+  dropped: readonly number[];
 }
-const NOTHING = new Int32Array(0);
+const NOTHING: readonly number[] = Object.freeze([]);
+const NO_MEMBERS: readonly number[] = Object.freeze([]);
 
 /** Is `x` in base − dropped + added? */
 function inChange(change: Change, x: number): boolean {

@@ -128,15 +128,15 @@ export type Verdict =
 export interface Witness {
   model?: Int32Array;
   base?: Int32Array;
-  added?: Int32Array;
-  dropped?: Int32Array;
+  added?: readonly number[];
+  dropped?: readonly number[];
 }
-const NOTHING = new Int32Array(0);
+const NOTHING: readonly number[] = Object.freeze([]);
 
 export function inWitness(w: Witness, x: number): boolean {
   if (w.model) return contains(w.model, x);
-  if ((w.added as Int32Array).includes(x)) return true;
-  return contains(w.base as Int32Array, x) && !(w.dropped as Int32Array).includes(x);
+  if ((w.added as readonly number[]).includes(x)) return true;
+  return contains(w.base as Int32Array, x) && !(w.dropped as readonly number[]).includes(x);
 }
 
 /** Search budget for an explanation (the yes/no answer is already known). */
@@ -232,7 +232,7 @@ export class Replacements {
       }
       // As in the main proofs: keep the repair's change against the base, not a built model.
       if (repair.extendsBase(m)) {
-        out.set(m, { status: 'sat', witness: { base: base.model, added: Int32Array.of(m), dropped: NOTHING }, kept });
+        out.set(m, { status: 'sat', witness: { base: base.model, added: [m], dropped: NOTHING }, kept });
         continue;
       }
       if (repair.canAdd(m)) {

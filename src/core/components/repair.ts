@@ -130,8 +130,9 @@ export class Repair {
   }
 
   /** What the last successful `canAdd` changed against the base: the model is base − dropped + added. */
-  lastChange(): { added: Int32Array; dropped: Int32Array } {
-    return { added: Int32Array.from(this.addList), dropped: Int32Array.from(this.dropList) };
+  lastChange(): { added: readonly number[]; dropped: readonly number[] } {
+    // Plain arrays: a click keeps a thousand of these, and typed arrays cost the garbage collector far more.
+    return { added: this.addList.slice(), dropped: this.dropList.length === 0 ? NO_CHANGE : this.dropList.slice() };
   }
 
   /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
@@ -141,7 +142,7 @@ export class Repair {
     const { constraints, triggeredBy } = this.catalog;
     for (const k of triggeredBy[c]) {
       const rule = constraints[k];
-      const t = this.baseCount[k] + (rule.items.includes(c) ? 1 : 0);
+      const t = this.baseCount[k] + (sortedHas(rule.items, c) ? 1 : 0);
       if (t < rule.min || t > rule.max) return false;
     }
     return true;
@@ -215,7 +216,13 @@ export class Repair {
     const { conflicts, triggeredBy } = this.catalog;
     this.added[x] = this.epoch;
     this.addList.push(x);
-    for (const k of this.cappedOf(x)) this.todo.push(k);
+    // A rule whose trigger is out holds whatever its count; should the trigger come in later, its
+    // addition puts the rule on the list then.
+    const { constraints } = this.catalog;
+    for (const k of this.cappedOf(x)) {
+      const t = constraints[k].trigger;
+      if (t < 0 || this.isIn(t)) this.todo.push(k);
+    }
     for (const k of triggeredBy[x]) this.todo.push(k);
     if (this.baseClash[x] > 0 && this.baseClashing(x, true) === -2) return false;
     // Two additions that clash: give up (one of them was needed).
@@ -294,6 +301,8 @@ export class Repair {
     return best;
   }
 }
+
+const NO_CHANGE: readonly number[] = Object.freeze([]);
 
 function sortedHas(list: Int32Array, x: number): boolean {
   let lo = 0;

@@ -12,7 +12,7 @@
  * solver, or a refutation; an answer the solver could not reach within its budget is shown as
  * disabled ("could not be checked"), never as enabled.
  */
-import { sortedHas, type Catalog } from './catalog.js';
+import type { Catalog } from './catalog.js';
 import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
@@ -140,16 +140,15 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
           if (!also) {
             also = NONE;
             if (e.choosable(c)) {
-              const add = new Set<number>();
-              const members = e.witnessMembers(c);
+              let add: Set<number> | undefined;
               for (const k of gates) {
                 const { items } = catalog.constraints[k];
                 // The same names in the same (ascending) order either way; the shorter side is walked.
-                if (items.length <= members.length) {
-                  for (const x of items) if (!chosen[x] && components[x].pane <= comp.pane && e.inWitness(c, x)) add.add(x);
-                } else for (const x of members) if (!chosen[x] && components[x].pane <= comp.pane && sortedHas(items, x)) add.add(x);
+                if (items.length <= 8) {
+                  for (const x of items) if (!chosen[x] && components[x].pane <= comp.pane && e.inWitness(c, x)) (add ??= new Set()).add(x);
+                } else for (const x of e.witnessItems(c, items)) if (!chosen[x] && components[x].pane <= comp.pane) (add ??= new Set()).add(x);
               }
-              if (add.size > 0) also = Object.freeze([...add].map((x) => `also choose ${nameOf(catalog, x)}`)) as unknown as string[];
+              if (add) also = Object.freeze([...add].map((x) => `also choose ${nameOf(catalog, x)}`)) as unknown as string[];
             }
             e.fixes.set(c, also);
           }

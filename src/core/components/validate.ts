@@ -84,7 +84,7 @@ export function validateIndices(catalog: Catalog, indices: readonly number[]): C
     for (const k of catalog.triggeredBy[c]) {
       const rule = constraints[k];
       const hit: number[] = [];
-      for (const x of rule.items) if (chosen[x]) hit.push(x);
+      for (let i = 0; i < rule.items.length; i++) if (chosen[rule.items[i]]) hit.push(rule.items[i]);
       if (hit.length >= rule.min && hit.length <= rule.max) continue;
       const owner = components[c].name;
       if (rule.kind === 'none_of') {
@@ -92,8 +92,14 @@ export function validateIndices(catalog: Catalog, indices: readonly number[]): C
       } else if (hit.length > rule.max) {
         findings.push(withComponents(finding('component/requires-too-many', 'error', `${describeRule(catalog, k)}, but ${hit.map((x) => nameOf(catalog, x)).join(' and ')} are all chosen.`, rule.where, `Keep only one of them.`), [owner, ...names(hit)]));
       } else {
-        const missing = [...rule.items].filter((x) => !chosen[x]);
-        const hint = rule.items.length === 0 ? `Install a plugin that provides ${rule.names.join(' or ')}, or unselect ${nameOf(catalog, c)}.` : rule.kind === 'all_of' ? `Also choose ${missing.map((x) => nameOf(catalog, x)).join(', ')}.` : `Also choose ${missing.slice(0, 3).map((x) => nameOf(catalog, x)).join(' or ')}.`;
+        // The hint names every missing item of an all_of, three otherwise (a rule may list thousands).
+        const missing: number[] = [];
+        const want = rule.kind === 'all_of' ? Infinity : 3;
+        for (const x of rule.items) {
+          if (missing.length >= want) break;
+          if (!chosen[x]) missing.push(x);
+        }
+        const hint = rule.items.length === 0 ? `Install a plugin that provides ${rule.names.join(' or ')}, or unselect ${nameOf(catalog, c)}.` : rule.kind === 'all_of' ? `Also choose ${missing.map((x) => nameOf(catalog, x)).join(', ')}.` : `Also choose ${missing.map((x) => nameOf(catalog, x)).join(' or ')}.`;
         findings.push(withComponents(finding('component/requires-unmet', 'error', `${describeRule(catalog, k)}, and ${rule.kind === 'all_of' ? 'not all of them are' : 'none is'} chosen.`, rule.where, hint), [owner, ...rule.names]));
       }
     }
@@ -101,12 +107,12 @@ export function validateIndices(catalog: Catalog, indices: readonly number[]): C
   for (const k of catalog.global) {
     const rule = constraints[k];
     const hit: number[] = [];
-    for (const x of rule.items) if (chosen[x]) hit.push(x);
+    for (let i = 0; i < rule.items.length; i++) if (chosen[rule.items[i]]) hit.push(rule.items[i]);
     if (hit.length >= rule.min && hit.length <= rule.max) continue;
     if (rule.kind === 'required-type') {
       findings.push(
         withComponents(
-          finding('component/required-type-missing', 'error', `No ${rule.type} component is chosen; the release requires one of each type: ${catalog.requiredTypes.join(', ')}.`, undefined, rule.items.length ? `Choose one of ${[...rule.items].slice(0, 4).map((x) => nameOf(catalog, x)).join(', ')}.` : `No ${rule.type} component is available: install a plugin that provides one.`),
+          finding('component/required-type-missing', 'error', `No ${rule.type} component is chosen; the release requires one of each type: ${catalog.requiredTypes.join(', ')}.`, undefined, rule.items.length ? `Choose one of ${Array.from(rule.items.subarray(0, 4), (x) => nameOf(catalog, x)).join(', ')}.` : `No ${rule.type} component is available: install a plugin that provides one.`),
           [],
         ),
       );
