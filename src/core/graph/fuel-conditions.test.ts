@@ -83,3 +83,26 @@ test('hoisted values agree with evaluating the whole expression, with and withou
   assert.deepEqual(skippedOn(again, '1'), ['new-node', 'storage-changed', 'legacy-added']);
   assert.deepEqual(skippedOn(again, '2'), []);
 });
+
+test('a redeployment walks the cluster-wide node list once for changed($), not once per node', () => {
+  const size = 400;
+  let walks = 0;
+  const counted = <T extends object>(target: T) => new Proxy(target, { ownKeys: (t) => (walks++, Reflect.ownKeys(t)) });
+  const entries = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`node-${i + 1}`, { uid: String(i + 1) }]));
+  const storage = { x: 1 };
+  const common = { network_metadata: { nodes: counted(entries(size)) }, storage };
+  // The previous state knew the first half of the nodes, with the same own keys as now (so comparing
+  // `$` reaches the node list); its storage section is shared, as shareUnchanged makes it.
+  const previousCommon = { network_metadata: { nodes: counted(entries(size / 2)) }, storage };
+  const nodes = Array.from({ length: size }, (_, i) => ({ id: String(i + 1), roles: ['compute'] }));
+  const before = new Map(nodes.slice(0, size / 2).map((n) => [n.id, { overlay: { uid: n.id, roles: ['compute'], node_roles: ['compute'] }, labels: ['compute'] }]));
+  const graph = buildDeploymentGraph({
+    tasks: [task('anything-changed', { yaql_exp: 'changed($)' }), task('storage-changed', { yaql_exp: 'changed($.storage)' }), task('unchanged', { yaql_exp: 'not changed($)' })],
+    nodes,
+    conditions: fuelConditions({ common, nodeKeys: NODE_KEYS, previous: { common: previousCommon, nodes: before } }),
+  });
+  // Nodes deployed before see the grown node list as a change but not storage; for new ones everything changed.
+  for (const id of ['1', String(size / 2)]) assert.deepEqual(skippedOn(graph, id), ['storage-changed', 'unchanged'], `node ${id}`);
+  for (const id of [String(size / 2 + 1), String(size)]) assert.deepEqual(skippedOn(graph, id), ['unchanged'], `node ${id}`);
+  assert.ok(walks <= 8, `the node list was walked ${walks} times for ${size} nodes`);
+});

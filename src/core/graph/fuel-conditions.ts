@@ -7,7 +7,7 @@
  */
 import { finding, type Finding } from '../findings.js';
 import { evaluateExpressionDetailed, isTruthy, parseExpression, type Expr } from '../expressions/index.js';
-import { evaluateYaqlCondition, evaluateYaqlValue, parseYaql } from '../yaql/index.js';
+import { evaluateYaqlCondition, evaluateYaqlValue, memoizedEqual, parseYaql } from '../yaql/index.js';
 import type { Task } from '../tasks/model.js';
 import type { Condition, ConditionEvaluator, ConditionScope } from './conditions.js';
 import { HOISTED_PREFIX, planCondition, type ConditionPlan } from './condition-plan.js';
@@ -73,6 +73,10 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
   const nodeData = options.nodeData ?? ((node: GraphNode, input: NodeInput | undefined) => ({ uid: node.id, roles: node.labels, node_roles: node.roles, ...(input?.attributes ?? {}) }));
   const oldCommon = options.previous?.common ?? options.old;
   const models = options.models ?? { cluster: common.cluster ?? {}, settings: common };
+  // Old and new data share their cluster-wide containers across nodes and nothing mutates them
+  // during a build: one memo of comparisons keeps `changed($)` on every node from re-walking the
+  // cluster's node list per node.
+  const equal = memoizedEqual();
 
   // Plans depend only on the text and the key sets: shared by every evaluator with the same sets,
   // so a server computing many graphs parses and plans each expression once.
@@ -102,7 +106,7 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
             get() {
               if (!memo) {
                 try {
-                  memo = { value: evaluateYaqlValue(ast, { data: common, old: withOld && oldCommon ? oldCommon : NOTHING_DEPLOYED }) };
+                  memo = { value: evaluateYaqlValue(ast, { data: common, old: withOld && oldCommon ? oldCommon : NOTHING_DEPLOYED, equal }) };
                 } catch (error) {
                   memo = { error };
                 }
@@ -162,7 +166,7 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
   const byClass = new Map<ConditionPlan, Map<string, { value: boolean; message?: string }>>();
   const evaluateYaqlFor = (plan: ConditionPlan, scope: ConditionScope): { value: boolean; message?: string } => {
     if (!scope.node) {
-      const result = evaluateYaqlCondition(plan.residue, { data: common, old: options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED) });
+      const result = evaluateYaqlCondition(plan.residue, { data: common, old: options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED), equal });
       return result.error ? { value: true, message: result.error.message } : { value: result.value };
     }
     const state = nodeState(scope.node, scope.input);
@@ -173,12 +177,12 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
     let result;
     if (state.overrides) {
       const full = fullState(state);
-      result = evaluateYaqlCondition(plan.ast, { data: full.data, old: full.old });
+      result = evaluateYaqlCondition(plan.ast, { data: full.data, old: full.old, equal });
     } else if (plan.needsCommon) {
       const full = fullState(state);
-      result = evaluateYaqlCondition(plan.residue, { data: full.data, old: full.old, variables: variablesOf(plan, state.hasOld) });
+      result = evaluateYaqlCondition(plan.residue, { data: full.data, old: full.old, variables: variablesOf(plan, state.hasOld), equal });
     } else {
-      result = evaluateYaqlCondition(plan.residue, { data: state.own, old: state.ownOld, variables: variablesOf(plan, state.hasOld) });
+      result = evaluateYaqlCondition(plan.residue, { data: state.own, old: state.ownOld, variables: variablesOf(plan, state.hasOld), equal });
     }
     const verdict = result.error ? { value: true, message: result.error.message } : { value: result.value };
     perClass?.set(state.classKey, verdict);

@@ -19,6 +19,11 @@ export interface YaqlContext {
   old?: unknown;
   /** `$name` variables, e.g. `$common`, `$node`. */
   variables?: Record<string, unknown>;
+  /**
+   * How lifecycle functions compare old and new values; `pyEqual` unless given. A caller evaluating
+   * many times over the same unmutated data passes one `memoizedEqual()` to all its evaluations.
+   */
+  equal?: (a: unknown, b: unknown) => boolean;
 }
 
 export type YaqlResult = { ok: true; value: unknown } | { ok: false; error: Finding };
@@ -171,6 +176,7 @@ function runTree(ast: YaqlNode, context: YaqlContext): unknown {
     data: context.data,
     old: context.old,
     hasOld: context.old !== undefined,
+    equal: context.equal ?? pyEqual,
     variables: isDict(context.variables) ? context.variables : {},
   };
   return run(context.data, env);

@@ -27,6 +27,8 @@ export interface YaqlEnvironment {
   /** The previous deployment's data; absent on a first deployment. */
   readonly old?: unknown;
   readonly hasOld: boolean;
+  /** Python's `==` for lifecycle comparisons (`pyEqual`, or a memoizing one the caller shares across evaluations). */
+  readonly equal: (a: unknown, b: unknown) => boolean;
   readonly variables: Readonly<Record<string, unknown>>;
 }
 

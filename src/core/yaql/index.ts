@@ -7,4 +7,4 @@ export { evaluateYaql, evaluateYaqlCondition, evaluateYaqlValue, type YaqlContex
 export { dependsOnNode, NODE_SPECIFIC_KEYS, yaqlReads, type YaqlReads } from './dependencies.js';
 export { formatYaql } from './format.js';
 export { standardFunctionNames, yaqlFunctions, type FunctionSpec } from './functions.js';
-export { YaqlSet, truthy as yaqlTruthy } from './values.js';
+export { YaqlSet, memoizedEqual, truthy as yaqlTruthy } from './values.js';

@@ -11,7 +11,9 @@
  * On a first deployment (no old state) everything has changed.
  */
 import type { FunctionSpec, Invocation } from './functions.js';
-import { YaqlRuntimeError, UNDEFINED, isDict, isIterable, itemsOf, pyEqual, type Dict } from './values.js';
+import { YaqlRuntimeError, UNDEFINED, isDict, isIterable, itemsOf, type Dict } from './values.js';
+
+type Equal = (a: unknown, b: unknown) => boolean;
 
 function oldValue(inv: Invocation, i: number): unknown {
   if (!inv.env.hasOld) return UNDEFINED;
@@ -25,35 +27,35 @@ function oldValue(inv: Invocation, i: number): unknown {
 const newValue = (inv: Invocation, i: number): unknown => inv.apply(i, inv.env.data);
 const changedAt = (inv: Invocation, i: number): boolean => {
   const old = oldValue(inv, i);
-  return old === UNDEFINED || !pyEqual(newValue(inv, i), old);
+  return old === UNDEFINED || !inv.env.equal(newValue(inv, i), old);
 };
 
 /** Items of `b` not matched in `a`, in order, each match used once (a multiset difference). */
-function listDifference(a: unknown[], b: unknown[]): unknown[] {
+function listDifference(a: unknown[], b: unknown[], equal: Equal): unknown[] {
   const unused = [...a];
   const out: unknown[] = [];
   for (const x of b) {
-    const at = unused.findIndex((y) => pyEqual(x, y));
+    const at = unused.findIndex((y) => equal(x, y));
     if (at >= 0) unused.splice(at, 1);
     else out.push(x);
   }
   return out;
 }
 
-function diff(old: unknown, now: unknown, side: 'added' | 'deleted'): unknown {
+function diff(old: unknown, now: unknown, side: 'added' | 'deleted', equal: Equal): unknown {
   if (isDict(old) && isDict(now)) {
     const [from, to] = side === 'added' ? [old, now] : [now, old];
     const out: Dict = {};
-    for (const [k, v] of Object.entries(to)) if (!Object.prototype.hasOwnProperty.call(from, k) || !pyEqual(from[k], v)) out[k] = v;
+    for (const [k, v] of Object.entries(to)) if (!Object.prototype.hasOwnProperty.call(from, k) || !equal(from[k], v)) out[k] = v;
     return out;
   }
   if (isIterable(old) && isIterable(now)) {
-    return side === 'added' ? listDifference(itemsOf(old), itemsOf(now)) : listDifference(itemsOf(now), itemsOf(old));
+    return side === 'added' ? listDifference(itemsOf(old), itemsOf(now), equal) : listDifference(itemsOf(now), itemsOf(old), equal);
   }
   if (typeof old === 'string' && typeof now === 'string') {
-    return side === 'added' ? listDifference(old.split(/\r?\n/), now.split(/\r?\n/)) : listDifference(now.split(/\r?\n/), old.split(/\r?\n/));
+    return side === 'added' ? listDifference(old.split(/\r?\n/), now.split(/\r?\n/), equal) : listDifference(now.split(/\r?\n/), old.split(/\r?\n/), equal);
   }
-  if (pyEqual(old, now)) return null;
+  if (equal(old, now)) return null;
   return side === 'added' ? now : old;
 }
 
@@ -89,7 +91,7 @@ export const lifecycleFunctions: Record<string, FunctionSpec> = {
     call: (inv) => {
       const old = oldValue(inv, 0);
       const now = newValue(inv, 0);
-      return old === UNDEFINED ? now : diff(old, now, 'added');
+      return old === UNDEFINED ? now : diff(old, now, 'added', inv.env.equal);
     },
   },
   deleted: {
@@ -99,7 +101,7 @@ export const lifecycleFunctions: Record<string, FunctionSpec> = {
     lifecycle: true,
     call: (inv) => {
       const old = oldValue(inv, 0);
-      return old === UNDEFINED ? null : diff(old, newValue(inv, 0), 'deleted');
+      return old === UNDEFINED ? null : diff(old, newValue(inv, 0), 'deleted', inv.env.equal);
     },
   },
 };

@@ -49,21 +49,49 @@ export function truthy(v: unknown): boolean {
 const numeric = (v: unknown): number | undefined => (typeof v === 'number' ? v : typeof v === 'boolean' ? Number(v) : undefined);
 
 export function pyEqual(a: unknown, b: unknown): boolean {
+  return a === b || structurallyEqual(a, b, pyEqual);
+}
+
+/** One level of Python's `==`, comparing the members through `equal`. */
+function structurallyEqual(a: unknown, b: unknown, equal: (x: unknown, y: unknown) => boolean): boolean {
   if (a === b) return true;
   const na = numeric(a);
   const nb = numeric(b);
   if (na !== undefined && nb !== undefined) return na === nb;
   if (a instanceof YaqlSet || b instanceof YaqlSet) {
-    return a instanceof YaqlSet && b instanceof YaqlSet && a.items.length === b.items.length && a.items.every((x) => b.items.some((y) => pyEqual(x, y)));
+    return a instanceof YaqlSet && b instanceof YaqlSet && a.items.length === b.items.length && a.items.every((x) => b.items.some((y) => equal(x, y)));
   }
   if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => pyEqual(x, b[i]));
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => equal(x, b[i]));
   }
   if (isDict(a) && isDict(b)) {
     const ka = Object.keys(a);
-    return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b, k) && pyEqual(a[k], b[k]));
+    return ka.length === Object.keys(b).length && ka.every((k) => hasOwn(b, k) && equal(a[k], b[k]));
   }
   return false;
+}
+
+const sizeOf = (v: object): number => (Array.isArray(v) ? v.length : v instanceof YaqlSet ? v.items.length : Object.keys(v).length);
+
+/**
+ * `pyEqual` remembering its verdict for pairs of large containers, by identity. For a caller that
+ * evaluates many conditions over the same data that nobody mutates meanwhile: `changed($)` on every
+ * node of a redeployment compares the same cluster-wide `network_metadata` pair each time, and
+ * without the memo each comparison walks every node of the cluster again (quadratic). Small
+ * containers are compared afresh: remembering them would cost more than comparing them.
+ */
+export function memoizedEqual(minSize = 16): (a: unknown, b: unknown) => boolean {
+  const memo = new WeakMap<object, WeakMap<object, boolean>>();
+  const equal = (a: unknown, b: unknown): boolean => {
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return structurallyEqual(a, b, equal);
+    const known = memo.get(a)?.get(b);
+    if (known !== undefined) return known;
+    const verdict = structurallyEqual(a, b, equal);
+    if (sizeOf(a) >= minSize || sizeOf(b) >= minSize) (memo.get(a) ?? memo.set(a, new WeakMap()).get(a)!).set(b, verdict);
+    return verdict;
+  };
+  return equal;
 }
 
 export function typeName(v: unknown): string {

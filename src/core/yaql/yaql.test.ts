@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dependsOnNode, evaluateYaql, evaluateYaqlCondition, formatYaql, parseYaql, stripYaqlColumns, yaqlReads, type YaqlContext } from './index.js';
+import fc from 'fast-check';
+import { dependsOnNode, evaluateYaql, evaluateYaqlCondition, formatYaql, memoizedEqual, parseYaql, stripYaqlColumns, yaqlReads, type YaqlContext } from './index.js';
+import { pyEqual } from './values.js';
 
 const data = {
   uid: '2',
@@ -177,4 +179,58 @@ test('membership over long lists agrees with item-by-item equality', () => {
     assert.deepEqual(result, { ok: true, value: expected }, needle);
   }
   assert.deepEqual(evaluateYaql(parseYaql("'1' in $.set.toSet()").ast!, { data }), { ok: true, value: true });
+});
+
+test('memoizedEqual agrees with Python equality on random values, repeated comparisons included', () => {
+  const leaf = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constantFrom('a', 'b', ''), fc.constant(null), fc.double({ min: -2, max: 2, noNaN: true }));
+  const tree = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, leaf, tie('list'), tie('dict')),
+    list: fc.array(tie('value'), { maxLength: 20 }),
+    dict: fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n', 'o', 'p', 'q', 'r', 's'), tie('value'), { maxKeys: 19 }),
+  })).value;
+  fc.assert(
+    fc.property(tree, tree, fc.integer({ min: 1, max: 4 }), (a, b, minSize) => {
+      const equal = memoizedEqual(minSize);
+      const expected = pyEqual(a, b);
+      // Twice: the second answer comes from the memo for large containers and must not differ.
+      assert.equal(equal(a, b), expected);
+      assert.equal(equal(a, b), expected);
+      assert.equal(equal(b, a), expected);
+      assert.equal(equal(a, structuredClone(a)), true);
+    }),
+    { numRuns: 300 },
+  );
+  // 1 and true, 1 and 1.0 are equal in Python; a list never equals a dict.
+  const equal = memoizedEqual(1);
+  assert.equal(equal({ x: [1, 2] }, { x: [true, 2.0] }), true);
+  assert.equal(equal([], {}), false);
+  assert.equal(equal({ x: 1 }, { x: 1, y: undefined }), false);
+});
+
+test('memoizedEqual walks a large pair once, however often it is compared', () => {
+  let walks = 0;
+  const big = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`node-${i}`, { uid: String(i) }]));
+  const counted = <T extends object>(target: T) => new Proxy(target, { ownKeys: (t) => (walks++, Reflect.ownKeys(t)) });
+  const now = counted(big(2000));
+  const before = counted(big(1800));
+  const equal = memoizedEqual();
+  for (let i = 0; i < 100; i++) assert.equal(equal({ uid: String(i), network_metadata: { nodes: now } }, { uid: String(i), network_metadata: { nodes: before } }), false);
+  assert.ok(walks <= 4, `the large pair was walked ${walks} times`);
+  // Equal large pairs are remembered as equal too; small containers are still compared afresh.
+  const same = big(50);
+  const copy = structuredClone(same);
+  assert.equal(equal(same, copy), true);
+  copy['node-0'] = { uid: 'changed' };
+  assert.equal(memoizedEqual()(same, copy), false, 'a fresh memo sees the change');
+});
+
+test('lifecycle functions answer the same with a shared memoizing comparison', () => {
+  const old = { ...data, storage: { objects_ceph: true, images_ceph: true }, list: [3, 1], network_metadata: { nodes: { 'node-1': data.network_metadata.nodes['node-1'] } } };
+  const equal = memoizedEqual(1);
+  for (const text of ['changed($)', 'changed($.storage)', 'changed($.roles)', 'changedAny($.roles, $.network_metadata)', 'changedAll($.roles, $.storage)', 'added($.list)', 'deleted($.storage)', 'added($.network_metadata.nodes)', '$.uid in added($.network_metadata.nodes.values()).uid']) {
+    for (const context of [{ data, old }, { data }, { data, old: {} }, { data, old: data }] as YaqlContext[]) {
+      assert.deepEqual(value(text, { ...context, equal }), value(text, context), text);
+      assert.deepEqual(value(text, { ...context, equal }), value(text, context), `${text}, again`);
+    }
+  }
 });
