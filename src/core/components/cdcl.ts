@@ -18,51 +18,37 @@
  * is complete. A literal is `2 * component` (chosen) or `2 * component + 1` (not chosen).
  */
 import type { Catalog } from './catalog.js';
-
-const FREE = 0;
-const TRUE = 1;
-const FALSE = -1;
-
-const NONE = 0;
-/** Excluded by an incompatible chosen component (`ref`). */
-const PAIR = 1;
-/** An item of rule `ref` forced by counting. */
-const ITEM = 2;
-/** The trigger of rule `ref`, excluded because the rule could no longer hold. */
-const TRIGGER = 3;
-/** Forced by learned clause `ref`. */
-const CLAUSE = 4;
-
-type Conflict = { kind: typeof PAIR; a: number; b: number } | { kind: typeof ITEM; rule: number } | { kind: typeof CLAUSE; clause: number };
+import { CLAUSE, FALSE, FREE, ITEM, NONE, PAIR, TRIGGER, TRUE, analyseFinal, conflictVars, firstUip, type Conflict, type Trail } from './conflict.js';
 
 export type Answer = { status: 'sat'; model: Int32Array } | { status: 'unsat'; core: number[] } | { status: 'unknown' };
 
 /** Learned clauses kept before the store is emptied (they are only a cache of consequences). */
 const MAX_LEARNED = 50_000;
 
-export class Cdcl {
+/** The fields marked readable are read by conflict analysis (conflict.ts), never written there but for `seen` and `activity`. */
+export class Cdcl implements Trail {
   readonly catalog: Catalog;
   private readonly n: number;
-  private readonly value: Int8Array;
-  private readonly level: Int32Array;
-  private readonly kind: Int8Array;
-  private readonly ref: Int32Array;
-  private readonly pos: Int32Array;
-  private readonly trail: Int32Array;
-  private trailLen = 0;
+  readonly value: Int8Array;
+  readonly level: Int32Array;
+  readonly kind: Int8Array;
+  readonly ref: Int32Array;
+  readonly pos: Int32Array;
+  readonly trail: Int32Array;
+  trailLen = 0;
   private head = 0;
   /** Trail length at the start of each decision level (index = level - 1). */
   private readonly levelStart: number[] = [];
-  private readonly nTrue: Int32Array;
+  readonly nTrue: Int32Array;
   private readonly nFalse: Int32Array;
   /** Rules in force: global ones, then those whose trigger is chosen (a stack undone with the trail). */
   private readonly active: number[];
   private readonly activeAt: number[] = [];
-  private clauses: Int32Array[] = [];
+  clauses: Int32Array[] = [];
   private watches: number[][];
-  private readonly activity: Float64Array;
+  readonly activity: Float64Array;
   private bump = 1;
-  private readonly seen: Uint8Array;
+  readonly seen: Uint8Array;
   private conflict: Conflict | null = null;
   /** A level-0 contradiction was found: the catalog has no valid selection at all. */
   private inconsistent = false;
@@ -141,7 +127,7 @@ export class Cdcl {
       if (level < assumptions.length) {
         // Place the next assumption on a level of its own.
         const a = assumptions[level];
-        if (this.value[a] === FALSE) return { status: 'unsat', core: this.analyseFinal(a, assumptions) };
+        if (this.value[a] === FALSE) return { status: 'unsat', core: analyseFinal(this, a, assumptions) };
         this.newLevel();
         this.assumed[level] = a;
         this.assumed.length = level + 1;
@@ -177,7 +163,7 @@ export class Cdcl {
   /** After `settle`: which of the assumptions together exclude `c` (empty: no selection can have it). */
   coreOf(c: number): number[] {
     if (this.level[c] === 0) return [];
-    const core = this.analyseFinal(c, this.assumed);
+    const core = analyseFinal(this, c, this.assumed);
     return core.filter((x) => x !== c);
   }
 
@@ -349,83 +335,21 @@ export class Cdcl {
     return true;
   }
 
-  // ---- learning -------------------------------------------------------------------------------
-
-  /** The components whose values forced `x` (all assigned before it). */
-  private reasonOf(x: number, out: number[]): void {
-    out.length = 0;
-    const kind = this.kind[x];
-    const ref = this.ref[x];
-    if (kind === PAIR) out.push(ref);
-    else if (kind === CLAUSE) {
-      for (const lit of this.clauses[ref]) if (lit >> 1 !== x) out.push(lit >> 1);
-    } else if (kind === ITEM || kind === TRIGGER) this.ruleReason(ref, x, this.pos[x], out);
-  }
-
-  /**
-   * Why rule k forced `x` at trail position `at`: its trigger when it was chosen, and the items
-   * assigned before `at` on the side that made the count bite (chosen ones for a maximum,
-   * excluded ones for a minimum). With `x` = -1 it is the rule's own violation, now.
-   */
-  private ruleReason(k: number, x: number, at: number, out: number[]): void {
-    const rule = this.catalog.constraints[k];
-    let side: number;
-    if (rule.trigger === x) {
-      let t = 0;
-      for (const y of rule.items) if (this.value[y] === TRUE && this.pos[y] < at) t++;
-      side = t > rule.max ? TRUE : FALSE;
-    } else if (x >= 0) side = this.value[x] === TRUE ? FALSE : TRUE;
-    else side = this.nTrue[k] > rule.max ? TRUE : FALSE;
-    if (rule.trigger >= 0 && rule.trigger !== x) out.push(rule.trigger);
-    for (const y of rule.items) if (y !== x && this.value[y] === side && this.pos[y] < at) out.push(y);
-  }
-
-  private conflictVars(out: number[]): void {
-    const c = this.conflict as Conflict;
-    out.length = 0;
-    if (c.kind === PAIR) out.push(c.a, c.b);
-    else if (c.kind === CLAUSE) for (const lit of this.clauses[c.clause]) out.push(lit >> 1);
-    else this.ruleReason(c.rule, -1, this.trailLen, out);
-  }
+  // ---- learning (the analysis itself is in conflict.ts) ------------------------------------------
 
   /**
    * First-UIP analysis of the current conflict: learn the clause, jump back to where it asserts,
    * and assert it. False when the conflict holds at level 0 (nothing can be chosen at all).
    */
   private learnFromConflict(): boolean {
-    const seen = this.seen;
-    const learnt: number[] = [];
     const vars: number[] = [];
-    const touched: number[] = [];
-    this.conflictVars(vars);
+    conflictVars(this, this.conflict as Conflict, vars);
     // The clash may involve only earlier levels (found while re-propagating): analyse it there.
     let top = 0;
     for (const v of vars) if (this.level[v] > top) top = this.level[v];
     if (top === 0) return false;
     if (top < this.decisionLevel()) this.backtrackKeepingConflict(top);
-    const current = top;
-    let open = 0;
-    let idx = this.trailLen - 1;
-    let uip = -1;
-    for (;;) {
-      for (const v of vars) {
-        if (seen[v] || this.level[v] === 0) continue;
-        seen[v] = 1;
-        touched.push(v);
-        this.activity[v] += this.bump;
-        if (this.level[v] === current) open++;
-        else learnt.push(v);
-      }
-      while (!seen[this.trail[idx]]) idx--;
-      const p = this.trail[idx--];
-      open--;
-      if (open <= 0) {
-        uip = p;
-        break;
-      }
-      this.reasonOf(p, vars);
-    }
-    for (const v of touched) seen[v] = 0;
+    const { learnt, uip } = firstUip(this, vars, top, this.bump);
     this.bump *= 1.05;
     if (this.bump > 1e100) {
       for (let i = 0; i < this.n; i++) this.activity[i] *= 1e-100;
@@ -465,39 +389,6 @@ export class Cdcl {
   /** The literal false under the current value of v. */
   private negOf(v: number): number {
     return this.value[v] === TRUE ? 2 * v + 1 : 2 * v;
-  }
-
-  /**
-   * The assumptions that together forced `a` out: a walk back through the reasons from `a`
-   * (not the whole trail: the wizard asks this for hundreds of components per click).
-   */
-  private analyseFinal(a: number, assumptions: readonly number[]): number[] {
-    const isAssumption = new Set(assumptions);
-    const core: number[] = [];
-    const seen = this.seen;
-    const touched: number[] = [a];
-    const stack: number[] = [a];
-    const vars: number[] = [];
-    seen[a] = 1;
-    while (stack.length > 0) {
-      const x = stack.pop() as number;
-      if (this.level[x] === 0) continue;
-      if (this.kind[x] === NONE) {
-        if (isAssumption.has(x)) core.push(x);
-        continue;
-      }
-      this.reasonOf(x, vars);
-      for (const v of vars) {
-        if (!seen[v]) {
-          seen[v] = 1;
-          touched.push(v);
-          stack.push(v);
-        }
-      }
-    }
-    for (const v of touched) seen[v] = 0;
-    if (!core.includes(a)) core.push(a);
-    return core.sort((x, y) => x - y);
   }
 
   private backtrack(target: number): void {
