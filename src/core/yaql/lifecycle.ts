@@ -11,7 +11,7 @@
  * On a first deployment (no old state) everything has changed.
  */
 import type { FunctionSpec, Invocation } from './functions.js';
-import { YaqlRuntimeError, UNDEFINED, isDict, isIterable, itemsOf, type Dict } from './values.js';
+import { YaqlRuntimeError, UNDEFINED, equalityKey, isDict, isIterable, itemsOf, type Dict } from './values.js';
 
 type Equal = (a: unknown, b: unknown) => boolean;
 
@@ -32,6 +32,30 @@ const changedAt = (inv: Invocation, i: number): boolean => {
 
 /** Items of `b` not matched in `a`, in order, each match used once (a multiset difference). */
 function listDifference(a: unknown[], b: unknown[], equal: Equal): unknown[] {
+  // `added($.nodes)` on a cluster whose node entries all shifted compares every pair: count equal
+  // values by key instead, linear in the lists' size.
+  if (a.length * b.length > 64) {
+    const unused = new Map<string, number>();
+    let keyed = true;
+    for (const y of a) {
+      const key = equalityKey(y);
+      if (key === undefined) {
+        keyed = false;
+        break;
+      }
+      unused.set(key, (unused.get(key) ?? 0) + 1);
+    }
+    const keys = keyed ? b.map(equalityKey) : [];
+    if (keyed && keys.every((k) => k !== undefined)) {
+      const out: unknown[] = [];
+      b.forEach((x, i) => {
+        const left = unused.get(keys[i]!) ?? 0;
+        if (left > 0) unused.set(keys[i]!, left - 1);
+        else out.push(x);
+      });
+      return out;
+    }
+  }
   const unused = [...a];
   const out: unknown[] = [];
   for (const x of b) {

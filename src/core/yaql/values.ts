@@ -71,6 +71,37 @@ function structurallyEqual(a: unknown, b: unknown, equal: (x: unknown, y: unknow
   return false;
 }
 
+/**
+ * A string that two values share exactly when `pyEqual` finds them equal (1, 1.0 and true alike;
+ * sets whatever their order), so many values can be matched through a Map instead of pairwise.
+ * Undefined for what it cannot key (NaN, which equals nothing, and non-data values).
+ */
+export function equalityKey(v: unknown): string | undefined {
+  if (v === null) return 'z';
+  if (typeof v === 'number') return Number.isNaN(v) ? undefined : `n${v}`;
+  if (typeof v === 'boolean') return `n${Number(v)}`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (Array.isArray(v) || v instanceof YaqlSet) {
+    const parts: string[] = [];
+    for (const item of itemsOf(v)) {
+      const key = equalityKey(item);
+      if (key === undefined) return undefined;
+      parts.push(key);
+    }
+    return Array.isArray(v) ? `[${parts.join(',')}]` : `<${parts.sort().join(',')}>`;
+  }
+  if (isDict(v)) {
+    const parts: string[] = [];
+    for (const k of Object.keys(v).sort()) {
+      const key = equalityKey(v[k]);
+      if (key === undefined) return undefined;
+      parts.push(`${JSON.stringify(k)}:${key}`);
+    }
+    return `{${parts.join(',')}}`;
+  }
+  return undefined;
+}
+
 const sizeOf = (v: object): number => (Array.isArray(v) ? v.length : v instanceof YaqlSet ? v.items.length : Object.keys(v).length);
 
 /**

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { dependsOnNode, evaluateYaql, evaluateYaqlCondition, formatYaql, memoizedEqual, parseYaql, stripYaqlColumns, yaqlReads, type YaqlContext } from './index.js';
-import { pyEqual } from './values.js';
+import { YaqlSet, dependsOnNode, evaluateYaql, evaluateYaqlCondition, formatYaql, memoizedEqual, parseYaql, stripYaqlColumns, yaqlReads, type YaqlContext } from './index.js';
+import { pyEqual, toPlain } from './values.js';
 
 const data = {
   uid: '2',
@@ -233,4 +233,39 @@ test('lifecycle functions answer the same with a shared memoizing comparison', (
       assert.deepEqual(value(text, { ...context, equal }), value(text, context), `${text}, again`);
     }
   }
+});
+
+test('added and deleted on lists match items by Python equality, keyed or pairwise alike', () => {
+  // The pairwise multiset difference Fuel's datadiff computed, as the reference.
+  const naive = (a: unknown[], b: unknown[]) => {
+    const unused = [...a];
+    return b.filter((x) => {
+      const at = unused.findIndex((y) => pyEqual(x, y));
+      if (at >= 0) unused.splice(at, 1);
+      return at < 0;
+    });
+  };
+  const item = fc.constantFrom<unknown>(1, true, 1.0, 0, false, -0, '1', 'a', null, [1], [true], [1, 2], [2, 1], { a: 1 }, { a: true }, { a: 1, b: 2 }, { b: 2, a: 1 }, new YaqlSet([1, 2]), new YaqlSet([2, 1]), new YaqlSet([1]), {}, []);
+  fc.assert(
+    fc.property(fc.array(item, { maxLength: 30 }), fc.array(item, { maxLength: 30 }), (before, now) => {
+      const context: YaqlContext = { data: { list: now }, old: { list: before } };
+      assert.deepEqual(value('added($.list)', context), toPlain(naive(before, now)));
+      assert.deepEqual(value('deleted($.list)', context), toPlain(naive(now, before)));
+    }),
+    { numRuns: 300 },
+  );
+  // NaN equals nothing (not even itself), as in Python: it is always added.
+  const nan = Array.from({ length: 10 }, (_, i) => (i === 3 ? Number.NaN : i));
+  assert.equal((value('added($.list)', { data: { list: nan }, old: { list: nan } }) as unknown[]).length, 1);
+});
+
+test('added($.nodes) after a node left the middle of the list reads each entry a bounded number of times', () => {
+  let walks = 0;
+  const entry = (i: number) => new Proxy({ uid: String(i), internal_address: `192.168.0.${i}` }, { ownKeys: (t) => (walks++, Reflect.ownKeys(t)) });
+  // Every entry after the removed one shifted its address, so nothing after it matches.
+  const before = Array.from({ length: 2000 }, (_, i) => entry(i));
+  const now = Array.from({ length: 2100 }, (_, i) => entry(i < 100 ? i : i + 5000));
+  const added = value('added($.nodes)', { data: { nodes: now }, old: { nodes: before } }) as unknown[];
+  assert.equal(added.length, 2000);
+  assert.ok(walks <= 3 * 4100, `entries were read ${walks} times`);
 });
