@@ -38,9 +38,14 @@ export class Repair {
    */
   private readonly capped: (Int32Array | undefined)[];
   private readonly floored: (Int32Array | undefined)[];
+  /** Rules to check, a stack with its own length: emptying an array by `length = 0` frees its store, and a click makes thousands of attempts. */
   private readonly todo: number[] = [];
+  private todoLen = 0;
+  /** The attempt's additions and drops, with lengths of their own for the same reason as `todo`. */
   private readonly addList: number[] = [];
+  private addLen = 0;
   private readonly dropList: number[] = [];
+  private dropLen = 0;
   private steps = 0;
 
   constructor(catalog: Catalog) {
@@ -105,7 +110,7 @@ export class Repair {
     if (!this.canAdd(c)) return undefined;
     const out: number[] = [];
     for (const x of this.base) if (this.dropped[x] !== this.epoch) out.push(x);
-    for (const x of this.addList) out.push(x);
+    for (let i = 0; i < this.addLen; i++) out.push(this.addList[i]);
     return Int32Array.from(out.sort((a, b) => a - b));
   }
 
@@ -118,21 +123,21 @@ export class Repair {
     if (this.inBase[c]) return true;
     this.epoch++;
     this.steps = 0;
-    this.todo.length = 0;
-    this.addList.length = 0;
-    this.dropList.length = 0;
+    this.todoLen = 0;
+    this.addLen = 0;
+    this.dropLen = 0;
     return this.add(c) && this.mend();
   }
 
   /** How many base members the last `canAdd` dropped. */
   get droppedCount(): number {
-    return this.dropList.length;
+    return this.dropLen;
   }
 
   /** What the last successful `canAdd` changed against the base: the model is base − dropped + added. */
   lastChange(): { added: readonly number[]; dropped: readonly number[] } {
     // Plain arrays: a click keeps a thousand of these, and typed arrays cost the garbage collector far more.
-    return { added: this.addList.slice(), dropped: this.dropList.length === 0 ? NO_CHANGE : this.dropList.slice() };
+    return { added: this.addList.slice(0, this.addLen), dropped: this.dropLen === 0 ? NO_CHANGE : this.dropList.slice(0, this.dropLen) };
   }
 
   /** Does the base plus `c` alone (nothing dropped, nothing else added) satisfy every rule? */
@@ -152,7 +157,7 @@ export class Repair {
   private clashes(x: number): boolean {
     const { conflicts } = this.catalog;
     if (this.baseClash[x] > 0 && this.baseClashing(x, false) >= 0) return true;
-    for (const a of this.addList) if (a !== x && sortedHas(conflicts[x], a)) return true;
+    for (let i = 0; i < this.addLen; i++) if (this.addList[i] !== x && sortedHas(conflicts[x], this.addList[i])) return true;
     return false;
   }
 
@@ -195,8 +200,8 @@ export class Repair {
   private count(k: number): number {
     const { items } = this.catalog.constraints[k];
     let t = this.baseCount[k];
-    for (const x of this.addList) if (sortedHas(items, x)) t++;
-    for (const x of this.dropList) if (sortedHas(items, x)) t--;
+    for (let i = 0; i < this.addLen; i++) if (sortedHas(items, this.addList[i])) t++;
+    for (let i = 0; i < this.dropLen; i++) if (sortedHas(items, this.dropList[i])) t--;
     return t;
   }
 
@@ -215,34 +220,34 @@ export class Repair {
     if (++this.steps > STEPS || this.excluded(x) || this.dropped[x] === this.epoch) return false;
     const { conflicts, triggeredBy } = this.catalog;
     this.added[x] = this.epoch;
-    this.addList.push(x);
+    this.addList[this.addLen++] = x;
     // A rule whose trigger is out holds whatever its count; should the trigger come in later, its
     // addition puts the rule on the list then.
     const { constraints } = this.catalog;
     for (const k of this.cappedOf(x)) {
       const t = constraints[k].trigger;
-      if (t < 0 || this.isIn(t)) this.todo.push(k);
+      if (t < 0 || this.isIn(t)) this.todo[this.todoLen++] = k;
     }
-    for (const k of triggeredBy[x]) this.todo.push(k);
+    for (const k of triggeredBy[x]) this.todo[this.todoLen++] = k;
     if (this.baseClash[x] > 0 && this.baseClashing(x, true) === -2) return false;
     // Two additions that clash: give up (one of them was needed).
-    for (let i = 0; i < this.addList.length - 1; i++) if (sortedHas(conflicts[x], this.addList[i])) return false;
+    for (let i = 0; i < this.addLen - 1; i++) if (sortedHas(conflicts[x], this.addList[i])) return false;
     return true;
   }
 
   private drop(y: number): boolean {
     if (++this.steps > STEPS || this.chosen[y] || this.added[y] === this.epoch) return false;
     this.dropped[y] = this.epoch;
-    this.dropList.push(y);
-    for (const k of this.flooredOf(y)) this.todo.push(k);
+    this.dropList[this.dropLen++] = y;
+    for (const k of this.flooredOf(y)) this.todo[this.todoLen++] = k;
     return true;
   }
 
   /** Work through the rules that may have broken until none is left or a step fails. */
   private mend(): boolean {
     const { constraints } = this.catalog;
-    while (this.todo.length > 0) {
-      const k = this.todo.pop() as number;
+    while (this.todoLen > 0) {
+      const k = this.todo[--this.todoLen];
       const rule = constraints[k];
       if (rule.trigger >= 0 && !this.isIn(rule.trigger)) continue;
       let t = this.count(k);
