@@ -1,19 +1,6 @@
 import type { Command } from 'commander';
+import type { GraphCommandOptions } from '../../package/tasks/graph-command.js';
 
-interface GraphOptions {
-  release?: string;
-  releaseVersion?: string;
-  tasks?: string;
-  plugin: string[];
-  nodes?: string;
-  type?: string;
-  format?: string;
-  json?: boolean;
-  defaultDuration?: string;
-  settings?: string;
-  previous?: string;
-  conditions?: boolean;
-}
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -33,7 +20,7 @@ export function registerGraph(program: Command): void {
     .option('--settings <yaml>', 'settings values over the release defaults, {section: {attribute: value}}: what task conditions read')
     .option('--previous <yaml>', 'the last deployed state ({nodes, settings}) for lifecycle conditions; without it, a first deployment: everything changed')
     .option('--no-conditions', 'take every task condition as true instead of evaluating it')
-    .action(async (options: GraphOptions) => {
+    .action(async (options: GraphCommandOptions) => {
       const { runGraphCommand } = await import('../../package/tasks/graph-command.js');
       await runGraphCommand(options);
     });
