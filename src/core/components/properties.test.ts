@@ -7,38 +7,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compileCatalog, complete, state, validate } from './index.js';
-import type { Component } from '../release/model.js';
-import { clickMask } from './fixtures/random-catalog.js';
+import { buildComponents, clickMask, randomCatalog } from './fixtures/random-catalog.js';
 
-const POOL = ['hypervisor:h1', 'hypervisor:h2', 'hypervisor:x:h3', 'network:neutron:core:c1', 'network:neutron:core:c2', 'network:neutron:ml2:d1', 'network:neutron:ml2:d2', 'storage:block:s1', 'storage:object:s2', 'additional_service:a1'];
-const REFS = [...POOL, 'hypervisor:*', 'network:neutron:ml2:*', 'storage:*', 'hypervisor:ghost'];
-
-const ref = fc.constantFrom(...REFS);
-const requires = fc.oneof(
-  fc.array(ref.map((name) => ({ name })), { minLength: 1, maxLength: 3 }),
-  fc.array(
-    fc.record({ pred: fc.constantFrom('one_of', 'any_of', 'none_of', 'all_of'), items: fc.array(ref, { minLength: 1, maxLength: 3 }) }).map(({ pred, items }) => ({ [pred]: { items } })),
-    { minLength: 1, maxLength: 2 },
-  ),
-);
-const catalogArb = fc.record({
-  names: fc.subarray(POOL, { minLength: 3, maxLength: 8 }),
-  rules: fc.array(
-    fc.record({ incompatible: fc.array(ref, { maxLength: 2 }), compatible: fc.array(ref, { maxLength: 2 }), requires: fc.option(requires, { nil: undefined }), weight: fc.integer({ min: 1, max: 50 }) }),
-    { minLength: 8, maxLength: 8 },
-  ),
-  required: fc.subarray(['hypervisor', 'network', 'storage']),
-  selection: fc.array(fc.nat(7), { maxLength: 3 }),
-});
-
-function build(input: { names: string[]; rules: Array<{ incompatible: string[]; compatible: string[]; requires?: unknown; weight: number }> }): Component[] {
-  return input.names.map((name, i) => {
-    const r = input.rules[i];
-    const c: Component = { name, weight: r.weight, incompatible: r.incompatible.map((n) => ({ name: n })), compatible: r.compatible.map((n) => ({ name: n })) };
-    if (r.requires) c.requires = r.requires as Component['requires'];
-    return c;
-  });
-}
+// The random catalogs shared with engine.test.ts, plus a starting selection.
+const catalogArb = fc.tuple(randomCatalog, fc.array(fc.nat(7), { maxLength: 3 })).map(([catalog, selection]) => ({ ...catalog, selection }));
+const build = buildComponents;
 
 test('state, validate and complete agree with brute force on random catalogs', () => {
   fc.assert(
