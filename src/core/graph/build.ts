@@ -16,6 +16,8 @@ import { findCycle, schedule } from './schedule.js';
 import { compileName, isPattern } from './selectors.js';
 import { describeVertex } from './vertices.js';
 
+export { nodeOfVertex } from './vertices.js';
+
 export const DEFAULT_DURATION_S = 300;
 
 function catalogue(tasks: Task[], defaultDuration: number, findings: Finding[]): TaskCatalogue {
@@ -266,16 +268,4 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     .filter((v) => v < barrierBase)
     .map((v) => describeVertex(graph, v));
   return graph;
-}
-
-/** The node index a vertex belongs to (binary search over node bases). */
-export function nodeOfVertex(graph: DeploymentGraph, v: number): number {
-  let lo = 0;
-  let hi = graph.nodes.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (graph.nodes[mid].base <= v) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }

@@ -1,7 +1,8 @@
 /** Turning vertex ids back into words: `(node, task)` pairs, barriers, and each pair's dependencies. */
 import type { DeploymentGraph, TaskPair } from './model.js';
 
-function nodeIndexOf(graph: DeploymentGraph, v: number): number {
+/** The node index a vertex belongs to (binary search over node bases). */
+export function nodeOfVertex(graph: DeploymentGraph, v: number): number {
   let lo = 0;
   let hi = graph.nodes.length - 1;
   while (lo < hi) {
@@ -22,7 +23,7 @@ export function barrierLabel(graph: DeploymentGraph, index: number): string {
 /** The `(node, task)` a vertex stands for; a barrier names its rule. */
 export function describeVertex(graph: DeploymentGraph, v: number): TaskPair {
   if (v >= graph.barrierBase) return { node: '(barrier)', task: barrierLabel(graph, v - graph.barrierBase) };
-  const node = graph.nodes[nodeIndexOf(graph, v)];
+  const node = graph.nodes[nodeOfVertex(graph, v)];
   return { node: node.id, task: graph.classes[node.classIndex].slots[v - node.base].id };
 }
 
