@@ -6,11 +6,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { corpusPath, corpusRoot, needsCorpus } from '../support/corpus.js';
-import { parseYaml } from '../../src/package/yaml/index.js';
+import { copyWithReleaseFolders } from '../support/plugin-copy.js';
 import { validatePlugin } from '../../src/package/validate/index.js';
 
 /**
@@ -25,25 +25,7 @@ export const KNOWN_DISAGREEMENTS: Record<string, { codes: string[]; reason: stri
 };
 
 function withReleaseFolders(source: string): string {
-  const copy = mkdtempSync(join(tmpdir(), 'hearth-fpb-'));
-  cpSync(source, copy, { recursive: true });
-  let metadata: unknown;
-  try {
-    metadata = parseYaml(readFileSync(join(copy, 'metadata.yaml'), 'utf8'), 'metadata.yaml').value;
-  } catch {
-    return copy;
-  }
-  const releases = metadata && typeof metadata === 'object' ? (metadata as { releases?: unknown }).releases : undefined;
-  for (const release of Array.isArray(releases) ? releases : []) {
-    if (!release || typeof release !== 'object') continue;
-    for (const key of ['deployment_scripts_path', 'repository_path']) {
-      const value = (release as Record<string, unknown>)[key];
-      if (typeof value !== 'string') continue;
-      const target = resolve(copy, value);
-      if (target.startsWith(copy + sep)) mkdirSync(target, { recursive: true });
-    }
-  }
-  return copy;
+  return copyWithReleaseFolders(source, mkdtempSync(join(tmpdir(), 'hearth-fpb-')));
 }
 
 const plugins = corpusRoot

@@ -5,14 +5,14 @@
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Finding } from '../../src/core/findings.js';
 import { buildPlugin, inspectPackage } from '../../src/package/build/index.js';
 import { createPlugin } from '../../src/package/create/index.js';
 import { PACKAGE_VERSIONS } from '../../src/package/plugin/model.js';
-import { parseYaml } from '../../src/package/yaml/index.js';
 import { corpusPath, needsCorpus } from '../support/corpus.js';
+import { createReleaseFolders } from '../support/plugin-copy.js';
 import { tempDir } from './support.js';
 
 const work = tempDir();
@@ -64,20 +64,7 @@ for (const c of cases) {
 }
 
 /** The corpus leaves out release folders; make them in the copy, as the reference results did. */
-function withReleaseFolders(dir: string): void {
-  const meta = parseYaml(readText(join(dir, 'metadata.yaml')), 'metadata.yaml').value as { releases?: unknown } | undefined;
-  const releases = meta && typeof meta === 'object' && Array.isArray(meta.releases) ? meta.releases : [];
-  for (const r of releases) {
-    if (typeof r !== 'object' || r === null) continue;
-    for (const key of ['deployment_scripts_path', 'repository_path']) {
-      const path = (r as Record<string, unknown>)[key];
-      if (typeof path === 'string' && !path.startsWith('/') && !path.split('/').includes('..')) mkdirSync(join(dir, path), { recursive: true });
-    }
-  }
-}
-function readText(path: string): string {
-  return existsSync(path) && statSync(path).isFile() ? readFileSync(path, 'utf8') : '';
-}
+const withReleaseFolders = createReleaseFolders;
 
 test('every corpus plugin that validates also builds and inspects', needsCorpus, async (t) => {
   const root = corpusPath('plugins');

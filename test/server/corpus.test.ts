@@ -6,30 +6,15 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { needsCorpus, corpusPath } from '../support/corpus.js';
-import { parseYaml } from '../../src/package/yaml/index.js';
+import { copyWithReleaseFolders } from '../support/plugin-copy.js';
 import { engines } from './support/engines.js';
 import { testApp, type TestApp } from './support/app.js';
 
-function preparedCopy(source: string, parent: string): string {
-  const dir = join(parent, source.split('/').pop()!.replace(/[@]/g, '_'));
-  cpSync(source, dir, { recursive: true });
-  try {
-    const meta = parseYaml(readFileSync(join(dir, 'metadata.yaml'), 'utf8'), 'metadata.yaml').value as { releases?: Array<Record<string, unknown>> };
-    for (const r of meta?.releases ?? []) {
-      for (const key of ['deployment_scripts_path', 'repository_path']) {
-        const p = r?.[key];
-        if (typeof p === 'string' && !p.startsWith('/') && !p.includes('..')) mkdirSync(join(dir, p), { recursive: true });
-      }
-    }
-  } catch {
-    // an unreadable metadata.yaml is the route's to report
-  }
-  return dir;
-}
+const preparedCopy = copyWithReleaseFolders;
 
 const [engine] = engines();
 

@@ -8,20 +8,25 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
 import { readYamlFile } from '../../src/package/yaml/index.js';
 
-export function copyWithReleaseFolders(source: string, parent = mkdtempSync(join(tmpdir(), 'hearth-plugin-'))): string {
-  const copy = join(parent, basename(source).replace(/[^a-z0-9_-]/gi, '_'));
-  cpSync(source, copy, { recursive: true });
-  const { value } = readYamlFile(join(copy, 'metadata.yaml'), 'metadata.yaml');
+/** Create, inside `dir`, the folders its metadata.yaml names per release (an unreadable file creates none). */
+export function createReleaseFolders(dir: string): void {
+  const { value } = readYamlFile(join(dir, 'metadata.yaml'), 'metadata.yaml');
   const releases = value && typeof value === 'object' ? (value as { releases?: unknown }).releases : undefined;
   for (const release of Array.isArray(releases) ? releases : []) {
     if (!release || typeof release !== 'object') continue;
     for (const key of ['deployment_scripts_path', 'repository_path']) {
       const path = (release as Record<string, unknown>)[key];
       if (typeof path !== 'string') continue;
-      const target = resolve(copy, path);
-      // Only inside the copy: a hostile path is the validator's business, not the copier's.
-      if (target.startsWith(copy + sep)) mkdirSync(target, { recursive: true });
+      const target = resolve(dir, path);
+      // Only inside the plugin: a hostile path is the validator's business, not the copier's.
+      if (target.startsWith(resolve(dir) + sep)) mkdirSync(target, { recursive: true });
     }
   }
+}
+
+export function copyWithReleaseFolders(source: string, parent = mkdtempSync(join(tmpdir(), 'hearth-plugin-'))): string {
+  const copy = join(parent, basename(source).replace(/[^a-z0-9_-]/gi, '_'));
+  cpSync(source, copy, { recursive: true });
+  createReleaseFolders(copy);
   return copy;
 }
