@@ -16,6 +16,7 @@
  */
 import { sortedHas, type Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';
+import { Rebase, keepIf } from './rebase.js';
 import { Repair } from './repair.js';
 import { Reason, Solver, type Because, type Refutation } from './solver.js';
 
@@ -44,6 +45,8 @@ const EXPLAIN_BUDGET = 300;
 
 export interface RefreshStats {
   carried: number;
+  /** Repaired proofs of the previous click moved onto this click's base (rebase.ts). */
+  rebased: number;
   base: number;
   repaired: number;
   propagated: number;
@@ -53,6 +56,7 @@ export interface RefreshStats {
 export class Proofs {
   readonly cdcl: Cdcl;
   private readonly repair: Repair;
+  private readonly rebase: Rebase;
   private readonly explainer: Solver;
   private helper: { cdcl: Cdcl; repair: Repair } | undefined;
   selection: number[] = [];
@@ -68,7 +72,7 @@ export class Proofs {
   private pool: Int32Array[] = [];
   private readonly hint: Uint8Array;
   private readonly blocked: Uint8Array;
-  stats: RefreshStats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+  stats: RefreshStats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
   /** "Also choose" fixes told for this selection (the wizard asks again with the same one). */
   readonly fixes = new Map<number, string[]>();
   /**
@@ -82,6 +86,7 @@ export class Proofs {
     const n = catalog.components.length;
     this.cdcl = new Cdcl(catalog);
     this.repair = new Repair(catalog);
+    this.rebase = new Rebase(catalog);
     this.explainer = new Solver(catalog);
     this.witness = new Int32Array(n);
     this.hint = new Uint8Array(n);
@@ -103,7 +108,7 @@ export class Proofs {
     this.changes = new Map();
     this.selection = selection;
     this.fresh = true;
-    this.stats = { carried: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+    this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
     this.setHint(this.models[0]);
     const base = this.cdcl.solve(selection, { hint: this.hint, budget });
     this.witness = new Int32Array(n).fill(OPEN);
@@ -142,6 +147,9 @@ export class Proofs {
     const explainAgain: number[] = [];
     if (change) {
       const kept = new Map<number, number>();
+      const { rebase } = this;
+      rebase.setBase(base0, selection);
+      const oldBase = old.models[0];
       for (let c = 0; c < n; c++) {
         if (witness[c] !== OPEN) continue;
         const w = old.witness[c];
@@ -154,14 +162,32 @@ export class Proofs {
           }
           witness[c] = id;
           this.stats.carried++;
+        } else if (w === 0 && !contains(oldBase, c)) {
+          // Last click's base + c (extendsBase): the same on the new base, when the rules the
+          // bases' difference touches still hold (rebase.ts).
+          if (rebase.holdsWith(oldBase, c)) {
+            witness[c] = 0;
+            this.stats.rebased++;
+          }
         } else if (w === REPAIRED) {
           // base − dropped + added, against the base of its own click: still a model with the
-          // click when the click removed a choice, or added one that model already had.
-          const ch = old.changes.get(c) ?? { base: old.models[0], added: NOTHING, dropped: NOTHING };
+          // click when the click removed a choice, or added one that model already had. Without
+          // an entry it was last click's base + c.
+          const ch = old.changes.get(c) ?? { base: oldBase, added: [c], dropped: NOTHING };
           if (change.removed !== undefined || inChange(ch, change.added as number)) {
             witness[c] = REPAIRED;
             this.changes.set(c, ch);
             this.stats.carried++;
+          } else if (rebase.holds(ch.base, ch.added, ch.dropped, c)) {
+            // The same change on the new base (rebase.ts), minus what the new base already has or lacks.
+            const added = keepIf(ch.added, (x) => !rebase.isInNew(x));
+            const dropped = keepIf(ch.dropped, (x) => rebase.isInNew(x));
+            if (dropped.length === 0 && added.length === 1 && added[0] === c) witness[c] = 0;
+            else {
+              witness[c] = REPAIRED;
+              this.changes.set(c, { base: base0, added, dropped });
+            }
+            this.stats.rebased++;
           }
         } else if (w === DEAD) {
           const d = old.dead.get(c) as DeadEnd;

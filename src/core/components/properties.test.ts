@@ -12,6 +12,8 @@ import { buildComponents, clickMask, randomCatalog } from './fixtures/random-cat
 // The random catalogs shared with engine.test.ts, plus a starting selection.
 const catalogArb = fc.tuple(randomCatalog, fc.array(fc.nat(7), { maxLength: 3 })).map(([catalog, selection]) => ({ ...catalog, selection }));
 const build = buildComponents;
+// HEARTH_PROPERTY_RUNS (npm run fuzz) asks for more.
+const numRuns = (n: number) => Number(process.env.HEARTH_PROPERTY_RUNS ?? n);
 
 test('state, validate and complete agree with brute force on random catalogs', () => {
   fc.assert(
@@ -44,7 +46,7 @@ test('state, validate and complete agree with brute force on random catalogs', (
         if (done.optimal) assert.equal(done.selection.length, best);
       }
     }),
-    { seed: 20240405, numRuns: 400 },
+    { seed: 20240405, numRuns: numRuns(400) },
   );
 });
 
@@ -66,7 +68,7 @@ test('state after a sequence of clicks equals state computed from scratch', () =
         );
       }
     }),
-    { seed: 7, numRuns: 150 },
+    { seed: 7, numRuns: numRuns(150) },
   );
 });
 

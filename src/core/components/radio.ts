@@ -16,6 +16,7 @@ import type { Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';
 import { RADIO_GROUPS } from './names.js';
 import { contains } from './proofs.js';
+import { Rebase, keepIf } from './rebase.js';
 import { Repair } from './repair.js';
 import { Solver, type Refutation } from './solver.js';
 
@@ -150,6 +151,7 @@ const EXPLAIN_BUDGET = 300;
 export class Replacements {
   private readonly cdcl: Cdcl;
   private readonly repair: Repair;
+  private readonly rebase: Rebase;
   private readonly explainer: Solver;
   private previous = new Map<number, Verdict>();
   private readonly hint: Uint8Array;
@@ -159,6 +161,7 @@ export class Replacements {
     this.hint = new Uint8Array(catalog.components.length);
     this.cdcl = new Cdcl(catalog);
     this.repair = new Repair(catalog);
+    this.rebase = new Rebase(catalog);
     this.explainer = new Solver(catalog);
   }
 
@@ -219,8 +222,19 @@ export class Replacements {
     }
     cdcl.settle(kept.length);
     repair.setBase(base.model, kept, (c) => cdcl.fixedFalse(c));
+    const { rebase } = this;
+    rebase.setBase(base.model, kept);
     const dead: number[] = [];
     for (const m of members) {
+      // Last click's repaired witness, moved onto this kept selection's base (rebase.ts).
+      const old = this.previous.get(m);
+      const was = old?.status === 'sat' ? old.witness : undefined;
+      if (was?.base && rebase.holds(was.base, was.added as readonly number[], was.dropped as readonly number[], m)) {
+        const added = keepIf(was.added as readonly number[], (x) => !rebase.isInNew(x));
+        const dropped = keepIf(was.dropped as readonly number[], (x) => rebase.isInNew(x));
+        out.set(m, { status: 'sat', witness: { base: base.model, added, dropped }, kept });
+        continue;
+      }
       if (cdcl.fixedFalse(m)) {
         out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });
         dead.push(m);

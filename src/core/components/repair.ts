@@ -12,6 +12,7 @@
  * under a minimum, and each of those puts the rule back on the list to check.
  */
 import type { Catalog } from './catalog.js';
+import { ruleSides, type RuleSides } from './rebase.js';
 
 /** Adds and drops one attempt may make before it gives up. */
 const STEPS = 48;
@@ -32,12 +33,11 @@ export class Repair {
   private readonly dropped: Int32Array;
   /**
    * Per component, the rules it is an item of that an addition can break (a maximum) or a drop
-   * can break (a minimum), made when first needed. A popular component (every hypervisor is an
-   * item of each `hypervisor:*` requirement) is an item of thousands of rules, almost none of them
-   * with a maximum; walking them all on every addition was the repair's main cost.
+   * can break (a minimum). A popular component (every hypervisor is an item of each
+   * `hypervisor:*` requirement) is an item of thousands of rules, almost none of them with a
+   * maximum; walking them all on every addition was the repair's main cost.
    */
-  private readonly capped: (Int32Array | undefined)[];
-  private readonly floored: (Int32Array | undefined)[];
+  private readonly sides: RuleSides;
   /** Rules to check, a stack with its own length: emptying an array by `length = 0` frees its store, and a click makes thousands of attempts. */
   private readonly todo: number[] = [];
   private todoLen = 0;
@@ -59,8 +59,7 @@ export class Repair {
     this.atMax = new Uint8Array(n);
     this.added = new Int32Array(n);
     this.dropped = new Int32Array(n);
-    this.capped = new Array(n);
-    this.floored = new Array(n);
+    this.sides = ruleSides(catalog);
   }
 
   /**
@@ -205,16 +204,6 @@ export class Repair {
     return t;
   }
 
-  private cappedOf(x: number): Int32Array {
-    const { occurrences, constraints } = this.catalog;
-    return (this.capped[x] ??= occurrences[x].filter((k) => constraints[k].max !== Infinity));
-  }
-
-  private flooredOf(x: number): Int32Array {
-    const { occurrences, constraints } = this.catalog;
-    return (this.floored[x] ??= occurrences[x].filter((k) => constraints[k].min > 0));
-  }
-
   private add(x: number): boolean {
     if (this.isIn(x)) return true;
     if (++this.steps > STEPS || this.excluded(x) || this.dropped[x] === this.epoch) return false;
@@ -224,7 +213,7 @@ export class Repair {
     // A rule whose trigger is out holds whatever its count; should the trigger come in later, its
     // addition puts the rule on the list then.
     const { constraints } = this.catalog;
-    for (const k of this.cappedOf(x)) {
+    for (const k of this.sides.capped(x)) {
       const t = constraints[k].trigger;
       if (t < 0 || this.isIn(t)) this.todo[this.todoLen++] = k;
     }
@@ -239,7 +228,7 @@ export class Repair {
     if (++this.steps > STEPS || this.chosen[y] || this.added[y] === this.epoch) return false;
     this.dropped[y] = this.epoch;
     this.dropList[this.dropLen++] = y;
-    for (const k of this.flooredOf(y)) this.todo[this.todoLen++] = k;
+    for (const k of this.sides.floored(y)) this.todo[this.todoLen++] = k;
     return true;
   }
 
