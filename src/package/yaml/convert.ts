@@ -18,7 +18,7 @@ const SAFE_TAGS = new Set(
 const ANCHOR_NAME_RE = /^[0-9A-Za-z_-]+$/;
 
 /** Set a key without ever touching the prototype chain (`__proto__` is data here). */
-function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
   // Plain assignment is much faster; only names Object.prototype knows (`__proto__`, `toString`, …)
   // need defineProperty, to stay data and to survive a frozen prototype.
   if (key in Object.prototype) {

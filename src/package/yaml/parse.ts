@@ -12,6 +12,7 @@ import { relaxIndentation } from './leniency.js';
 import { firstNonPrintable, firstRefusedTab } from './strictness.js';
 import { resolvePlainScalar } from './scalars.js';
 import { Converter, Recursive, TooBig, TooDeep } from './convert.js';
+import { readSimpleYaml, SIMPLE_LIMITS } from './simple.js';
 
 export { resolvePlainScalar };
 
@@ -28,6 +29,8 @@ export interface YamlParseOptions {
    * default, because Heat and Fuel both read such files; the place is reported as an info finding.
    */
   libyamlIndentation?: boolean;
+  /** Try the light reader for plain files first (simple.ts); false forces the full reader. */
+  simple?: boolean;
 }
 
 export interface ParsedYaml {
@@ -43,6 +46,7 @@ const DEFAULTS: Required<YamlParseOptions> = {
   maxDepth: 400,
   duplicateKeySeverity: 'warning',
   libyamlIndentation: true,
+  simple: true,
 };
 
 const MAY_HOLD_ALIAS = /(?:^|[\s[{,])\*[^\s,[\]{}]/m;
@@ -106,6 +110,12 @@ function libyamlRefusal(original: string, parsedText: string, file: string, conv
 /** Parse one YAML stream (one document, as PyYAML's `safe_load` requires). Never throws. */
 export function parseYaml(text: string, file: string, options: YamlParseOptions = {}): ParsedYaml {
   const opts = { ...DEFAULTS, ...options };
+  // Most files are plain YAML that a much lighter reader gets right (simple.ts); it gives up on
+  // anything else, and on everything when the caller asks for tighter limits than it keeps.
+  if (opts.simple && opts.maxDepth >= SIMPLE_LIMITS.depth && opts.maxExpandedNodes >= SIMPLE_LIMITS.expanded) {
+    const simple = readSimpleYaml(text, file);
+    if (simple) return { value: simple.value, ok: true, findings: [] };
+  }
   const findings: Finding[] = [];
   let parsed = attempt(text);
   let shifts: Map<number, number> | undefined;

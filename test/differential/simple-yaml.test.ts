@@ -1,0 +1,89 @@
+/**
+ * The light YAML reader (src/package/yaml/simple.ts) against the full one on the real corpus:
+ * every file it accepts must read exactly as the full reader reads it (data, key order, shared
+ * aliases, every position), and it must accept the bulk of plugin files, or it saves nothing.
+ * Then the same on corpus files damaged at random, where the light reader must give up on whatever
+ * the full reader reports.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import fc from 'fast-check';
+import { readSimpleYaml } from '../../src/package/yaml/simple.js';
+import { parseYaml } from '../../src/package/yaml/parse.js';
+import { corpusRoot, needsCorpus } from '../support/corpus.js';
+import { readingDifference } from '../support/yaml-reading.js';
+
+const numRuns = (n: number) => Number(process.env.HEARTH_PROPERTY_RUNS ?? n);
+
+function yamlFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...yamlFiles(path));
+    else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) out.push(path);
+  }
+  return out.sort();
+}
+
+const text = (path: string) => readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+
+/** Undefined when the light reader gave up or read `doc` as the full reader does; else the problem. */
+function disagreement(doc: string, name: string): string | undefined {
+  const light = readSimpleYaml(doc, name);
+  if (!light) return undefined;
+  const full = parseYaml(doc, name, { simple: false });
+  if (full.findings.length > 0) return `${name}: the light reader accepts it, the full reader says ${full.findings[0].code}: ${full.findings[0].message}`;
+  const difference = readingDifference(light.value, full.value);
+  return difference ? `${name}: ${difference}` : undefined;
+}
+
+test('every corpus file the light reader accepts reads exactly as the full reader reads it', needsCorpus, () => {
+  const root = corpusRoot as string;
+  const files = ['plugins', 'release', 'heat'].flatMap((area) => yamlFiles(join(root, area)));
+  const problems: string[] = [];
+  let accepted = 0;
+  let pluginFiles = 0;
+  let pluginAccepted = 0;
+  for (const path of files) {
+    const name = relative(root, path);
+    const doc = text(path);
+    const light = readSimpleYaml(doc, name) !== undefined;
+    if (light) accepted++;
+    if (name.startsWith('plugins/')) {
+      pluginFiles++;
+      if (light) pluginAccepted++;
+    }
+    const problem = disagreement(doc, name);
+    if (problem) problems.push(problem);
+  }
+  console.log(`light reader: ${accepted} of ${files.length} corpus files, ${pluginAccepted} of ${pluginFiles} plugin files`);
+  assert.deepEqual(problems, []);
+  assert.ok(pluginAccepted > pluginFiles * 0.8, `the light reader read only ${pluginAccepted} of ${pluginFiles} plugin files`);
+});
+
+test('property: on corpus files damaged at random, the light reader agrees with the full reader or gives up', needsCorpus, () => {
+  const root = corpusRoot as string;
+  const files = yamlFiles(join(root, 'plugins')).filter((path) => readSimpleYaml(text(path), path) !== undefined);
+  const pieces = [' ', '  ', '\n', ':', ': ', '- ', '#', ' #', "'", '"', '[', ']', '{', '}', ',', '&a ', '*a', '|', '>', '-', '?', '!', '\\', 'é', '---\n', '\n  ', 'yes'];
+  let runs = 0;
+  let accepted = 0;
+  const edit = fc.record({ at: fc.nat(), cut: fc.nat({ max: 3 }), insert: fc.constantFrom(...pieces) });
+  fc.assert(
+    fc.property(fc.constantFrom(...files), fc.array(edit, { minLength: 1, maxLength: 3 }), (path, edits) => {
+      let doc = text(path);
+      for (const { at, cut, insert } of edits) {
+        const i = doc.length === 0 ? 0 : at % doc.length;
+        doc = doc.slice(0, i) + insert + doc.slice(i + cut);
+      }
+      runs++;
+      if (readSimpleYaml(doc, path) !== undefined) accepted++;
+      const problem = disagreement(doc, relative(root, path));
+      assert.equal(problem, undefined, `${problem}\nafter edits ${JSON.stringify(edits)}`);
+    }),
+    { numRuns: numRuns(400) },
+  );
+  console.log(`damaged files read by the light reader: ${accepted} of ${runs}`);
+  assert.ok(accepted > runs / 5, `the light reader read only ${accepted} of ${runs} damaged files: the property tested little`);
+});
