@@ -56,9 +56,14 @@ export function chosenNow(catalog: Catalog, indices: readonly number[]): Int32Ar
 
 /** Requirements on this or an earlier pane that the chosen components do not meet yet. */
 export function unmetGates(catalog: Catalog, c: number, shape: GateShape, chosenCount: Int32Array): number[] {
+  const out: number[] = [];
+  return unmetGatesInto(catalog, c, shape, chosenCount, out) === 0 ? NO_RULES : out;
+}
+
+/** `unmetGates` written into `out` (from 0), for a caller asking of every component; returns how many. */
+export function unmetGatesInto(catalog: Catalog, c: number, shape: GateShape, chosenCount: Int32Array, out: number[]): number {
   const rules = catalog.triggeredBy[c];
-  if (rules.length === 0) return NO_RULES;
-  let out: number[] | undefined;
+  let n = 0;
   for (const k of rules) {
     const rule = catalog.constraints[k];
     if (rule.kind === 'none_of') continue;
@@ -67,9 +72,9 @@ export function unmetGates(catalog: Catalog, c: number, shape: GateShape, chosen
     const later = shape.later[k];
     const ok =
       rule.kind === 'all_of' ? now === processed : rule.kind === 'one_of' ? now === 1 || (now === 0 && later > 0) : now >= 1 || (now === 0 && later > 0);
-    if (!ok && processed + later > 0) (out ??= []).push(k);
+    if (!ok && processed + later > 0) out[n++] = k;
   }
-  return out ?? NO_RULES;
+  return n;
 }
 
 /** For each chosen x, which components list x as compatible or are listed by it (symmetric). */

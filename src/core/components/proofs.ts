@@ -73,8 +73,6 @@ export class Proofs {
   private readonly hint: Uint8Array;
   private readonly blocked: Uint8Array;
   stats: RefreshStats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
-  /** "Also choose" fixes told for this selection (the wizard asks again with the same one). */
-  readonly fixes = new Map<number, string[]>();
   /**
    * For components proved by the repair: the base model it started from and what it changed.
    * Kept for those with rules of their own (their fixes read it) or that dropped something (a
@@ -103,7 +101,6 @@ export class Proofs {
     const n = catalog.components.length;
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
-    this.fixes.clear();
     const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
     this.changes = new Map();
     this.selection = selection;

@@ -7,7 +7,7 @@
  */
 import type { Catalog } from './catalog.js';
 import { deadEndByCore, describeRule, explainDeadEnd, nameOf, pairText } from './explain.js';
-import { NONE, NO_RULES, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
+import { NONE, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
 import { inWitness, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
 
@@ -16,8 +16,8 @@ export interface RadioContext {
   indices: readonly number[];
   /** `testedWith` of the selection: tested[i][c] when indices[i] and c are listed as compatible. */
   tested: readonly Uint8Array[];
-  /** Chosen components each component clashes with. */
-  clashes: ReadonlyMap<number, number[]>;
+  /** Chosen components a component clashes with. */
+  clashes: (c: number) => number[];
   budget: number;
   fixes: boolean;
   /** A model of the whole selection, to steer the search for the kept one. */
@@ -31,7 +31,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
   const targets: Array<{ member: number; kept: number[] }> = [];
   for (const [c, rep] of replacing) {
     const kept = new Set(rep.kept);
-    const own = (ctx.clashes.get(c) ?? NO_RULES).filter((y) => kept.has(y));
+    const own = ctx.clashes(c).filter((y) => kept.has(y));
     if (own.length > 0) clashing.set(c, own);
     else targets.push({ member: c, kept: rep.kept });
   }

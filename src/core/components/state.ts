@@ -17,9 +17,10 @@ import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render }
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
-import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGates } from './gates.js';
+import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto } from './gates.js';
 import { radioStates } from './radio-state.js';
 import { Replacements, replacementsOf, replacingMembers } from './radio.js';
+import { Clashes, Shown } from './shown.js';
 
 export interface ComponentState {
   name: string;
@@ -62,13 +63,22 @@ export interface StateOptions {
   budget?: number;
 }
 
-const engines = new WeakMap<Catalog, Proofs>();
-const radioEngines = new WeakMap<Catalog, Replacements>();
+/** Per catalog: the proofs, the radio members' proofs, and what was shown last (shown.ts). */
+interface Engine {
+  proofs: Proofs;
+  radio?: Replacements;
+  shown: Shown;
+  clashes: Clashes;
+  chosen: Uint8Array;
+  replacing: Uint8Array;
+}
+const engines = new WeakMap<Catalog, Engine>();
 
-function proofsFor(catalog: Catalog): Proofs {
+function engineFor(catalog: Catalog): Engine {
   let e = engines.get(catalog);
   if (!e) {
-    e = new Proofs(catalog);
+    const n = catalog.components.length;
+    e = { proofs: new Proofs(catalog), shown: new Shown(catalog), clashes: new Clashes(n), chosen: new Uint8Array(n), replacing: new Uint8Array(n) };
     engines.set(catalog, e);
   }
   return e;
@@ -78,104 +88,77 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const budget = options.budget ?? 100_000;
   const { indices, findings } = resolveSelection(catalog, selectionNames);
   findings.push(...validateIndices(catalog, indices));
-  const e = proofsFor(catalog);
+  const engine = engineFor(catalog);
+  const { proofs: e, shown, clashes, chosen } = engine;
   const replacing = replacementsOf(catalog, indices, replacingMembers(catalog, indices));
   e.refresh(indices, budget, [...replacing.keys()]);
 
-
   const { components } = catalog;
   const n = components.length;
-  const chosen = new Uint8Array(n);
+  chosen.fill(0);
   for (const c of indices) chosen[c] = 1;
+  engine.replacing.fill(0);
+  for (const c of replacing.keys()) engine.replacing[c] = 1;
   const tested = testedWith(catalog, indices);
   const shape = gateShape(catalog);
   const chosenCount = chosenNow(catalog, indices);
-  // Clashes with chosen components, gathered from the chosen side (few) rather than per component.
-  const clashes = new Map<number, number[]>();
-  for (const y of indices) {
-    for (const c of catalog.conflicts[y]) {
-      const list = clashes.get(c);
-      if (list) list.push(y);
-      else clashes.set(c, [y]);
-    }
-  }
+  clashes.build(catalog, indices);
 
   const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : e.baseUnknown ? 'the search ran out of budget' : blockedByCore(catalog, indices);
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
-  const untestedOf = untestedLists(components, indices, tested);
+  const untestedOf = untestedLists(shown, indices, tested);
   const labels = labelsOf(catalog);
+  // Scratch lists, copied only into answers that changed (shown.ts).
+  const texts: string[] = [];
+  const ids: number[] = [];
+  const gates: number[] = [];
   for (let c = 0; c < n; c++) {
-    if (replacing.has(c)) continue;
-    const comp = components[c];
+    if (engine.replacing[c]) continue;
     const checked = chosen[c] === 1;
-    // Most components have nothing to say: arrays are made only for those that do.
+    // Most components have nothing to say: lists are made only for those that do, and only when they changed.
     let reasons = NONE;
     let fix = NONE;
     let deadEnd = false;
     if (!checked) {
-      const clash = clashes.get(c);
-      if (clash) {
-        reasons = clash.map((y) => pairText(catalog, c, y, y));
+      if (clashes.has(c)) {
+        const k = clashes.into(c, ids);
+        for (let i = 0; i < k; i++) texts[i] = pairText(catalog, c, ids[i], ids[i]);
+        reasons = shown.reasons(c, texts, k);
         needRemovalFix.push(c);
       } else if (!e.baseOk) {
         // Nothing can be completed until the selection itself is fixed.
         deadEnd = !e.baseUnknown;
-        reasons = [`the current selection cannot be completed: ${blocked}`];
+        texts[0] = `the current selection cannot be completed: ${blocked}`;
+        reasons = shown.reasons(c, texts, 1);
         needRemovalFix.push(c);
       } else if (e.witness[c] === DEAD) {
         deadEnd = true;
         const d = e.dead.get(c);
         if (d) d.text ??= d.why ? explainDeadEnd(catalog, c, d.why) : deadEndByCore(catalog, c, d.core);
-        reasons = [d?.text ?? `${nameOf(catalog, c)} cannot be chosen with the current selection`];
+        texts[0] = d?.text ?? `${nameOf(catalog, c)} cannot be chosen with the current selection`;
+        reasons = shown.reasons(c, texts, 1);
         needRemovalFix.push(c);
       } else if (e.witness[c] === UNKNOWN) {
         // Never shown as enabled without a proof.
-        reasons = [`${nameOf(catalog, c)} could not be checked within the search budget`];
+        texts[0] = `${nameOf(catalog, c)} could not be checked within the search budget`;
+        reasons = shown.reasons(c, texts, 1);
       } else {
-        const gates = unmetGates(catalog, c, shape, chosenCount);
-        if (gates.length > 0) {
-          reasons = gates.map((k) => `${describeRule(catalog, k)}, which is not chosen yet`);
-          let also = e.fixes.get(c);
-          if (!also) {
-            also = NONE;
-            if (e.choosable(c)) {
-              let add: Set<number> | undefined;
-              for (const k of gates) {
-                const { items } = catalog.constraints[k];
-                // The same names in the same (ascending) order either way; the shorter side is walked.
-                if (items.length <= 8) {
-                  for (const x of items) if (!chosen[x] && components[x].pane <= comp.pane && e.inWitness(c, x)) (add ??= new Set()).add(x);
-                } else for (const x of e.witnessItems(c, items)) if (!chosen[x] && components[x].pane <= comp.pane) (add ??= new Set()).add(x);
-              }
-              if (add) also = Object.freeze([...add].map((x) => `also choose ${nameOf(catalog, x)}`)) as unknown as string[];
-            }
-            e.fixes.set(c, also);
-          }
-          fix = also;
+        const g = unmetGatesInto(catalog, c, shape, chosenCount, gates);
+        if (g > 0) {
+          for (let i = 0; i < g; i++) texts[i] = notChosenYet(catalog, gates[i]);
+          reasons = shown.reasons(c, texts, g);
+          fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, chosen, ids, texts) : NONE;
         }
       }
     }
     const untested = untestedOf(c);
     const enabled = checked || reasons.length === 0;
-    out[c] = {
-      name: comp.name,
-      type: comp.type,
-      group: comp.group,
-      label: labels[c],
-      checked,
-      enabled,
-      green: enabled && indices.length > (checked ? 1 : 0) && untested.length === 0,
-      untested,
-      deadEnd,
-      reasons,
-      fix,
-    };
+    out[c] = shown.answer(c, checked, enabled, enabled && indices.length > (checked ? 1 : 0) && untested.length === 0, untested, deadEnd, reasons, fix, labels[c]);
   }
   if (replacing.size > 0) {
-    let radio = radioEngines.get(catalog);
-    if (!radio) radioEngines.set(catalog, (radio = new Replacements(catalog)));
-    radioStates(catalog, radio, replacing, { indices, tested, clashes, budget, fixes: options.fixes !== false, prefer: e.baseModel }, out);
+    engine.radio ??= new Replacements(catalog);
+    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel }, out);
   }
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
@@ -188,27 +171,63 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   };
 }
 
+/** "X requires Y, which is not chosen yet", once per rule and catalog. */
+function notChosenYet(catalog: Catalog, k: number): string {
+  let texts = gateTexts.get(catalog);
+  if (!texts) gateTexts.set(catalog, (texts = new Map()));
+  let text = texts.get(k);
+  if (text === undefined) texts.set(k, (text = `${describeRule(catalog, k)}, which is not chosen yet`));
+  return text;
+}
+const gateTexts = new WeakMap<Catalog, Map<number, string>>();
+
+/**
+ * "also choose X" for the items of the unmet gates that are in the witness proving `c` (so
+ * choosing them keeps a valid completion), on this or an earlier pane. `ids` and `texts` are
+ * scratch lists.
+ */
+function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[], g: number, chosen: Uint8Array, ids: number[], texts: string[]): string[] {
+  const { components, constraints } = e.catalog;
+  const pane = components[c].pane;
+  let k = 0;
+  const take = (x: number) => {
+    if (chosen[x] || components[x].pane > pane) return;
+    for (let i = 0; i < k; i++) if (ids[i] === x) return;
+    ids[k++] = x;
+  };
+  for (let j = 0; j < g; j++) {
+    const { items } = constraints[gates[j]];
+    // The same names in the same (ascending) order either way; the shorter side is walked.
+    if (items.length <= 8) {
+      for (const x of items) if (!chosen[x] && e.inWitness(c, x)) take(x);
+    } else for (const x of e.witnessItems(c, items)) take(x);
+  }
+  for (let i = 0; i < k; i++) texts[i] = shown.alsoChoose(ids[i]);
+  return shown.fix(c, texts, k);
+}
+
 /**
  * The chosen components each component was not tested with. Components share a handful of
- * distinct lists (which of the few chosen ones list them): each list is made once per click,
- * keyed by the bit mask of the untested positions.
+ * distinct lists (which of the few chosen ones list them): each is looked up once per click,
+ * keyed by the bit mask of the untested positions, and the lists themselves are shared across
+ * clicks (shown.ts).
  */
-function untestedLists(components: Catalog['components'], indices: readonly number[], tested: readonly Uint8Array[]): (c: number) => string[] {
+function untestedLists(shown: Shown, indices: readonly number[], tested: readonly Uint8Array[]): (c: number) => string[] {
   const lists = new Map<number, string[]>();
   const small = indices.length <= 30;
   return (c) => {
     let mask = 0;
-    let missing: string[] | undefined;
+    let missing: number[] | undefined;
     for (let i = 0; i < indices.length; i++) {
       if (indices[i] === c || tested[i][c]) continue;
       if (small) mask |= 1 << i;
-      else (missing ??= []).push(components[indices[i]].name);
+      else (missing ??= []).push(indices[i]);
     }
-    if (!small) return missing ?? NONE;
+    if (!small) return missing ? shown.untested(missing) : NONE;
     if (mask === 0) return NONE;
     let list = lists.get(mask);
     if (!list) {
-      list = Object.freeze(indices.filter((_, i) => mask & (1 << i)).map((x) => components[x].name)) as unknown as string[];
+      list = shown.untested(indices.filter((_, i) => mask & (1 << i)));
       lists.set(mask, list);
     }
     return list;
@@ -217,7 +236,8 @@ function untestedLists(components: Catalog['components'], indices: readonly numb
 
 /** "unselect Y" for the blocked components that become possible when one chosen Y goes. */
 function removalFixes(e: Proofs, targets: number[], out: ComponentState[], budget: number): void {
-  for (const [c, y] of e.freedBy(targets, budget)) out[c].fix = [...out[c].fix, `unselect ${nameOf(e.catalog, y)}`];
+  // A new object: the answers are frozen and shared with later clicks (shown.ts).
+  for (const [c, y] of e.freedBy(targets, budget)) out[c] = { ...out[c], fix: [...out[c].fix, `unselect ${nameOf(e.catalog, y)}`] };
 }
 
 function blockedByCore(catalog: Catalog, indices: number[]): string {

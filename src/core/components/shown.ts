@@ -1,0 +1,138 @@
+/**
+ * What the wizard shows for each component, kept from one click to the next. A click changes the
+ * answer of few components, but `state` answers for all of them: at 10,000 components, building
+ * 10,000 objects and their reason lists anew on every click made the garbage collector copy the
+ * previous click's results (still held by the caller) on every collection. Here an answer equal
+ * to the one given last time for the same component is that same object; only the changed ones
+ * are new. Objects and lists handed out are frozen, since later answers share them.
+ */
+import type { Catalog } from './catalog.js';
+import { nameOf } from './explain.js';
+import { NONE } from './gates.js';
+import type { ComponentState } from './state.js';
+
+export class Shown {
+  private readonly catalog: Catalog;
+  private readonly last: (ComponentState | undefined)[];
+  private readonly also: (string | undefined)[];
+  /** Untested lists by the chosen components they name, shared across clicks. */
+  private readonly untestedLists = new Map<string, string[]>();
+
+  constructor(catalog: Catalog) {
+    this.catalog = catalog;
+    this.last = new Array(catalog.components.length);
+    this.also = new Array(catalog.components.length);
+  }
+
+  /** "also choose X", told once per catalog. */
+  alsoChoose(x: number): string {
+    return (this.also[x] ??= `also choose ${nameOf(this.catalog, x)}`);
+  }
+
+  /**
+   * The first `len` texts of `scratch` as a list: the one `c` showed last time when it has the
+   * same texts, else a new frozen one.
+   */
+  reasons(c: number, scratch: readonly string[], len: number): string[] {
+    return len === 0 ? NONE : sameOr(this.last[c]?.reasons, scratch, len);
+  }
+
+  /** As `reasons`, for the fixes. */
+  fix(c: number, scratch: readonly string[], len: number): string[] {
+    return len === 0 ? NONE : sameOr(this.last[c]?.fix, scratch, len);
+  }
+
+  /** The untested list naming exactly `members` (component indices, in selection order). */
+  untested(members: readonly number[]): string[] {
+    if (members.length === 0) return NONE;
+    const key = members.join(',');
+    let list = this.untestedLists.get(key);
+    if (!list) {
+      // Bounded: a long session meets many selections, each with a handful of lists.
+      if (this.untestedLists.size > 4096) this.untestedLists.clear();
+      list = Object.freeze(members.map((x) => this.catalog.components[x].name)) as unknown as string[];
+      this.untestedLists.set(key, list);
+    }
+    return list;
+  }
+
+  /** The answer for a component that is not a replacing radio member: last time's object when nothing changed. */
+  answer(c: number, checked: boolean, enabled: boolean, green: boolean, untested: string[], deadEnd: boolean, reasons: string[], fix: string[], label: string | undefined): ComponentState {
+    const last = this.last[c];
+    if (
+      last &&
+      last.checked === checked &&
+      last.enabled === enabled &&
+      last.green === green &&
+      last.untested === untested &&
+      last.deadEnd === deadEnd &&
+      last.reasons === reasons &&
+      last.fix === fix &&
+      last.label === label &&
+      last.replaces === undefined
+    )
+      return last;
+    const comp = this.catalog.components[c];
+    const made: ComponentState = Object.freeze({ name: comp.name, type: comp.type, group: comp.group, label, checked, enabled, green, untested, deadEnd, reasons, fix });
+    this.last[c] = made;
+    return made;
+  }
+}
+
+function sameOr(last: string[] | undefined, scratch: readonly string[], len: number): string[] {
+  if (last && last.length === len) {
+    let same = true;
+    for (let i = 0; i < len && same; i++) same = last[i] === scratch[i];
+    if (same) return last;
+  }
+  return Object.freeze(scratch.slice(0, len)) as unknown as string[];
+}
+
+/**
+ * The chosen components each component clashes with, gathered from the chosen side (a handful,
+ * each with up to a thousand neighbours) into linked lists over typed arrays, in selection order.
+ */
+export class Clashes {
+  private readonly head: Int32Array;
+  private next: number[] = [];
+  private who: number[] = [];
+  private touched: number[] = [];
+
+  constructor(n: number) {
+    this.head = new Int32Array(n).fill(-1);
+  }
+
+  build(catalog: Catalog, indices: readonly number[]): void {
+    for (const c of this.touched) this.head[c] = -1;
+    this.touched = [];
+    this.next = [];
+    this.who = [];
+    for (let i = indices.length - 1; i >= 0; i--) {
+      const y = indices[i];
+      for (const c of catalog.conflicts[y]) {
+        if (this.head[c] < 0) this.touched.push(c);
+        this.next.push(this.head[c]);
+        this.who.push(y);
+        this.head[c] = this.who.length - 1;
+      }
+    }
+  }
+
+  has(c: number): boolean {
+    return this.head[c] >= 0;
+  }
+
+  /** Writes the chosen components `c` clashes with into `out` (from 0); returns how many. */
+  into(c: number, out: number[]): number {
+    let n = 0;
+    for (let e = this.head[c]; e >= 0; e = this.next[e]) out[n++] = this.who[e];
+    return n;
+  }
+
+  /** The chosen components `c` clashes with, as a new list. */
+  of(c: number): number[] {
+    const out: number[] = [];
+    this.into(c, out);
+    return out;
+  }
+}
