@@ -20,6 +20,10 @@ export const NO_RULES: number[] = Object.freeze([]) as unknown as number[];
 export interface GateShape {
   now: Int32Array;
   later: Int32Array;
+  /** How each rule gates its trigger: 0 never (none_of, or no items), 1 all_of, 2 one_of, 3 at least one. */
+  test: Int8Array;
+  /** Components with at least one gating rule (most have none, and every click asks all of them). */
+  gated: Uint8Array;
 }
 const gateShapes = new WeakMap<Catalog, GateShape>();
 
@@ -27,7 +31,7 @@ export function gateShape(catalog: Catalog): GateShape {
   let shape = gateShapes.get(catalog);
   if (!shape) {
     const m = catalog.constraints.length;
-    shape = { now: new Int32Array(m), later: new Int32Array(m) };
+    shape = { now: new Int32Array(m), later: new Int32Array(m), test: new Int8Array(m), gated: new Uint8Array(catalog.components.length) };
     for (const rule of catalog.constraints) {
       if (rule.trigger < 0) continue;
       const pane = catalog.components[rule.trigger].pane;
@@ -35,6 +39,9 @@ export function gateShape(catalog: Catalog): GateShape {
         if (catalog.components[x].pane <= pane) shape.now[rule.id]++;
         else shape.later[rule.id]++;
       }
+      if (rule.kind === 'none_of' || shape.now[rule.id] + shape.later[rule.id] === 0) continue;
+      shape.test[rule.id] = rule.kind === 'all_of' ? 1 : rule.kind === 'one_of' ? 2 : 3;
+      shape.gated[rule.trigger] = 1;
     }
     gateShapes.set(catalog, shape);
   }
@@ -62,17 +69,16 @@ export function unmetGates(catalog: Catalog, c: number, shape: GateShape, chosen
 
 /** `unmetGates` written into `out` (from 0), for a caller asking of every component; returns how many. */
 export function unmetGatesInto(catalog: Catalog, c: number, shape: GateShape, chosenCount: Int32Array, out: number[]): number {
+  if (!shape.gated[c]) return 0;
   const rules = catalog.triggeredBy[c];
   let n = 0;
-  for (const k of rules) {
-    const rule = catalog.constraints[k];
-    if (rule.kind === 'none_of') continue;
+  for (let i = 0; i < rules.length; i++) {
+    const k = rules[i];
+    const test = shape.test[k];
+    if (test === 0) continue;
     const now = chosenCount[k];
-    const processed = shape.now[k];
-    const later = shape.later[k];
-    const ok =
-      rule.kind === 'all_of' ? now === processed : rule.kind === 'one_of' ? now === 1 || (now === 0 && later > 0) : now >= 1 || (now === 0 && later > 0);
-    if (!ok && processed + later > 0) out[n++] = k;
+    const ok = test === 1 ? now === shape.now[k] : test === 2 ? now === 1 || (now === 0 && shape.later[k] > 0) : now >= 1 || shape.later[k] > 0;
+    if (!ok) out[n++] = k;
   }
   return n;
 }

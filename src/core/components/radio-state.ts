@@ -10,6 +10,7 @@ import { deadEndByCore, describeRule, explainDeadEnd, nameOf, pairText } from '.
 import { NONE, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
 import { inWitness, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
+import type { Shown } from './shown.js';
 
 export interface RadioContext {
   /** The selection, in the user's order. */
@@ -24,77 +25,92 @@ export interface RadioContext {
   prefer?: Int32Array;
 }
 
-export function radioStates(catalog: Catalog, radio: Replacements, replacing: ReadonlyMap<number, Replacement>, ctx: RadioContext, out: ComponentState[]): void {
+/** What every member sharing one replacement (almost always all of them) shares. */
+interface Shared {
+  kept: Set<number>;
+  counts: Int32Array;
+  replaces: string[];
+  untested: Map<number, string[]>;
+}
+
+export function radioStates(catalog: Catalog, radio: Replacements, replacing: ReadonlyMap<number, Replacement>, ctx: RadioContext, shown: Shown, out: ComponentState[]): void {
   const shape = gateShape(catalog);
-  const counts = new Map<string, Int32Array>();
+  const shared = new Map<Replacement, Shared>();
+  const sharedOf = (rep: Replacement): Shared => {
+    let s = shared.get(rep);
+    if (!s) {
+      s = { kept: new Set(rep.kept), counts: chosenNow(catalog, rep.kept), replaces: shown.replaces(rep.dropped), untested: new Map() };
+      shared.set(rep, s);
+    }
+    return s;
+  };
   const clashing = new Map<number, number[]>();
   const targets: Array<{ member: number; kept: number[] }> = [];
   for (const [c, rep] of replacing) {
-    const kept = new Set(rep.kept);
+    const { kept } = sharedOf(rep);
     const own = ctx.clashes(c).filter((y) => kept.has(y));
     if (own.length > 0) clashing.set(c, own);
     else targets.push({ member: c, kept: rep.kept });
   }
   const verdicts = radio.prove(targets, ctx.budget, ctx.prefer);
+  const texts: string[] = [];
+  const fixes: string[] = [];
+  const labels = labelsOf(catalog);
 
   for (const [c, rep] of replacing) {
     const comp = catalog.components[c];
-    const reasons: string[] = [];
-    const fix: string[] = [];
+    const s = sharedOf(rep);
+    let n = 0;
+    let f = 0;
     let deadEnd = false;
     let blocked = false;
     const own = clashing.get(c);
     const v = verdicts.get(c) as Verdict | undefined;
     if (own) {
-      for (const y of own) reasons.push(pairText(catalog, c, y, y));
+      for (const y of own) texts[n++] = pairText(catalog, c, y, y);
       blocked = true;
     } else if (v?.status === 'unsat') {
       deadEnd = true;
       blocked = true;
       v.text ??= v.why ? explainDeadEnd(catalog, c, v.why) : deadEndByCore(catalog, c, v.core);
-      reasons.push(v.text);
+      texts[n++] = v.text;
     } else if (v?.status === 'unknown') {
-      reasons.push(`${nameOf(catalog, c)} could not be checked within the search budget`);
+      texts[n++] = `${nameOf(catalog, c)} could not be checked within the search budget`;
     } else if (v?.status === 'sat') {
-      const key = rep.kept.join(',');
-      let count = counts.get(key);
-      if (!count) counts.set(key, (count = chosenNow(catalog, rep.kept)));
-      const gates = unmetGates(catalog, c, shape, count);
-      for (const k of gates) reasons.push(`${describeRule(catalog, k)}, which is not chosen yet`);
-      const kept = new Set(rep.kept);
-      const add = new Set<number>();
-      for (const k of gates) for (const x of catalog.constraints[k].items) if (!kept.has(x) && inWitness(v.witness, x) && catalog.components[x].pane <= comp.pane) add.add(x);
-      for (const x of add) fix.push(`also choose ${nameOf(catalog, x)}`);
+      const gates = unmetGates(catalog, c, shape, s.counts);
+      for (const k of gates) texts[n++] = `${describeRule(catalog, k)}, which is not chosen yet`;
+      for (const k of gates) {
+        for (const x of catalog.constraints[k].items) {
+          if (s.kept.has(x) || catalog.components[x].pane > comp.pane || !inWitness(v.witness, x)) continue;
+          const also = shown.alsoChoose(x);
+          if (!fixes.slice(0, f).includes(also)) fixes[f++] = also;
+        }
+      }
     }
     if (blocked && ctx.fixes) {
       const y = radio.freedBy(c, rep.kept, ctx.budget);
-      if (y !== undefined) fix.push(`unselect ${nameOf(catalog, y)}`);
+      if (y !== undefined) fixes[f++] = `unselect ${nameOf(catalog, y)}`;
     }
-    const untested = untestedAgainst(catalog, ctx, rep.kept, c);
-    const enabled = reasons.length === 0;
-    out[c] = {
-      name: comp.name,
-      type: comp.type,
-      group: comp.group,
-      label: labelsOf(catalog)[c],
-      checked: false,
-      enabled,
-      green: enabled && rep.kept.length > 0 && untested.length === 0,
-      untested,
-      deadEnd,
-      reasons: reasons.length === 0 ? NONE : reasons,
-      fix: fix.length === 0 ? NONE : fix,
-      replaces: rep.dropped.map((x) => catalog.components[x].name),
-    };
+    const untested = untestedAgainst(ctx, s, c, shown);
+    const reasons = shown.reasons(c, texts, n);
+    const enabled = n === 0;
+    out[c] = shown.answer(c, false, enabled, enabled && rep.kept.length > 0 && untested.length === 0, untested, deadEnd, reasons, shown.fix(c, fixes, f), labels[c], s.replaces);
   }
 }
 
 /** The kept choices `c` was not tested with (green light against the selection after the click). */
-function untestedAgainst(catalog: Catalog, ctx: RadioContext, kept: readonly number[], c: number): string[] {
-  const keep = new Set(kept);
-  const out: string[] = [];
+function untestedAgainst(ctx: RadioContext, s: Shared, c: number, shown: Shown): string[] {
+  let mask = 0;
+  const members: number[] = [];
   ctx.indices.forEach((x, i) => {
-    if (keep.has(x) && !ctx.tested[i][c]) out.push(catalog.components[x].name);
+    if (s.kept.has(x) && !ctx.tested[i][c]) {
+      members.push(x);
+      if (i < 30) mask |= 1 << i;
+    }
   });
-  return out.length === 0 ? NONE : out;
+  if (members.length === 0) return NONE;
+  if (ctx.indices.length > 30) return shown.untested(members);
+  let list = s.untested.get(mask);
+  if (!list) s.untested.set(mask, (list = shown.untested(members)));
+  return list;
 }

@@ -13,7 +13,7 @@
  * a valid completion (and no requirement of r on an earlier pane is missing, as for any component).
  */
 import type { Catalog } from './catalog.js';
-import { Cdcl } from './cdcl.js';
+import { Cdcl, type Answer } from './cdcl.js';
 import { RADIO_GROUPS } from './names.js';
 import { contains } from './proofs.js';
 import { Rebase, keepIf } from './rebase.js';
@@ -185,7 +185,7 @@ export class Replacements {
       if (entry) entry.members.push(member);
       else byKept.set(key, { kept, members: [member] });
     }
-    for (const { kept, members } of byKept.values()) this.proveAll(kept, members, budget, out);
+    for (const { kept, members } of byKept.values()) this.proveAll(kept, members, budget, out, prefer);
     this.previous = out;
     return out;
   }
@@ -212,45 +212,70 @@ export class Replacements {
     return undefined;
   }
 
-  private proveAll(kept: number[], members: number[], budget: number, out: Map<number, Verdict>): void {
-    const { cdcl, repair } = this;
-    const base = cdcl.solve(kept, { budget, hint: this.hinted ? this.hint : undefined });
-    if (base.status !== 'sat') {
-      // The kept selection cannot be completed at all: no member helps.
-      for (const m of members) out.set(m, base.status === 'unsat' ? this.refute(m, kept, base.core, budget) : { status: 'unknown', kept });
-      return;
+  /**
+   * `prefer`, a model of the whole selection, is a model of every kept selection too (kept is a
+   * part of it): the base to start from, so the kept selection is searched for only when a member
+   * needs more than a rebase or a repair (a search propagating a click's new choice through
+   * thousands of rules was most of the replacements' time).
+   */
+  private proveAll(kept: number[], members: number[], budget: number, out: Map<number, Verdict>, prefer?: Int32Array): void {
+    const { cdcl, repair, rebase } = this;
+    let solved = false;
+    const solveKept = (): Answer => {
+      solved = true;
+      const r = cdcl.solve(kept, { budget, hint: this.hinted ? this.hint : undefined });
+      if (r.status === 'sat') cdcl.settle(kept.length);
+      return r;
+    };
+    let base = prefer;
+    if (!base) {
+      const r = solveKept();
+      if (r.status !== 'sat') {
+        // The kept selection cannot be completed at all: no member helps.
+        for (const m of members) out.set(m, r.status === 'unsat' ? this.refute(m, kept, r.core, budget) : { status: 'unknown', kept });
+        return;
+      }
+      base = r.model;
     }
-    cdcl.settle(kept.length);
-    repair.setBase(base.model, kept, (c) => cdcl.fixedFalse(c));
-    const { rebase } = this;
-    rebase.setBase(base.model, kept);
+    rebase.setBase(base, kept);
+    let repairing = false;
     const dead: number[] = [];
     for (const m of members) {
-      // Last click's repaired witness, moved onto this kept selection's base (rebase.ts).
+      // Last click's repaired witness, moved onto this base (rebase.ts).
       const old = this.previous.get(m);
       const was = old?.status === 'sat' ? old.witness : undefined;
       if (was?.base && rebase.holds(was.base, was.added as readonly number[], was.dropped as readonly number[], m)) {
         const added = keepIf(was.added as readonly number[], (x) => !rebase.isInNew(x));
         const dropped = keepIf(was.dropped as readonly number[], (x) => rebase.isInNew(x));
-        out.set(m, { status: 'sat', witness: { base: base.model, added, dropped }, kept });
+        out.set(m, { status: 'sat', witness: { base, added, dropped }, kept });
         continue;
+      }
+      if (contains(base, m)) {
+        out.set(m, { status: 'sat', witness: { model: base }, kept });
+        continue;
+      }
+      // The solver's levels for the kept selection: what its propagation excludes is a dead end.
+      if (!solved && solveKept().status !== 'sat') {
+        // Only when it ran out of budget (base is a model of kept).
+        out.set(m, { status: 'unknown', kept });
+        continue;
+      }
+      if (!repairing) {
+        repair.setBase(base, kept, (c) => cdcl.fixedFalse(c));
+        repairing = true;
       }
       if (cdcl.fixedFalse(m)) {
         out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });
         dead.push(m);
         continue;
       }
-      if (contains(base.model, m)) {
-        out.set(m, { status: 'sat', witness: { model: base.model }, kept });
-        continue;
-      }
       // As in the main proofs: keep the repair's change against the base, not a built model.
       if (repair.extendsBase(m)) {
-        out.set(m, { status: 'sat', witness: { base: base.model, added: [m], dropped: NOTHING }, kept });
+        out.set(m, { status: 'sat', witness: { base, added: [m], dropped: NOTHING }, kept });
         continue;
       }
       if (repair.canAdd(m)) {
-        out.set(m, { status: 'sat', witness: { base: base.model, ...repair.lastChange() }, kept });
+        out.set(m, { status: 'sat', witness: { base, ...repair.lastChange() }, kept });
         continue;
       }
       const r = cdcl.solve([...kept, m], { budget });

@@ -140,7 +140,9 @@ test('Replacements: over a sequence of clicks every radio member proved choosabl
         const x = i % b.n;
         selection = selection.includes(x) ? selection.filter((y) => y !== x) : [...selection, x];
         const replacing = replacementsOf(catalog, selection, replacingMembers(catalog, selection));
-        const verdicts = radio.prove([...replacing].map(([member, rep]) => ({ member, kept: rep.kept })), 100_000);
+        // As state does: a model of the whole selection (when there is one) to start from.
+        const whole = new Cdcl(catalog).solve(selection);
+        const verdicts = radio.prove([...replacing].map(([member, rep]) => ({ member, kept: rep.kept })), 100_000, whole.status === 'sat' ? whole.model : undefined);
         for (const [m, v] of verdicts) {
           if (v.status !== 'sat') continue;
           members++;

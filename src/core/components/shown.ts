@@ -15,7 +15,7 @@ export class Shown {
   private readonly catalog: Catalog;
   private readonly last: (ComponentState | undefined)[];
   private readonly also: (string | undefined)[];
-  /** Untested lists by the chosen components they name, shared across clicks. */
+  /** Untested lists by the chosen components they name (and `replaces` lists, keyed with a '-'), shared across clicks. */
   private readonly untestedLists = new Map<string, string[]>();
 
   constructor(catalog: Catalog) {
@@ -56,8 +56,19 @@ export class Shown {
     return list;
   }
 
-  /** The answer for a component that is not a replacing radio member: last time's object when nothing changed. */
-  answer(c: number, checked: boolean, enabled: boolean, green: boolean, untested: string[], deadEnd: boolean, reasons: string[], fix: string[], label: string | undefined): ComponentState {
+  /** The names a radio member's click unselects, one list per set of names and catalog. */
+  replaces(dropped: readonly number[]): string[] {
+    const key = `-${dropped.join(',')}`;
+    let list = this.untestedLists.get(key);
+    if (!list) {
+      list = Object.freeze(dropped.map((x) => this.catalog.components[x].name)) as unknown as string[];
+      this.untestedLists.set(key, list);
+    }
+    return list;
+  }
+
+  /** The answer for a component: last time's object when nothing changed. */
+  answer(c: number, checked: boolean, enabled: boolean, green: boolean, untested: string[], deadEnd: boolean, reasons: string[], fix: string[], label: string | undefined, replaces?: string[]): ComponentState {
     const last = this.last[c];
     if (
       last &&
@@ -69,11 +80,15 @@ export class Shown {
       last.reasons === reasons &&
       last.fix === fix &&
       last.label === label &&
-      last.replaces === undefined
+      last.replaces === replaces
     )
       return last;
     const comp = this.catalog.components[c];
-    const made: ComponentState = Object.freeze({ name: comp.name, type: comp.type, group: comp.group, label, checked, enabled, green, untested, deadEnd, reasons, fix });
+    const made: ComponentState = Object.freeze(
+      replaces
+        ? { name: comp.name, type: comp.type, group: comp.group, label, checked, enabled, green, untested, deadEnd, reasons, fix, replaces }
+        : { name: comp.name, type: comp.type, group: comp.group, label, checked, enabled, green, untested, deadEnd, reasons, fix },
+    );
     this.last[c] = made;
     return made;
   }

@@ -158,7 +158,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   }
   if (replacing.size > 0) {
     engine.radio ??= new Replacements(catalog);
-    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel }, out);
+    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel }, shown, out);
   }
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
@@ -190,20 +190,24 @@ function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[]
   const { components, constraints } = e.catalog;
   const pane = components[c].pane;
   let k = 0;
-  const take = (x: number) => {
-    if (chosen[x] || components[x].pane > pane) return;
-    for (let i = 0; i < k; i++) if (ids[i] === x) return;
-    ids[k++] = x;
-  };
   for (let j = 0; j < g; j++) {
     const { items } = constraints[gates[j]];
     // The same names in the same (ascending) order either way; the shorter side is walked.
-    if (items.length <= 8) {
-      for (const x of items) if (!chosen[x] && e.inWitness(c, x)) take(x);
-    } else for (const x of e.witnessItems(c, items)) take(x);
+    const found = items.length <= 8 ? items : e.witnessItems(c, items);
+    for (let i = 0; i < found.length; i++) {
+      const x = found[i];
+      if (chosen[x] || components[x].pane > pane || (found === items && !e.inWitness(c, x)) || among(ids, k, x)) continue;
+      ids[k++] = x;
+    }
   }
   for (let i = 0; i < k; i++) texts[i] = shown.alsoChoose(ids[i]);
   return shown.fix(c, texts, k);
+}
+
+/** Is `x` among the first `k` of `ids`? */
+function among(ids: readonly number[], k: number, x: number): boolean {
+  for (let i = 0; i < k; i++) if (ids[i] === x) return true;
+  return false;
 }
 
 /**
