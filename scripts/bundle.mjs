@@ -52,6 +52,24 @@ const yamlWithoutEnvLookups = {
   },
 };
 
+/**
+ * commander's command.js requires node:child_process at load, for executable subcommands (a
+ * subcommand run as a separate program), which Hearth never declares. Loading it also loads net,
+ * dgram and their bindings on every start: the shim below requires it on the first spawn only.
+ */
+const commanderWithoutEagerChildProcess = {
+  name: 'commander-lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const eager = "const childProcess = require('node:child_process');";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`${args.path}: commander changed; update ${commanderWithoutEagerChildProcess.name} in scripts/bundle.mjs`);
+      const lazy = "const childProcess = { spawn: (...args) => require('node:child_process').spawn(...args) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 const result = await build({
@@ -63,7 +81,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external,
-  plugins: [yamlWithoutEnvLookups],
+  plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess],
   // Every import() becomes require(): a script run through vm.Script has no loader for import()
   // on Node 20 without experimental flags. The external packages all load through require()
   // (PGlite is an ES module without top-level await, which Node >= 20.19 requires directly).

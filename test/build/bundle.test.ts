@@ -61,6 +61,9 @@ test('`plugin validate` through the bundle never loads the server, the database 
       assert.ok(!loaded.includes(heavy), `${heavy} was loaded: ${loaded.join(', ')}`);
     }
     assert.ok(!loaded.some((m) => m.includes('node_modules')), loaded.join(', '));
+    // commander requires child_process for executable subcommands, which hearth has none of; the
+    // bundle defers it (scripts/bundle.mjs), as it would bring net and dgram along on every start.
+    assert.ok(!loaded.includes('node:child_process') && !loaded.includes('child_process'), loaded.join(', '));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
