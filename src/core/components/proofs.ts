@@ -239,6 +239,10 @@ export class Proofs {
       if (r.status === 'sat') {
         this.prove(r.model, true);
         this.remember(r.model);
+        // c's own proof as a change against the base, so the next click can move it (rebase.ts)
+        // rather than search again; the model's other members keep the model.
+        witness[c] = REPAIRED;
+        this.changes.set(c, changeOf(base0, r.model));
       } else if (r.status === 'unsat') {
         witness[c] = DEAD;
         this.dead.set(c, { core: r.core.filter((x) => x !== c) });
@@ -365,13 +369,30 @@ export class Proofs {
   }
 }
 
-interface Change {
+export interface Change {
   base: Int32Array;
   added: readonly number[];
   dropped: readonly number[];
 }
 const NOTHING: readonly number[] = Object.freeze([]);
 const NO_MEMBERS: readonly number[] = Object.freeze([]);
+
+/** `model` written as a change against `base` (both ascending). */
+export function changeOf(base: Int32Array, model: Int32Array): Change {
+  const added: number[] = [];
+  const dropped: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < base.length || j < model.length) {
+    if (j >= model.length || (i < base.length && base[i] < model[j])) dropped.push(base[i++]);
+    else if (i >= base.length || model[j] < base[i]) added.push(model[j++]);
+    else {
+      i++;
+      j++;
+    }
+  }
+  return { base, added, dropped: dropped.length === 0 ? NOTHING : dropped };
+}
 
 /** Is `x` in base − dropped + added? */
 function inChange(change: Change, x: number): boolean {

@@ -15,7 +15,7 @@
 import type { Catalog } from './catalog.js';
 import { Cdcl, type Answer } from './cdcl.js';
 import { RADIO_GROUPS } from './names.js';
-import { contains } from './proofs.js';
+import { changeOf, contains } from './proofs.js';
 import { Rebase, keepIf } from './rebase.js';
 import { Repair } from './repair.js';
 import { Solver, type Refutation } from './solver.js';
@@ -154,6 +154,8 @@ export class Replacements {
   private readonly rebase: Rebase;
   private readonly explainer: Solver;
   private previous = new Map<number, Verdict>();
+  /** How the last `prove` answered (for benchmarks and tests). */
+  stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
   private readonly hint: Uint8Array;
   private hinted = false;
 
@@ -168,6 +170,7 @@ export class Replacements {
   /** A verdict for each of `targets` against its own kept selection (the caller gives both). */
   prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number, prefer?: Int32Array): Map<number, Verdict> {
     const out = new Map<number, Verdict>();
+    this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
     // The main selection's model minus what the click drops is usually a model of kept: steer there.
     this.hint.fill(0);
     this.hinted = prefer !== undefined;
@@ -177,6 +180,7 @@ export class Replacements {
     for (const { member, kept } of targets) {
       const carried = this.carry(member, kept);
       if (carried) {
+        this.stats.carried++;
         out.set(member, carried);
         continue;
       }
@@ -248,10 +252,12 @@ export class Replacements {
         const added = keepIf(was.added as readonly number[], (x) => !rebase.isInNew(x));
         const dropped = keepIf(was.dropped as readonly number[], (x) => rebase.isInNew(x));
         out.set(m, { status: 'sat', witness: { base, added, dropped }, kept });
+        this.stats.rebased++;
         continue;
       }
       if (contains(base, m)) {
         out.set(m, { status: 'sat', witness: { model: base }, kept });
+        this.stats.base++;
         continue;
       }
       // The solver's levels for the kept selection: what its propagation excludes is a dead end.
@@ -267,24 +273,29 @@ export class Replacements {
       if (cdcl.fixedFalse(m)) {
         out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });
         dead.push(m);
+        this.stats.propagated++;
         continue;
       }
       // As in the main proofs: keep the repair's change against the base, not a built model.
       if (repair.extendsBase(m)) {
         out.set(m, { status: 'sat', witness: { base, added: [m], dropped: NOTHING }, kept });
+        this.stats.repaired++;
         continue;
       }
       if (repair.canAdd(m)) {
         out.set(m, { status: 'sat', witness: { base, ...repair.lastChange() }, kept });
+        this.stats.repaired++;
         continue;
       }
+      this.stats.searched++;
       const r = cdcl.solve([...kept, m], { budget });
       cdcl.settle(kept.length);
       if (cdcl.assumedCount < kept.length) {
         cdcl.solve(kept, { budget });
         cdcl.settle(kept.length);
       }
-      if (r.status === 'sat') out.set(m, { status: 'sat', witness: { model: r.model }, kept });
+      // As a change against the base, so the next click can move it (rebase.ts) rather than search again.
+      if (r.status === 'sat') out.set(m, { status: 'sat', witness: changeOf(base, r.model), kept });
       else if (r.status === 'unsat') {
         out.set(m, { status: 'unsat', core: r.core.filter((x) => x !== m), kept });
         dead.push(m);
