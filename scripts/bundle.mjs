@@ -70,6 +70,21 @@ const commanderWithoutEagerChildProcess = {
   },
 };
 
+/**
+ * The stamp (src/package/validate/schema-names.ts) of schemas/ when the compiled validators were
+ * generated from these very files, else undefined. With it in the bundle, a run whose schema files
+ * are the ones seen here skips hashing them (a few ms of every `hearth plugin validate`); a run
+ * where any of them changed, or was copied elsewhere, hashes them as before.
+ */
+async function schemasStampIfCompiled() {
+  const names = await build({ absWorkingDir: root, entryPoints: ['src/package/validate/schema-names.ts'], bundle: true, write: false, format: 'esm', platform: 'node', logLevel: 'warning' });
+  const { schemasDigest, schemasStamp } = await import(`data:text/javascript,${encodeURIComponent(names.outputFiles[0].text)}`);
+  const dir = join(root, 'schemas');
+  const compiled = /export const SCHEMAS_DIGEST = "([^"]*)";/.exec(readFileSync(join(root, 'src', 'package', 'validate', 'compiled-schemas.ts'), 'utf8'))?.[1];
+  const stamp = schemasStamp(dir);
+  return compiled === schemasDigest(dir) && stamp === schemasStamp(dir) ? stamp : undefined;
+}
+
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 const result = await build({
@@ -88,7 +103,7 @@ const result = await build({
   supported: { 'dynamic-import': false },
   // Our modules find Hearth's root from their own URL (src/package/root.ts): in the bundle that is
   // the bundle's URL, which bin/hearth passes in as __hearthUrl.
-  define: { 'import.meta.url': '__hearthUrl' },
+  define: { 'import.meta.url': '__hearthUrl', HEARTH_BUNDLED_SCHEMAS_STAMP: JSON.stringify(await schemasStampIfCompiled()) ?? 'undefined' },
   legalComments: 'linked',
   logLevel: 'warning',
   metafile: true,

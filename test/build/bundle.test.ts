@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,6 +104,40 @@ test('a damaged, cut or foreign code cache is refused, not trusted, and replaced
       assert.equal(first.state, 'rejected', label);
       assert.equal(codeCacheState(join(work, 'bin', 'hearth')).state, 'accepted', `${label}: replaced by a good one`);
     }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+/** A copy of what bin/hearth needs to run the bundle, in a temporary folder. */
+function installCopy(work: string, { cache = true, schemas = false } = {}): string {
+  mkdirSync(join(work, 'bin'));
+  mkdirSync(join(work, 'dist', 'bundle'), { recursive: true });
+  const files = ['bin/hearth', 'bin/package.json', 'package.json', 'dist/bundle/hearth.cjs', ...(cache ? ['dist/bundle/hearth.cjs.v8-cache'] : [])];
+  for (const f of files) copyFileSync(join(root, f), join(work, f));
+  if (schemas) {
+    cpSync(join(root, 'schemas'), join(work, 'schemas'), { recursive: true });
+    // Ajv, for the schemas the compiled validators no longer match.
+    symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'));
+  }
+  return join(work, 'bin', 'hearth');
+}
+
+test('the bundle honours a schema edited after it was built', needsBundle, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-schemas-'));
+  try {
+    const hearth = installCopy(work, { schemas: true });
+    const validate = () => spawnSync(process.execPath, [hearth, 'plugin', 'validate', join(root, 'release'), '--json'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '' } });
+    const before = validate();
+    assert.equal(before.status, 0, before.stderr);
+    assert.equal(before.stdout, run(['plugin', 'validate', join(root, 'release'), '--json']).stdout);
+    const file = join(work, 'schemas', 'metadata-5.0.0.json');
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as { required: string[] };
+    schema.required.push('key_required_by_this_test');
+    writeFileSync(file, JSON.stringify(schema, null, 2));
+    const after = validate();
+    assert.equal(after.status, 1, after.stderr);
+    assert.match(after.stdout, /missing the required key 'key_required_by_this_test'/);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

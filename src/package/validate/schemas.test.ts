@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { SCHEMAS_DIGEST } from './compiled-schemas.js';
 import * as compiled from './compiled-schemas.js';
-import { schemasDigest, exportName, AJV_OPTIONS, SCHEMA_BASE } from './schema-names.js';
+import { schemasDigest, schemasStamp, exportName, AJV_OPTIONS, SCHEMA_BASE } from './schema-names.js';
 import { checkSchema, schemasDir, showPath } from './schemas.js';
 import { parseYaml } from '../yaml/index.js';
 
@@ -31,6 +31,31 @@ test('the schemas digest changes with any byte, a renamed file or an added file'
     renameSync(join(dir, 'volumez.json'), file);
     writeFileSync(join(dir, 'extra.json'), '{}');
     assert.notEqual(schemasDigest(dir), original, 'a file added');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the schemas stamp changes with any write, even one that keeps the size and the modification time', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-stamp-'));
+  try {
+    cpSync(schemasDir, dir, { recursive: true });
+    const original = schemasStamp(dir);
+    assert.equal(schemasStamp(dir), original, 'nothing changed');
+    const file = join(dir, 'volumes.json');
+    const text = readFileSync(file, 'utf8');
+    const { atime, mtime } = statSync(file);
+    writeFileSync(file, text.replace('"type"', '"typf"'));
+    utimesSync(file, atime, mtime);
+    assert.equal(statSync(file).size, Buffer.byteLength(text));
+    assert.notEqual(schemasStamp(dir), original, 'same size, modification time set back');
+    const edited = schemasStamp(dir);
+    renameSync(file, join(dir, 'volumez.json'));
+    assert.notEqual(schemasStamp(dir), edited, 'a file renamed');
+    renameSync(join(dir, 'volumez.json'), file);
+    const back = schemasStamp(dir);
+    writeFileSync(join(dir, 'extra.json'), '{}');
+    assert.notEqual(schemasStamp(dir), back, 'a file added');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,12 +11,18 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionAt, positionOf } from '../../core/positions.js';
 import { closest } from './spelling.js';
-import { AJV_OPTIONS, SCHEMA_BASE, exportName, schemasDigest } from './schema-names.js';
+import { AJV_OPTIONS, SCHEMA_BASE, exportName, schemasDigest, schemasStamp } from './schema-names.js';
 import * as precompiled from './compiled-schemas.js';
 import { packageRoot } from '../root.js';
 
 /** schemas/ sits at the package root, beside src/ and dist/. */
 export const schemasDir = join(packageRoot(), 'schemas');
+
+/**
+ * Defined only in the bundle (scripts/bundle.mjs): the stamp of the schema files as they were
+ * when the bundle was built, if they matched the compiled validators then.
+ */
+declare const HEARTH_BUNDLED_SCHEMAS_STAMP: string | undefined;
 
 let ajv: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
@@ -41,12 +47,19 @@ function instance(): Ajv {
 export function schemaValidator(name: string): ValidateFunction {
   let fn = compiled.get(name);
   if (fn) return fn;
-  if (precompiledUsable === undefined) precompiledUsable = precompiled.SCHEMAS_DIGEST === schemasDigest(schemasDir);
+  precompiledUsable ??= precompiledMatch();
   const ready = precompiledUsable ? (precompiled as unknown as Record<string, ValidateFunction | undefined>)[exportName(name)] : undefined;
   fn = ready ?? instance().getSchema(SCHEMA_BASE + name);
   if (!fn) throw new Error(`no schema ${name} in ${schemasDir}`);
   compiled.set(name, fn);
   return fn;
+}
+
+/** True when schemas/ holds what the compiled validators were generated from. */
+function precompiledMatch(): boolean {
+  const bundled = typeof HEARTH_BUNDLED_SCHEMAS_STAMP === 'string' ? HEARTH_BUNDLED_SCHEMAS_STAMP : undefined;
+  if (bundled !== undefined && bundled === schemasStamp(schemasDir)) return true;
+  return precompiled.SCHEMAS_DIGEST === schemasDigest(schemasDir);
 }
 
 type Segment = string | number;
