@@ -1,6 +1,6 @@
 /**
  * Bundles the `hearth` command into dist/bundle/ so that it starts fast, then records V8's compiled
- * code for it (the code cache) from one warm-up run.
+ * code for it (the code cache) from a warm-up: several `plugin validate` runs in one process.
  *
  * Why a bundle: Node resolving, reading and compiling a few hundred small files (the `yaml` library
  * alone is 72) cost more than `hearth plugin validate` itself. Why CommonJS and not split ES
@@ -14,7 +14,8 @@
  * Usage: node scripts/bundle.mjs [--metafile] [--no-cache]   (run by `npm run build`)
  */
 import { build } from 'esbuild';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,13 +119,77 @@ if (/[^\x00-\x7f]/.test(code)) writeFileSync(outfile, code.replace(/[^\x00-\x7f]
 if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
 
 if (!process.argv.includes('--no-cache')) {
-  // One run that exercises the validator, the loader and the YAML parser on the bundled release,
-  // then bin/hearth writes the code cache as it exits. A failure only costs speed: say so, go on.
-  const run = spawnSync(process.execPath, [join(root, 'bin', 'hearth'), 'plugin', 'validate', join(root, 'release'), '--json'], {
-    cwd: root,
-    env: { ...process.env, HEARTH_WRITE_CODE_CACHE: '1', HEARTH_NO_BUNDLE: '' },
-    encoding: 'utf8',
+  // The warm-up (see warmUpCommands): bin/hearth runs its commands in one process, then writes
+  // the code cache as it exits. A failure only costs speed: say so, go on.
+  const scratch = mkdtempSync(join(tmpdir(), 'hearth-warm-up-'));
+  try {
+    let commands;
+    try {
+      commands = warmUpCommands(scratch);
+    } catch (err) {
+      process.stderr.write(`bundle: could not make the warm-up's plugins (${err.message}); warming up on the bundled release only\n`);
+      commands = [['plugin', 'validate', join(root, 'release'), '--json']];
+    }
+    const run = spawnSync(process.execPath, [join(root, 'bin', 'hearth')], {
+      cwd: root,
+      env: { ...process.env, HEARTH_WRITE_CODE_CACHE: '1', HEARTH_NO_BUNDLE: '', HEARTH_WARM_UP: JSON.stringify(commands) },
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    // Exit status 1 is the spoilt plugins' errors, as intended; 2 and up is a failed command.
+    if (run.status !== 0 && run.status !== 1) process.stderr.write(`bundle: the warm-up run exited with ${run.status}; hearth works, but starts slower\n${run.stderr}`);
+    else if (!existsSync(`${outfile}.v8-cache`)) process.stderr.write('bundle: no code cache was written (read-only folder?); hearth works, but starts slower\n');
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What the warm-up validates. V8 puts in the code cache only the functions the warm-up compiled;
+ * any other is compiled again by every run that needs it (for a 4.0.0 plugin after a warm-up on
+ * the release plugin alone, that was most of the checks' time). So: a plugin of each package
+ * version and a release plugin, as `hearth plugin create` makes them; copies of two of them
+ * spoilt the way real plugins are, so that findings are compiled too; and the bundled release.
+ * All of it is made here, from the checkout alone. Not `create` itself in the same process: its
+ * code would only make the cache bigger, and a bigger cache is slower to load.
+ */
+function warmUpCommands(scratch) {
+  const hearth = (...args) => {
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'hearth'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '' } });
+    if (r.status !== 0) throw new Error(`hearth ${args.join(' ')} exited with ${r.status}\n${r.stderr}`);
+  };
+  const made = [];
+  for (const version of ['1.0.0', '2.0.0', '3.0.0', '4.0.0', '5.0.0']) {
+    const name = `warm_up_${version.replace(/\./g, '_')}`;
+    hearth('plugin', 'create', name, '--package-version', version, '--dir', scratch);
+    made.push(join(scratch, name));
+  }
+  hearth('plugin', 'create', 'warm_up_release', '--release-plugin', '--dir', scratch);
+  made.push(join(scratch, 'warm_up_release'));
+  const spoilt = (from, name, edits) => {
+    const dir = join(scratch, name);
+    cpSync(join(scratch, from), dir, { recursive: true });
+    for (const [file, text] of Object.entries(edits)) {
+      if (text === null) rmSync(join(dir, file), { recursive: true, force: true });
+      else appendFileSync(join(dir, file), text);
+    }
+    return dir;
+  };
+  const v4 = spoilt('warm_up_4_0_0', 'warm_up_spoilt_4', {
+    repositories: null,
+    'tasks.yaml': '- role: [warm_up_4_0_0_role]\n  stage: post_deployment/100\n  type: shell\n  parameters: {cmd: ./deploy.sh, timeout: 42}\n',
+    'metadata.yaml': 'descripton: misspelt\n',
+    'deployment_tasks.yaml': '- id: warm_up_extra\n  type: puppet\n  role: [warm_up_4_0_0_role, no_such_role]\n  requires: [no_such_task]\n  required_form: [deploy_end]\n  cross-depends: [{name: deploy_start}]\n  parameters: {puppet_manifest: site.pp, puppet_modules: ".", timeout: "3600"}\n',
   });
-  if (run.status !== 0) process.stderr.write(`bundle: the warm-up run exited with ${run.status}; hearth works, but starts slower\n${run.stderr}`);
-  else if (!existsSync(`${outfile}.v8-cache`)) process.stderr.write('bundle: no code cache was written (read-only folder?); hearth works, but starts slower\n');
+  const v5 = spoilt('warm_up_5_0_0', 'warm_up_spoilt_5', {
+    deployment_scripts: null,
+    'node_roles.yaml': 'other_role:\n  name: 7\n  descripton: misspelt\n  limits: {min: "1"}\n  restrictions:\n    - condition: "settings:warm_up.enabled == true and"\n',
+    'components.yaml': '- name: network:neutron:ml2:warm_up\n  label: ML2 driver\n  requires: [{name: "hypervisor:nope:*"}]\n- name: Not A Name\n',
+    'volumes.yaml': 'volumes_roles_mapping_extra: 1\n',
+    'deployment_tasks.yaml': '- id: warm_up_group\n  type: group\n  roles: [warm_up_5_0_0_role]\n- id: warm_up_cycle_a\n  type: shell\n  version: 2.0.0\n  roles: [nowhere]\n  requires: [warm_up_cycle_b]\n- id: warm_up_cycle_b\n  type: shell\n  version: 2.0.0\n  roles: "/(unclosed/"\n  requires: [warm_up_cycle_a]\n',
+  });
+  return [...made, v4, v5, join(root, 'release')].flatMap((dir) => [
+    ['plugin', 'validate', dir, '--json'],
+    ['plugin', 'validate', dir],
+  ]);
 }

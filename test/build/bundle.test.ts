@@ -142,3 +142,21 @@ test('the bundle honours a schema edited after it was built', needsBundle, () =>
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('the build\'s warm-up: several commands in one process, the highest exit status, a code cache V8 accepts', needsBundle, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-warm-up-'));
+  try {
+    const hearth = installCopy(work, { cache: false, schemas: true });
+    const commands = [['--version'], ['plugin', 'validate', join(root, 'release'), '--json'], ['plugin', 'validate', join(work, 'missing')], ['--version']];
+    const r = spawnSync(process.execPath, [hearth], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_WRITE_CODE_CACHE: '1', HEARTH_WARM_UP: JSON.stringify(commands) } });
+    assert.equal(r.status, 2, r.stderr);
+    const version = run(['--version']).stdout;
+    assert.ok(r.stdout.startsWith(version), r.stdout);
+    assert.ok(r.stdout.endsWith(version), r.stdout);
+    assert.match(r.stdout, /"valid": true/);
+    assert.match(r.stderr, /no such plugin folder/);
+    assert.equal(codeCacheState(hearth).state, 'accepted');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
