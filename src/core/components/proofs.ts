@@ -282,29 +282,45 @@ export class Proofs {
   }
 
   /**
-   * The items (ascending) that are in the valid selection proving `c` choosable: exactly the `x`
-   * of `items` for which `inWitness(c, x)` holds. A witness has a handful of members where a rule
-   * may list thousands of items, so this walks the witness; most calls find nothing and allocate
-   * nothing.
+   * The items (ascending) that are in the valid selection proving `c` choosable — exactly the `x`
+   * of `items` for which `inWitness(c, x)` holds — written into `out` (from 0); returns how many.
+   * Short rules are tested item by item; a long one (thousands of items) by walking the witness,
+   * which has a handful of members. Nothing is allocated: a click asks this of a thousand
+   * components.
    */
-  witnessItems(c: number, items: Int32Array): readonly number[] {
+  itemsInWitness(c: number, items: Int32Array, out: number[]): number {
     const w = this.witness[c];
-    let out: number[] | undefined;
-    const take = (x: number) => {
-      if (sortedHas(items, x) && !out?.includes(x)) (out ??= []).push(x);
-    };
-    if (w >= 0) for (const x of this.models[w]) take(x);
-    else if (w === REPAIRED) {
-      const change = this.changes.get(c);
-      if (change) {
-        for (const x of change.base) if (!change.dropped.includes(x)) take(x);
-        for (const x of change.added) take(x);
-      } else {
-        for (const x of this.models[0]) take(x);
-        take(c);
+    let k = 0;
+    if (w < 0 && w !== REPAIRED) return 0;
+    const model = w >= 0 ? this.models[w] : undefined;
+    const change = model ? undefined : this.changes.get(c);
+    const base = model ?? change?.base ?? this.models[0];
+    const added = change?.added;
+    const dropped = change?.dropped;
+    if (items.length <= 8) {
+      for (let i = 0; i < items.length; i++) {
+        const x = items[i];
+        const has = model ? contains(model, x) : added ? added.includes(x) || (contains(base, x) && !(dropped as readonly number[]).includes(x)) : x === c || contains(base, x);
+        if (has) out[k++] = x;
       }
+      return k;
     }
-    return out ? out.sort((a, b) => a - b) : NO_MEMBERS;
+    const take = (x: number) => {
+      if (!sortedHas(items, x)) return;
+      for (let i = 0; i < k; i++) if (out[i] === x) return;
+      out[k++] = x;
+    };
+    for (let i = 0; i < base.length; i++) if (!dropped?.includes(base[i])) take(base[i]);
+    if (added) for (let i = 0; i < added.length; i++) take(added[i]);
+    else if (!model) take(c);
+    // Ascending, as the items are (a handful at most).
+    for (let i = 1; i < k; i++) {
+      const x = out[i];
+      let j = i - 1;
+      for (; j >= 0 && out[j] > x; j--) out[j + 1] = out[j];
+      out[j + 1] = x;
+    }
+    return k;
   }
 
   /**
@@ -375,7 +391,6 @@ export interface Change {
   dropped: readonly number[];
 }
 const NOTHING: readonly number[] = Object.freeze([]);
-const NO_MEMBERS: readonly number[] = Object.freeze([]);
 
 /** `model` written as a change against `base` (both ascending). */
 export function changeOf(base: Int32Array, model: Int32Array): Change {

@@ -33,6 +33,13 @@ function witnessOf(e: Proofs, c: number): number[] {
   return out;
 }
 
+/** `itemsInWitness` answers exactly `inWitness` over the items, in ascending order. */
+function assertItemsInWitness(e: Proofs, c: number, items: Int32Array): void {
+  const out: number[] = [];
+  const k = e.itemsInWitness(c, items, out);
+  assert.deepEqual(out.slice(0, k), [...items].filter((x) => e.inWitness(c, x)));
+}
+
 test('Rebase: a change that passes the check is a valid selection on the new base', () => {
   fc.assert(
     fc.property(randomCatalog, fc.array(fc.nat(7), { maxLength: 3 }), fc.nat(7), (input, sel, click) => {
@@ -92,6 +99,7 @@ test('Proofs: over a sequence of clicks every proof kept is a valid selection wi
           if (!e.choosable(c)) continue;
           const m = b.maskOf(witnessOf(e, c));
           assert.ok(b.valid[m], `the witness of ${c} after [${selection}] is valid`);
+          for (const k of catalog.triggeredBy[c]) assertItemsInWitness(e, c, catalog.constraints[k].items);
           assert.equal(m & chosen, chosen, `the witness of ${c} keeps the choices`);
         }
       }
@@ -120,6 +128,9 @@ test('the synthetic 2,000 catalog: the witnesses of a walk, rebased from click t
       if (!e.choosable(c)) continue;
       const model = witnessOf(e, c);
       for (const s of selection) assert.ok(model.includes(s));
+      // Long rules (thousands of items) are answered by walking the witness instead.
+      for (const k of catalog.triggeredBy[c]) assertItemsInWitness(e, c, catalog.constraints[k].items);
+      assertItemsInWitness(e, c, catalog.constraints[catalog.global[0]].items);
       assert.equal(validate(catalog, model.map((x) => names[x])).valid, true, `${names[c]} after ${selection.map((x) => names[x]).join(', ')}`);
       checked++;
     }

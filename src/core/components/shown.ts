@@ -7,7 +7,7 @@
  * are new. Objects and lists handed out are frozen, since later answers share them.
  */
 import type { Catalog } from './catalog.js';
-import { nameOf } from './explain.js';
+import { describeRule, nameOf, pairText } from './explain.js';
 import { NONE } from './gates.js';
 import type { ComponentState } from './state.js';
 
@@ -15,6 +15,9 @@ export class Shown {
   private readonly catalog: Catalog;
   private readonly last: (ComponentState | undefined)[];
   private readonly also: (string | undefined)[];
+  private readonly gate: (string | undefined)[];
+  private readonly clashIds: (number[] | undefined)[];
+  private readonly clashTexts: (string[] | undefined)[];
   /** Untested lists by the chosen components they name (and `replaces` lists, keyed with a '-'), shared across clicks. */
   private readonly untestedLists = new Map<string, string[]>();
 
@@ -22,6 +25,31 @@ export class Shown {
     this.catalog = catalog;
     this.last = new Array(catalog.components.length);
     this.also = new Array(catalog.components.length);
+    this.gate = new Array(catalog.constraints.length);
+    this.clashIds = new Array(catalog.components.length);
+    this.clashTexts = new Array(catalog.components.length);
+  }
+
+  /** "X requires Y, which is not chosen yet", told once per rule and catalog. */
+  notChosenYet(k: number): string {
+    return (this.gate[k] ??= `${describeRule(this.catalog, k)}, which is not chosen yet`);
+  }
+
+  /**
+   * "A cannot be used with B (which you chose)" for each of the first `len` chosen `ids`: last
+   * time's list when they are the same, last time's sentences when the list only grew (a chosen
+   * component that rules out `storage:object:*` clashes with a thousand of them).
+   */
+  clashReasons(c: number, ids: readonly number[], len: number): string[] {
+    const was = this.clashIds[c];
+    let same = 0;
+    if (was) while (same < len && same < was.length && was[same] === ids[same]) same++;
+    const last = this.clashTexts[c] as string[];
+    if (was && same === len && was.length === len) return last;
+    const texts: string[] = new Array(len);
+    for (let i = 0; i < len; i++) texts[i] = i < same ? last[i] : pairText(this.catalog, c, ids[i], ids[i]);
+    this.clashIds[c] = ids.slice(0, len);
+    return (this.clashTexts[c] = Object.freeze(texts) as unknown as string[]);
   }
 
   /** "also choose X", told once per catalog. */

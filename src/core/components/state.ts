@@ -13,7 +13,7 @@
  * disabled ("could not be checked"), never as enabled.
  */
 import type { Catalog } from './catalog.js';
-import { deadEndByCore, explainDeadEnd, describeRule, nameOf, pairText, render } from './explain.js';
+import { deadEndByCore, explainDeadEnd, nameOf, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
@@ -122,9 +122,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     let deadEnd = false;
     if (!checked) {
       if (clashes.has(c)) {
-        const k = clashes.into(c, ids);
-        for (let i = 0; i < k; i++) texts[i] = pairText(catalog, c, ids[i], ids[i]);
-        reasons = shown.reasons(c, texts, k);
+        reasons = shown.clashReasons(c, ids, clashes.into(c, ids));
         needRemovalFix.push(c);
       } else if (!e.baseOk) {
         // Nothing can be completed until the selection itself is fixed.
@@ -146,7 +144,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
       } else {
         const g = unmetGatesInto(catalog, c, shape, chosenCount, gates);
         if (g > 0) {
-          for (let i = 0; i < g; i++) texts[i] = notChosenYet(catalog, gates[i]);
+          for (let i = 0; i < g; i++) texts[i] = shown.notChosenYet(gates[i]);
           reasons = shown.reasons(c, texts, g);
           fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, chosen, ids, texts) : NONE;
         }
@@ -171,16 +169,6 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   };
 }
 
-/** "X requires Y, which is not chosen yet", once per rule and catalog. */
-function notChosenYet(catalog: Catalog, k: number): string {
-  let texts = gateTexts.get(catalog);
-  if (!texts) gateTexts.set(catalog, (texts = new Map()));
-  let text = texts.get(k);
-  if (text === undefined) texts.set(k, (text = `${describeRule(catalog, k)}, which is not chosen yet`));
-  return text;
-}
-const gateTexts = new WeakMap<Catalog, Map<number, string>>();
-
 /**
  * "also choose X" for the items of the unmet gates that are in the witness proving `c` (so
  * choosing them keeps a valid completion), on this or an earlier pane. `ids` and `texts` are
@@ -191,18 +179,18 @@ function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[]
   const pane = components[c].pane;
   let k = 0;
   for (let j = 0; j < g; j++) {
-    const { items } = constraints[gates[j]];
-    // The same names in the same (ascending) order either way; the shorter side is walked.
-    const found = items.length <= 8 ? items : e.witnessItems(c, items);
-    for (let i = 0; i < found.length; i++) {
-      const x = found[i];
-      if (chosen[x] || components[x].pane > pane || (found === items && !e.inWitness(c, x)) || among(ids, k, x)) continue;
+    // The items in the witness, ascending (the same names in the same order as walking the items).
+    const found = e.itemsInWitness(c, constraints[gates[j]].items, members);
+    for (let i = 0; i < found; i++) {
+      const x = members[i];
+      if (chosen[x] || components[x].pane > pane || among(ids, k, x)) continue;
       ids[k++] = x;
     }
   }
   for (let i = 0; i < k; i++) texts[i] = shown.alsoChoose(ids[i]);
   return shown.fix(c, texts, k);
 }
+const members: number[] = [];
 
 /** Is `x` among the first `k` of `ids`? */
 function among(ids: readonly number[], k: number, x: number): boolean {
