@@ -160,3 +160,20 @@ test('the build\'s warm-up: several commands in one process, the highest exit st
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+test('bin/hearth still runs a bundle built before the file held its own function wrapper', needsBundle, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-old-bundle-'));
+  try {
+    const hearth = installCopy(work, { cache: false });
+    const file = join(work, 'dist', 'bundle', 'hearth.cjs');
+    const text = readFileSync(file, 'latin1');
+    const start = '(function (exports, require, module, __filename, __dirname, __hearthUrl) {';
+    assert.ok(text.startsWith(start) && text.endsWith('\n})'), 'the bundle is one function expression');
+    writeFileSync(file, text.slice(start.length, -'\n})'.length), 'latin1');
+    const r = spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '' } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, run(['--version']).stdout);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
