@@ -53,7 +53,9 @@ export function chosenNow(catalog: Catalog, indices: readonly number[]): Int32Ar
   const counts = new Int32Array(catalog.constraints.length);
   for (const y of indices) {
     const pane = catalog.components[y].pane;
-    for (const k of catalog.occurrences[y]) {
+    const ks = catalog.occurrences[y];
+    for (let i = 0; i < ks.length; i++) {
+      const k = ks[i];
       const t = catalog.constraints[k].trigger;
       if (t >= 0 && pane <= catalog.components[t].pane) counts[k]++;
     }
@@ -93,7 +95,10 @@ export function testedWith(catalog: Catalog, indices: readonly number[]): Uint8A
     if (!mark) {
       mark = new Uint8Array(catalog.components.length);
       for (const p of catalog.matchedBy[x]) for (const use of catalog.patterns[p].usedBy) if (use.list === 'compatible') mark[use.component] = 1;
-      for (const p of catalog.components[x].compatible) for (const y of catalog.patterns[p].expansion) mark[y] = 1;
+      for (const p of catalog.components[x].compatible) {
+        const ys = catalog.patterns[p].expansion;
+        for (let i = 0; i < ys.length; i++) mark[ys[i]] = 1;
+      }
       (marks as Map<number, Uint8Array>).set(x, mark);
     }
     return mark;

@@ -61,6 +61,8 @@ export class Proofs {
   private helper: { cdcl: Cdcl; repair: Repair } | undefined;
   selection: number[] = [];
   witness: Int32Array;
+  /** Last click's `witness`, reused as the next one's. */
+  private witnessSpare: Int32Array;
   models: Int32Array[] = [];
   dead = new Map<number, DeadEnd>();
   /** The selection can be completed. */
@@ -78,7 +80,9 @@ export class Proofs {
    * Kept for those with rules of their own (their fixes read it) or that dropped something (a
    * later click needs to know); the others' witness is their base plus additions.
    */
-  private changes = new Map<number, Change>();
+  private changes: (Change | undefined)[];
+  /** Last click's `changes`, read while this click's are made, then reused (a Map of a thousand entries a click was garbage). */
+  private spare: (Change | undefined)[];
 
   constructor(readonly catalog: Catalog) {
     const n = catalog.components.length;
@@ -87,6 +91,9 @@ export class Proofs {
     this.rebase = new Rebase(catalog);
     this.explainer = new Solver(catalog);
     this.witness = new Int32Array(n);
+    this.witnessSpare = new Int32Array(n);
+    this.changes = new Array(n).fill(undefined);
+    this.spare = new Array(n).fill(undefined);
     this.hint = new Uint8Array(n);
     this.blocked = new Uint8Array(n);
   }
@@ -102,13 +109,15 @@ export class Proofs {
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
     const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
-    this.changes = new Map();
+    this.changes = this.spare.fill(undefined);
+    this.spare = old.changes;
     this.selection = selection;
     this.fresh = true;
     this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
     this.setHint(this.models[0]);
     const base = this.cdcl.solve(selection, { hint: this.hint, budget });
-    this.witness = new Int32Array(n).fill(OPEN);
+    this.witness = this.witnessSpare.fill(OPEN);
+    this.witnessSpare = old.witness;
     this.models = [];
     this.dead = new Map();
     if (base.status !== 'sat') {
@@ -170,10 +179,10 @@ export class Proofs {
           // base − dropped + added, against the base of its own click: still a model with the
           // click when the click removed a choice, or added one that model already had. Without
           // an entry it was last click's base + c.
-          const ch = old.changes.get(c) ?? { base: oldBase, added: [c], dropped: NOTHING };
+          const ch = old.changes[c] ?? { base: oldBase, added: [c], dropped: NOTHING };
           if (change.removed !== undefined || inChange(ch, change.added as number)) {
             witness[c] = REPAIRED;
-            this.changes.set(c, ch);
+            this.changes[c] = ch;
             this.stats.carried++;
           } else if (rebase.holds(ch.base, ch.added, ch.dropped, c)) {
             // The same change on the new base (rebase.ts), minus what the new base already has or lacks.
@@ -182,7 +191,7 @@ export class Proofs {
             if (dropped.length === 0 && added.length === 1 && added[0] === c) witness[c] = 0;
             else {
               witness[c] = REPAIRED;
-              this.changes.set(c, { base: base0, added, dropped });
+              this.changes[c] = { base: base0, added, dropped };
             }
             this.stats.rebased++;
           }
@@ -223,7 +232,7 @@ export class Proofs {
         witness[c] = REPAIRED;
         if (catalog.triggeredBy[c].length > 0 || this.repair.droppedCount > 0) {
           const { added, dropped } = this.repair.lastChange();
-          this.changes.set(c, { base: base0, added, dropped });
+          this.changes[c] = { base: base0, added, dropped };
         }
         this.stats.repaired++;
         continue;
@@ -242,7 +251,7 @@ export class Proofs {
         // c's own proof as a change against the base, so the next click can move it (rebase.ts)
         // rather than search again; the model's other members keep the model.
         witness[c] = REPAIRED;
-        this.changes.set(c, changeOf(base0, r.model));
+        this.changes[c] = changeOf(base0, r.model);
       } else if (r.status === 'unsat') {
         witness[c] = DEAD;
         this.dead.set(c, { core: r.core.filter((x) => x !== c) });
@@ -276,7 +285,7 @@ export class Proofs {
     const w = this.witness[c];
     if (w >= 0) return contains(this.models[w], x);
     if (w !== REPAIRED) return false;
-    const change = this.changes.get(c);
+    const change = this.changes[c];
     // Without an entry, additions were not kept: answering from the base alone only ever says no wrongly.
     return change ? inChange(change, x) : x === c || contains(this.models[0], x);
   }
@@ -293,7 +302,7 @@ export class Proofs {
     let k = 0;
     if (w < 0 && w !== REPAIRED) return 0;
     const model = w >= 0 ? this.models[w] : undefined;
-    const change = model ? undefined : this.changes.get(c);
+    const change = model ? undefined : this.changes[c];
     const base = model ?? change?.base ?? this.models[0];
     const added = change?.added;
     const dropped = change?.dropped;

@@ -6,7 +6,7 @@
  * core plugin would be chosen", which the click itself prevents.
  */
 import type { Catalog } from './catalog.js';
-import { deadEndByCore, describeRule, explainDeadEnd, nameOf, pairText } from './explain.js';
+import { deadEndByCore, explainDeadEnd, nameOf, pairText } from './explain.js';
 import { NONE, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
 import { inWitness, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
@@ -46,18 +46,19 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
   };
   const clashing = new Map<number, number[]>();
   const targets: Array<{ member: number; kept: number[] }> = [];
-  for (const [c, rep] of replacing) {
+  // forEach rather than for-of with destructuring: once a click, and unoptimised code made an entry array per member.
+  replacing.forEach((rep, c) => {
     const { kept } = sharedOf(rep);
     const own = ctx.clashes(c).filter((y) => kept.has(y));
     if (own.length > 0) clashing.set(c, own);
     else targets.push({ member: c, kept: rep.kept });
-  }
+  });
   const verdicts = radio.prove(targets, ctx.budget, ctx.prefer);
   const texts: string[] = [];
   const fixes: string[] = [];
   const labels = labelsOf(catalog);
 
-  for (const [c, rep] of replacing) {
+  replacing.forEach((rep, c) => {
     const comp = catalog.components[c];
     const s = sharedOf(rep);
     let n = 0;
@@ -78,7 +79,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
       texts[n++] = `${nameOf(catalog, c)} could not be checked within the search budget`;
     } else if (v?.status === 'sat') {
       const gates = unmetGates(catalog, c, shape, s.counts);
-      for (const k of gates) texts[n++] = `${describeRule(catalog, k)}, which is not chosen yet`;
+      for (const k of gates) texts[n++] = shown.notChosenYet(k);
       for (const k of gates) {
         for (const x of catalog.constraints[k].items) {
           if (s.kept.has(x) || catalog.components[x].pane > comp.pane || !inWitness(v.witness, x)) continue;
@@ -95,7 +96,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
     const reasons = shown.reasons(c, texts, n);
     const enabled = n === 0;
     out[c] = shown.answer(c, false, enabled, enabled && rep.kept.length > 0 && untested.length === 0, untested, deadEnd, reasons, shown.fix(c, fixes, f), labels[c], s.replaces);
-  }
+  });
 }
 
 /** The kept choices `c` was not tested with (green light against the selection after the click). */

@@ -22,18 +22,30 @@ export interface RuleSides {
 const sides = new WeakMap<Catalog, RuleSides>();
 
 /**
- * Made lazily, once per catalog: a popular component (every hypervisor is an item of each
- * `hypervisor:*` requirement) is an item of thousands of rules, almost none with a maximum.
+ * Once per catalog. A popular component (every hypervisor is an item of each `hypervisor:*`
+ * requirement) is an item of thousands of rules, almost none with a maximum: the capped lists are
+ * gathered from the few rules with a maximum, and a component that is an item of no rule without
+ * a minimum has its whole occurrence list as its floored list (no copy).
  */
 export function ruleSides(catalog: Catalog): RuleSides {
   let s = sides.get(catalog);
   if (!s) {
     const { occurrences, constraints } = catalog;
-    const capped: (Int32Array | undefined)[] = new Array(catalog.components.length);
-    const floored: (Int32Array | undefined)[] = new Array(catalog.components.length);
+    const n = catalog.components.length;
+    const cappedLists: number[][] = [];
+    const unfloored = new Uint8Array(n);
+    for (const rule of constraints) {
+      if (rule.max !== Infinity) for (const x of rule.items) (cappedLists[x] ??= []).push(rule.id);
+      if (rule.min <= 0) for (const x of rule.items) unfloored[x] = 1;
+    }
+    const capped: Int32Array[] = new Array(n);
+    const none = new Int32Array(0);
+    // Rule ids ascending, as occurrences lists them.
+    for (let x = 0; x < n; x++) capped[x] = cappedLists[x] ? Int32Array.from(cappedLists[x]) : none;
+    const floored: (Int32Array | undefined)[] = new Array(n);
     s = {
-      capped: (x) => (capped[x] ??= occurrences[x].filter((k) => constraints[k].max !== Infinity)),
-      floored: (x) => (floored[x] ??= occurrences[x].filter((k) => constraints[k].min > 0)),
+      capped: (x) => capped[x],
+      floored: (x) => (floored[x] ??= unfloored[x] ? occurrences[x].filter((k) => constraints[k].min > 0) : occurrences[x]),
     };
     sides.set(catalog, s);
   }
@@ -97,20 +109,21 @@ export class Rebase {
    */
   holds(oldBase: Int32Array, added: readonly number[], dropped: readonly number[], c: number): boolean {
     if (!added.includes(c) && !(this.inNew[c] && !dropped.includes(c))) return false;
-    for (const d of dropped) if (this.chosen[d]) return false;
+    for (let i = 0; i < dropped.length; i++) if (this.chosen[dropped[i]]) return false;
     const a = this.prepare(oldBase);
     const { conflicts, constraints } = this.catalog;
-    for (const p of a.plus) {
+    for (let j = 0; j < a.plus.length; j++) {
+      const p = a.plus[j];
       if (added.includes(p)) continue;
-      for (const x of added) if (!this.inNew[x] && sortedHas(conflicts[p], x)) return false;
+      for (let i = 0; i < added.length; i++) if (!this.inNew[added[i]] && sortedHas(conflicts[p], added[i])) return false;
     }
-    for (const k of a.rules) {
-      const rule = constraints[k];
+    for (let j = 0; j < a.rules.length; j++) {
+      const rule = constraints[a.rules[j]];
       const t = rule.trigger;
       if (t >= 0 && !(this.inNew[t] ? !dropped.includes(t) : added.includes(t))) continue;
-      let n = this.count[k];
-      for (const x of added) if (!this.inNew[x] && sortedHas(rule.items, x)) n++;
-      for (const x of dropped) if (this.inNew[x] && sortedHas(rule.items, x)) n--;
+      let n = this.count[rule.id];
+      for (let i = 0; i < added.length; i++) if (!this.inNew[added[i]] && sortedHas(rule.items, added[i])) n++;
+      for (let i = 0; i < dropped.length; i++) if (this.inNew[dropped[i]] && sortedHas(rule.items, dropped[i])) n--;
       if (n < rule.min || n > rule.max) return false;
     }
     return true;
@@ -121,12 +134,12 @@ export class Rebase {
     if (this.inNew[c]) return true;
     const a = this.prepare(oldBase);
     const { conflicts, constraints } = this.catalog;
-    for (const p of a.plus) if (sortedHas(conflicts[p], c)) return false;
-    for (const k of a.rules) {
-      const rule = constraints[k];
+    for (let j = 0; j < a.plus.length; j++) if (sortedHas(conflicts[a.plus[j]], c)) return false;
+    for (let j = 0; j < a.rules.length; j++) {
+      const rule = constraints[a.rules[j]];
       const t = rule.trigger;
       if (t >= 0 && !this.inNew[t] && t !== c) continue;
-      const n = this.count[k] + (sortedHas(rule.items, c) ? 1 : 0);
+      const n = this.count[rule.id] + (sortedHas(rule.items, c) ? 1 : 0);
       if (n < rule.min || n > rule.max) return false;
     }
     return true;
@@ -166,7 +179,7 @@ export class Rebase {
       const { items } = constraints[k];
       let n = 0;
       // The base has a handful of members where a rule may list thousands of items.
-      for (const x of nb) if (sortedHas(items, x)) n++;
+      for (let i = 0; i < nb.length; i++) if (sortedHas(items, nb[i])) n++;
       this.count[k] = n;
     }
     a = { plus, minus, rules };

@@ -68,26 +68,35 @@ export class Repair {
    */
   setBase(model: Int32Array, selection: readonly number[], excluded: (c: number) => boolean): void {
     const { occurrences, conflicts, constraints, global, triggeredBy } = this.catalog;
-    for (const x of this.base) {
+    // Indexed loops: once a click, over rule and neighbour lists thousands long (a for-of in code
+    // not yet optimised allocates a step object per item).
+    for (let i = 0; i < this.base.length; i++) {
+      const x = this.base[i];
       this.inBase[x] = 0;
-      for (const k of occurrences[x]) this.baseCount[k] = 0;
-      for (const y of conflicts[x]) this.baseClash[y] = 0;
+      const ks = occurrences[x];
+      for (let j = 0; j < ks.length; j++) this.baseCount[ks[j]] = 0;
+      const ys = conflicts[x];
+      for (let j = 0; j < ys.length; j++) this.baseClash[ys[j]] = 0;
     }
     for (const x of this.atMaxList) this.atMax[x] = 0;
     this.atMaxList.length = 0;
     this.chosen.fill(0);
     for (const x of selection) this.chosen[x] = 1;
     this.base = model;
-    for (const x of model) {
+    for (let i = 0; i < model.length; i++) {
+      const x = model[i];
       this.inBase[x] = 1;
-      for (const k of occurrences[x]) this.baseCount[k]++;
-      for (const y of conflicts[x]) this.baseClash[y]++;
+      const ks = occurrences[x];
+      for (let j = 0; j < ks.length; j++) this.baseCount[ks[j]]++;
+      const ys = conflicts[x];
+      for (let j = 0; j < ys.length; j++) this.baseClash[ys[j]]++;
     }
     // Rules in force that are full: one more member would break them (the radio group, one_of).
     const full = (k: number) => {
       const rule = constraints[k];
       if (rule.max === Infinity || this.baseCount[k] < rule.max) return;
-      for (const x of rule.items) {
+      for (let i = 0; i < rule.items.length; i++) {
+        const x = rule.items[i];
         if (!this.inBase[x] && !this.atMax[x]) {
           this.atMax[x] = 1;
           this.atMaxList.push(x);

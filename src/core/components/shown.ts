@@ -137,26 +137,30 @@ function sameOr(last: string[] | undefined, scratch: readonly string[], len: num
  */
 export class Clashes {
   private readonly head: Int32Array;
-  private next: number[] = [];
-  private who: number[] = [];
-  private touched: number[] = [];
+  /** Entries with lengths of their own: a click links thousands, and regrowing the lists each click was garbage. */
+  private readonly next: number[] = [];
+  private readonly who: number[] = [];
+  private len = 0;
+  private readonly touched: number[] = [];
+  private touchedLen = 0;
 
   constructor(n: number) {
     this.head = new Int32Array(n).fill(-1);
   }
 
   build(catalog: Catalog, indices: readonly number[]): void {
-    for (const c of this.touched) this.head[c] = -1;
-    this.touched = [];
-    this.next = [];
-    this.who = [];
+    for (let i = 0; i < this.touchedLen; i++) this.head[this.touched[i]] = -1;
+    this.touchedLen = 0;
+    this.len = 0;
     for (let i = indices.length - 1; i >= 0; i--) {
       const y = indices[i];
-      for (const c of catalog.conflicts[y]) {
-        if (this.head[c] < 0) this.touched.push(c);
-        this.next.push(this.head[c]);
-        this.who.push(y);
-        this.head[c] = this.who.length - 1;
+      const cs = catalog.conflicts[y];
+      for (let j = 0; j < cs.length; j++) {
+        const c = cs[j];
+        if (this.head[c] < 0) this.touched[this.touchedLen++] = c;
+        this.next[this.len] = this.head[c];
+        this.who[this.len] = y;
+        this.head[c] = this.len++;
       }
     }
   }

@@ -76,7 +76,11 @@ export function validateIndices(catalog: Catalog, indices: readonly number[]): C
         ),
       );
     }
-    for (const y of catalog.conflicts[c]) {
+    // Indexed loops: this runs once a click, over neighbour lists a thousand long, and a for-of in
+    // code not yet optimised allocates a step object per item.
+    const conflicts = catalog.conflicts[c];
+    for (let i = 0; i < conflicts.length; i++) {
+      const y = conflicts[i];
       if (y > c && chosen[y]) {
         findings.push(withComponents(finding('component/incompatible', 'error', `${pairText(catalog, c, y)}.`, undefined, `Unselect ${nameOf(catalog, c)} or ${nameOf(catalog, y)}.`), [components[c].name, components[y].name]));
       }
