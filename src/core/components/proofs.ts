@@ -36,6 +36,8 @@ export interface DeadEnd {
   core: number[];
   /** The explanation in words, once told (it lasts as long as the dead end). */
   text?: string;
+  /** The choices `why` cites as the user's: while they and the core are chosen, it is still true. */
+  cites?: number[];
 }
 
 /** Models from earlier selections worth trying again. */
@@ -51,6 +53,8 @@ export interface RefreshStats {
   repaired: number;
   propagated: number;
   searched: number;
+  /** Dead ends put into words on this click (the others kept an explanation that still holds). */
+  explained: number;
 }
 
 export class Proofs {
@@ -74,7 +78,11 @@ export class Proofs {
   private pool: Int32Array[] = [];
   private readonly hint: Uint8Array;
   private readonly blocked: Uint8Array;
-  stats: RefreshStats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+  /** The selection as marks. */
+  private readonly chosen: Uint8Array;
+  /** The last dead end told for each component, whichever click it was told on. */
+  private readonly told: (DeadEnd | undefined)[];
+  stats: RefreshStats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0, explained: 0 };
   /**
    * For components proved by the repair: the base model it started from and what it changed.
    * Kept for those with rules of their own (their fixes read it) or that dropped something (a
@@ -96,6 +104,8 @@ export class Proofs {
     this.spare = new Array(n).fill(undefined);
     this.hint = new Uint8Array(n);
     this.blocked = new Uint8Array(n);
+    this.chosen = new Uint8Array(n);
+    this.told = new Array(n).fill(undefined);
   }
 
   /**
@@ -111,9 +121,11 @@ export class Proofs {
     const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
     this.changes = this.spare.fill(undefined);
     this.spare = old.changes;
+    for (const x of this.selection) this.chosen[x] = 0;
+    for (const x of selection) this.chosen[x] = 1;
     this.selection = selection;
     this.fresh = true;
-    this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+    this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0, explained: 0 };
     this.setHint(this.models[0]);
     const base = this.cdcl.solve(selection, { hint: this.hint, budget });
     this.witness = this.witnessSpare.fill(OPEN);
@@ -159,7 +171,7 @@ export class Proofs {
       for (let c = 0; c < n; c++) {
         if (witness[c] !== OPEN) continue;
         const w = old.witness[c];
-        if (w >= 0 && (change.removed !== undefined || contains(old.models[w], change.added as number))) {
+        if (w >= 0 && containsAll(old.models[w], change.added)) {
           let id = kept.get(w);
           if (id === undefined) {
             id = this.models.length;
@@ -177,10 +189,10 @@ export class Proofs {
           }
         } else if (w === REPAIRED) {
           // base − dropped + added, against the base of its own click: still a model with the
-          // click when the click removed a choice, or added one that model already had. Without
-          // an entry it was last click's base + c.
+          // selection when it has every choice the click added (removed ones do not matter).
+          // Without an entry it was last click's base + c.
           const ch = old.changes[c] ?? { base: oldBase, added: [c], dropped: NOTHING };
-          if (change.removed !== undefined || inChange(ch, change.added as number)) {
+          if (inChangeAll(ch, change.added)) {
             witness[c] = REPAIRED;
             this.changes[c] = ch;
             this.stats.carried++;
@@ -196,12 +208,14 @@ export class Proofs {
             this.stats.rebased++;
           }
         } else if (w === DEAD) {
+          // Still a dead end while every choice of its core is still chosen; told again when its
+          // sentence cites a choice that is gone.
           const d = old.dead.get(c) as DeadEnd;
-          if (change.added !== undefined || !d.core.includes(change.removed as number)) {
+          if (!change.removed.some((x) => d.core.includes(x))) {
             witness[c] = DEAD;
             this.dead.set(c, d);
             this.stats.carried++;
-            if (change.removed !== undefined && d.why && mentionsChoice(d.why, change.removed)) explainAgain.push(c);
+            if (d.why && change.removed.some((x) => mentionsChoice(d.why as Refutation, x))) explainAgain.push(c);
           }
         }
       }
@@ -215,8 +229,7 @@ export class Proofs {
       if (witness[c] !== OPEN) continue;
       if (this.cdcl.fixedFalse(c)) {
         witness[c] = DEAD;
-        this.dead.set(c, { core: this.cdcl.coreOf(c) });
-        explainAgain.push(c);
+        this.deadEnd(c, this.cdcl.coreOf(c), explainAgain);
         this.stats.propagated++;
         continue;
       }
@@ -254,19 +267,36 @@ export class Proofs {
         this.changes[c] = changeOf(base0, r.model);
       } else if (r.status === 'unsat') {
         witness[c] = DEAD;
-        this.dead.set(c, { core: r.core.filter((x) => x !== c) });
-        explainAgain.push(c);
+        this.deadEnd(c, r.core.filter((x) => x !== c), explainAgain);
       } else witness[c] = UNKNOWN;
     }
 
+    this.stats.explained = explainAgain.length;
     if (explainAgain.length > 0) {
       this.explainer.assume(selection, true);
       for (const c of explainAgain) {
         const d = this.dead.get(c) as DeadEnd;
         const r = this.explainer.solve([c], { explain: true, budget: EXPLAIN_BUDGET });
-        this.dead.set(c, { core: d.core, why: r.status === 'unsat' ? r.why : undefined });
+        const told: DeadEnd = r.status === 'unsat' ? { core: d.core, why: r.why, cites: citedChoices(r.why, this.chosen) } : { core: d.core };
+        this.dead.set(c, told);
+        this.told[c] = told;
       }
     }
+  }
+
+  /**
+   * `c` is a dead end resting on `core`: the explanation told for it before when it still holds
+   * (its core and the choices it cites are all still chosen — unclicking and clicking again, or
+   * switching the network core back, finds hundreds of the same dead ends), else one to tell.
+   */
+  private deadEnd(c: number, core: number[], explainAgain: number[]): void {
+    const prev = this.told[c];
+    if (prev && allChosen(this.chosen, prev.core) && (prev.why ? allChosen(this.chosen, prev.cites as number[]) : true)) {
+      this.dead.set(c, prev);
+      return;
+    }
+    this.dead.set(c, { core });
+    explainAgain.push(c);
   }
 
   /** The selection's own valid completion, when it has one. */
@@ -418,20 +448,25 @@ export function changeOf(base: Int32Array, model: Int32Array): Change {
   return { base, added, dropped: dropped.length === 0 ? NOTHING : dropped };
 }
 
+/** Is every one of `xs` in base − dropped + added? */
+function inChangeAll(change: Change, xs: readonly number[]): boolean {
+  for (let i = 0; i < xs.length; i++) if (!inChange(change, xs[i])) return false;
+  return true;
+}
+
 /** Is `x` in base − dropped + added? */
 function inChange(change: Change, x: number): boolean {
   return change.added.includes(x) || (contains(change.base, x) && !change.dropped.includes(x));
 }
 
-function diff(a: number[], b: number[]): { added?: number; removed?: number; same: boolean } | undefined {
-  const sa = new Set(a);
-  const sb = new Set(b);
-  const added = b.filter((x) => !sa.has(x));
-  const removed = a.filter((x) => !sb.has(x));
-  if (added.length === 0 && removed.length === 0) return { same: true };
-  if (added.length === 1 && removed.length === 0) return { added: added[0], same: false };
-  if (removed.length === 1 && added.length === 0) return { removed: removed[0], same: false };
-  return undefined;
+/**
+ * What changed between two selections. Any change can be carried (a radio click removes the
+ * checked sibling and what depended on it, and adds the new member, in one step).
+ */
+function diff(a: number[], b: number[]): { added: number[]; removed: number[]; same: boolean } {
+  const added = b.filter((x) => !a.includes(x));
+  const removed = a.filter((x) => !b.includes(x));
+  return { added, removed, same: added.length === 0 && removed.length === 0 };
 }
 
 export function contains(model: Int32Array, x: number): boolean {
@@ -449,6 +484,37 @@ export function contains(model: Int32Array, x: number): boolean {
 function containsAll(model: Int32Array, xs: readonly number[]): boolean {
   for (const x of xs) if (!contains(model, x)) return false;
   return true;
+}
+
+function allChosen(chosen: Uint8Array, xs: readonly number[]): boolean {
+  for (let i = 0; i < xs.length; i++) if (!chosen[xs[i]]) return false;
+  return true;
+}
+
+/**
+ * The choices the refutation cites (`chosen`: the selection it was told for): those it says the
+ * user chose, and either side of a clash that was chosen — what `mentionsChoice` looks for.
+ */
+function citedChoices(why: Refutation, chosen: Uint8Array): number[] {
+  const out = new Set<number>();
+  const seen = new Set<Because>();
+  const visit = (b: Because): void => {
+    if (seen.has(b)) return;
+    seen.add(b);
+    if (b.reason === Reason.Chosen) out.add(b.component);
+    b.premises.forEach(visit);
+    if (b.failed) collect(b.failed);
+  };
+  const collect = (r: Refutation): void => {
+    if (r.conflict.kind === 'pair') {
+      if (chosen[r.conflict.a]) out.add(r.conflict.a);
+      if (chosen[r.conflict.b]) out.add(r.conflict.b);
+    }
+    r.premises.forEach(visit);
+    for (const t of r.tried) collect(t.why);
+  };
+  collect(why);
+  return [...out];
 }
 
 /** Does the refutation cite `x` as the user's choice? (Then it must be told again without it.) */

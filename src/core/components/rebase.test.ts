@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { compileCatalog, validate, type Catalog } from './index.js';
+import { compileCatalog, state, validate, type Catalog } from './index.js';
 import { Cdcl } from './cdcl.js';
 import { Proofs } from './proofs.js';
 import { Rebase } from './rebase.js';
@@ -30,6 +30,13 @@ function validity(catalog: Catalog) {
 function witnessOf(e: Proofs, c: number): number[] {
   const out: number[] = [];
   for (let x = 0; x < e.catalog.components.length; x++) if (x === c || e.inWitness(c, x)) out.push(x);
+  return out;
+}
+
+/** The selection with each of `step` (modulo n) toggled. */
+function toggled(selection: number[], step: readonly number[], n: number): number[] {
+  let out = selection;
+  for (const i of new Set(step.map((x) => x % n))) out = out.includes(i) ? out.filter((y) => y !== i) : [...out, i];
   return out;
 }
 
@@ -83,18 +90,23 @@ test('Rebase: a change that passes the check is a valid selection on the new bas
 test('Proofs: over a sequence of clicks every proof kept is a valid selection with the choices', () => {
   let rebased = 0;
   fc.assert(
-    fc.property(randomCatalog, fc.array(fc.nat(7), { minLength: 1, maxLength: 8 }), (input, clicks) => {
+    // A step toggles one to three components at once (a radio click removes and adds in one step).
+    fc.property(randomCatalog, fc.array(fc.array(fc.nat(7), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 8 }), (input, steps) => {
       const catalog = compileCatalog(buildComponents(input), { requiredTypes: input.required });
       const b = validity(catalog);
       const e = new Proofs(catalog);
       let selection: number[] = [];
-      for (const i of clicks) {
-        const x = i % b.n;
-        selection = selection.includes(x) ? selection.filter((y) => y !== x) : [...selection, x];
+      for (const step of steps) {
+        selection = toggled(selection, step, b.n);
         e.refresh(selection, 100_000);
         rebased += e.stats.rebased;
         if (!e.baseOk) continue;
         const chosen = b.maskOf(selection);
+        // A dead end kept or told again rests only on what is chosen now, and so does its sentence.
+        for (const [c, d] of e.dead) {
+          assert.equal(b.maskOf(d.core) & chosen, b.maskOf(d.core), `the core of ${c} is chosen`);
+          if (d.cites) assert.equal(b.maskOf(d.cites) & chosen, b.maskOf(d.cites), `the explanation of ${c} cites only chosen components`);
+        }
         for (let c = 0; c < b.n; c++) {
           if (!e.choosable(c)) continue;
           const m = b.maskOf(witnessOf(e, c));
@@ -169,4 +181,26 @@ test('Replacements: over a sequence of clicks every radio member proved choosabl
     { seed: 47, numRuns: numRuns(300) },
   );
   assert.ok(members > 0);
+});
+
+test('state after steps that add and remove several components at once equals state from scratch', () => {
+  fc.assert(
+    fc.property(randomCatalog, fc.array(fc.array(fc.nat(7), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 6 }), (input, steps) => {
+      const components = buildComponents(input);
+      const incremental = compileCatalog(components, { requiredTypes: input.required });
+      const names = incremental.components.map((c) => c.name);
+      let selection: number[] = [];
+      for (const step of steps) {
+        selection = toggled(selection, step, names.length);
+        const chosen = selection.map((x) => names[x]);
+        const a = state(incremental, chosen);
+        const b = state(compileCatalog(components, { requiredTypes: input.required }), chosen);
+        assert.deepEqual(
+          a.components.map((c) => [c.name, c.enabled, c.deadEnd]),
+          b.components.map((c) => [c.name, c.enabled, c.deadEnd]),
+        );
+      }
+    }),
+    { seed: 53, numRuns: numRuns(200) },
+  );
 });
