@@ -5,20 +5,26 @@
  * the solver's refutation and the chosen components it rests on (its core).
  *
  * The cheapest proof is tried first, and each proves many components at once:
- * 1. models carried from the previous click (adding x keeps every witness containing x; removing
- *    x keeps every witness, and every dead end whose core does not contain x), and models found
- *    for earlier selections that contain this one;
- * 2. the new base model (the selection's own completion, steered towards the previous one) and,
+ * 1. models carried from the previous click, whatever it changed (a witness with every added
+ *    choice; a dead end whose core is still chosen), and models found for earlier selections that
+ *    contain this one;
+ * 2. last click's repaired witnesses moved onto this click's base model (rebase.ts): only the
+ *    rules the two bases' difference can break are checked;
+ * 3. the new base model (the selection's own completion, steered towards the previous one) and,
  *    for each remaining component, the base plus it, mended greedily (`Repair`) — linear, no search;
- * 3. propagation of the selection in the clause-learning solver: what it excludes is a dead end;
- * 4. only then a complete search (`Cdcl`), whose learned clauses stay for the next question.
+ * 4. propagation of the selection in the clause-learning solver: what it excludes is a dead end;
+ * 5. only then a complete search (`Cdcl`), whose learned clauses stay for the next question.
  * Dead ends get a person's explanation from the explaining `Solver` (usually one propagation).
  */
 import { sortedHas, type Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';
-import { Rebase, keepIf } from './rebase.js';
+import { allChosen, citedChoices, mentionsChoice, type DeadEnd } from './dead-ends.js';
+import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
-import { Reason, Solver, type Because, type Refutation } from './solver.js';
+import { Solver, type Refutation } from './solver.js';
+import { NOTHING, changeOf, contains, containsAll, inChange, inChangeAll, keepIf, type Change } from './witness.js';
+
+export type { DeadEnd } from './dead-ends.js';
 
 /** Witness codes besides a model id. */
 export const DEAD = -1;
@@ -29,16 +35,6 @@ const OPEN = -4;
 /** Proved by the greedy repair of this selection's base model (`inWitness` reads its model). */
 export const REPAIRED = -5;
 
-export interface DeadEnd {
-  /** The explaining solver's refutation, when it found one within its budget. */
-  why?: Refutation;
-  /** The chosen components the dead end rests on (empty: it can never be chosen). */
-  core: number[];
-  /** The explanation in words, once told (it lasts as long as the dead end). */
-  text?: string;
-  /** The choices `why` cites as the user's: while they and the core are chosen, it is still true. */
-  cites?: number[];
-}
 
 /** Models from earlier selections worth trying again. */
 const POOL = 64;
@@ -424,41 +420,6 @@ export class Proofs {
   }
 }
 
-export interface Change {
-  base: Int32Array;
-  added: readonly number[];
-  dropped: readonly number[];
-}
-const NOTHING: readonly number[] = Object.freeze([]);
-
-/** `model` written as a change against `base` (both ascending). */
-export function changeOf(base: Int32Array, model: Int32Array): Change {
-  const added: number[] = [];
-  const dropped: number[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < base.length || j < model.length) {
-    if (j >= model.length || (i < base.length && base[i] < model[j])) dropped.push(base[i++]);
-    else if (i >= base.length || model[j] < base[i]) added.push(model[j++]);
-    else {
-      i++;
-      j++;
-    }
-  }
-  return { base, added, dropped: dropped.length === 0 ? NOTHING : dropped };
-}
-
-/** Is every one of `xs` in base − dropped + added? */
-function inChangeAll(change: Change, xs: readonly number[]): boolean {
-  for (let i = 0; i < xs.length; i++) if (!inChange(change, xs[i])) return false;
-  return true;
-}
-
-/** Is `x` in base − dropped + added? */
-function inChange(change: Change, x: number): boolean {
-  return change.added.includes(x) || (contains(change.base, x) && !change.dropped.includes(x));
-}
-
 /**
  * What changed between two selections. Any change can be carried (a radio click removes the
  * checked sibling and what depended on it, and adds the new member, in one step).
@@ -467,66 +428,4 @@ function diff(a: number[], b: number[]): { added: number[]; removed: number[]; s
   const added = b.filter((x) => !a.includes(x));
   const removed = a.filter((x) => !b.includes(x));
   return { added, removed, same: added.length === 0 && removed.length === 0 };
-}
-
-export function contains(model: Int32Array, x: number): boolean {
-  let lo = 0;
-  let hi = model.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (model[mid] === x) return true;
-    if (model[mid] < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
-function containsAll(model: Int32Array, xs: readonly number[]): boolean {
-  for (const x of xs) if (!contains(model, x)) return false;
-  return true;
-}
-
-function allChosen(chosen: Uint8Array, xs: readonly number[]): boolean {
-  for (let i = 0; i < xs.length; i++) if (!chosen[xs[i]]) return false;
-  return true;
-}
-
-/**
- * The choices the refutation cites (`chosen`: the selection it was told for): those it says the
- * user chose, and either side of a clash that was chosen — what `mentionsChoice` looks for.
- */
-function citedChoices(why: Refutation, chosen: Uint8Array): number[] {
-  const out = new Set<number>();
-  const seen = new Set<Because>();
-  const visit = (b: Because): void => {
-    if (seen.has(b)) return;
-    seen.add(b);
-    if (b.reason === Reason.Chosen) out.add(b.component);
-    b.premises.forEach(visit);
-    if (b.failed) collect(b.failed);
-  };
-  const collect = (r: Refutation): void => {
-    if (r.conflict.kind === 'pair') {
-      if (chosen[r.conflict.a]) out.add(r.conflict.a);
-      if (chosen[r.conflict.b]) out.add(r.conflict.b);
-    }
-    r.premises.forEach(visit);
-    for (const t of r.tried) collect(t.why);
-  };
-  collect(why);
-  return [...out];
-}
-
-/** Does the refutation cite `x` as the user's choice? (Then it must be told again without it.) */
-function mentionsChoice(why: Refutation, x: number): boolean {
-  const seen = new Set<Because>();
-  const visit = (b: Because): boolean => {
-    if (seen.has(b)) return false;
-    seen.add(b);
-    if (b.component === x && b.reason === Reason.Chosen) return true;
-    if (b.premises.some(visit)) return true;
-    return b.failed !== undefined && mentionsChoice(b.failed, x);
-  };
-  if (why.conflict.kind === 'pair' && (why.conflict.a === x || why.conflict.b === x)) return true;
-  return why.premises.some(visit) || why.tried.some((t) => mentionsChoice(t.why, x));
 }

@@ -15,9 +15,9 @@
 import type { Catalog } from './catalog.js';
 import { Cdcl, type Answer } from './cdcl.js';
 import { RADIO_GROUPS } from './names.js';
-import { changeOf, contains } from './proofs.js';
-import { Rebase, keepIf } from './rebase.js';
+import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
+import { changeOf, contains, containsAll, keepIf } from './witness.js';
 import { Solver, type Refutation } from './solver.js';
 
 export interface Replacement {
@@ -318,9 +318,4 @@ export class Replacements {
     } else why = this.explainer.baseRefutation;
     return { status: 'unsat', core, why, kept };
   }
-}
-
-function containsAll(model: Int32Array, xs: readonly number[]): boolean {
-  for (const x of xs) if (!contains(model, x)) return false;
-  return true;
 }

@@ -187,11 +187,3 @@ export class Rebase {
     return a;
   }
 }
-
-const NOTHING: readonly number[] = Object.freeze([]);
-
-/** `xs` itself when every member passes (no copy), else the members that pass. */
-export function keepIf(xs: readonly number[], ok: (x: number) => boolean): readonly number[] {
-  for (let i = 0; i < xs.length; i++) if (!ok(xs[i])) return xs.length === 1 ? NOTHING : xs.filter(ok);
-  return xs;
-}
