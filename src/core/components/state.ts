@@ -71,6 +71,8 @@ interface Engine {
   clashes: Clashes;
   chosen: Uint8Array;
   replacing: Uint8Array;
+  /** Per component, the untested positions of the selection as bits (a scratch table). */
+  masks: Int32Array;
 }
 const engines = new WeakMap<Catalog, Engine>();
 
@@ -78,7 +80,7 @@ function engineFor(catalog: Catalog): Engine {
   let e = engines.get(catalog);
   if (!e) {
     const n = catalog.components.length;
-    e = { proofs: new Proofs(catalog), shown: new Shown(catalog), clashes: new Clashes(n), chosen: new Uint8Array(n), replacing: new Uint8Array(n) };
+    e = { proofs: new Proofs(catalog), shown: new Shown(catalog), clashes: new Clashes(n), chosen: new Uint8Array(n), replacing: new Uint8Array(n), masks: new Int32Array(n) };
     engines.set(catalog, e);
   }
   return e;
@@ -107,7 +109,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const blocked = e.baseOk ? undefined : e.baseWhy ? render(catalog, e.baseWhy) : e.baseUnknown ? 'the search ran out of budget' : blockedByCore(catalog, indices);
   const out: ComponentState[] = new Array(n);
   const needRemovalFix: number[] = [];
-  const untestedOf = untestedLists(shown, indices, tested);
+  const untestedOf = untestedLists(shown, indices, tested, engine.masks);
   const labels = labelsOf(catalog);
   // Scratch lists, copied only into answers that changed (shown.ts).
   const texts: string[] = [];
@@ -200,27 +202,39 @@ function among(ids: readonly number[], k: number, x: number): boolean {
 
 /**
  * The chosen components each component was not tested with. Components share a handful of
- * distinct lists (which of the few chosen ones list them): each is looked up once per click,
- * keyed by the bit mask of the untested positions, and the lists themselves are shared across
- * clicks (shown.ts).
+ * distinct lists (which of the few chosen ones list them): the untested positions of every
+ * component are gathered into bit masks in one pass per chosen component (tight loops over typed
+ * arrays, rather than a call and a Map lookup per component), and each list is made once per
+ * mask; the lists themselves are shared across clicks (shown.ts).
  */
-function untestedLists(shown: Shown, indices: readonly number[], tested: readonly Uint8Array[]): (c: number) => string[] {
-  const lists = new Map<number, string[]>();
-  const small = indices.length <= 30;
+function untestedLists(shown: Shown, indices: readonly number[], tested: readonly Uint8Array[], masks: Int32Array): (c: number) => string[] {
+  const k = indices.length;
+  if (k > 30) {
+    return (c) => {
+      const missing = indices.filter((x, i) => x !== c && !tested[i][c]);
+      return missing.length > 0 ? shown.untested(missing) : NONE;
+    };
+  }
+  masks.fill(0);
+  const n = masks.length;
+  for (let i = 0; i < k; i++) {
+    const mark = tested[i];
+    const bit = 1 << i;
+    for (let c = 0; c < n; c++) if (!mark[c]) masks[c] |= bit;
+    masks[indices[i]] &= ~bit;
+  }
+  // Masks index a plain array while there are few chosen (2^k slots); a Map beyond.
+  const small = k <= 12;
+  const byMask: string[][] = [];
+  const byMaskMap = new Map<number, string[]>();
   return (c) => {
-    let mask = 0;
-    let missing: number[] | undefined;
-    for (let i = 0; i < indices.length; i++) {
-      if (indices[i] === c || tested[i][c]) continue;
-      if (small) mask |= 1 << i;
-      else (missing ??= []).push(indices[i]);
-    }
-    if (!small) return missing ? shown.untested(missing) : NONE;
+    const mask = masks[c];
     if (mask === 0) return NONE;
-    let list = lists.get(mask);
+    let list = small ? byMask[mask] : byMaskMap.get(mask);
     if (!list) {
       list = shown.untested(indices.filter((_, i) => mask & (1 << i)));
-      lists.set(mask, list);
+      if (small) byMask[mask] = list;
+      else byMaskMap.set(mask, list);
     }
     return list;
   };
