@@ -3,8 +3,10 @@
  * Exit 0 without errors (warnings allowed), 1 with errors, 2 for bad usage.
  */
 import type { Command } from 'commander';
+import type { Release } from '../../core/release/model.js';
 import { group } from '../group.js';
 import { EXIT_FINDINGS, EXIT_OK, usageError } from '../exit.js';
+import { withoutOptimisingCompiler } from '../short-run.js';
 
 interface ValidateFlags {
   json?: boolean;
@@ -36,10 +38,11 @@ export function registerPluginValidate(program: Command): void {
       if ((flags.releaseVersion !== undefined || flags.tasks !== undefined) && flags.release === undefined) {
         return usageError('--release-version and --tasks need --release');
       }
-      let release;
-      if (flags.release !== undefined) {
+      let release: Release | undefined;
+      const releaseArg = flags.release;
+      if (releaseArg !== undefined) {
         const { loadReleaseSource } = await import('../../package/release/source.js');
-        const source = loadReleaseSource(flags.release, { version: flags.releaseVersion, tasksDir: flags.tasks });
+        const source = withoutOptimisingCompiler(() => loadReleaseSource(releaseArg, { version: flags.releaseVersion, tasksDir: flags.tasks }));
         if (!source.release) {
           for (const f of source.findings.filter((x) => x.severity === 'error')) {
             process.stderr.write(`hearth: ${f.file ? `${f.file}${f.line ? `:${f.line}:${f.column ?? 1}` : ''}: ` : ''}${f.message}${f.hint ? ` (${f.hint})` : ''}\n`);
@@ -49,7 +52,7 @@ export function registerPluginValidate(program: Command): void {
         release = source.release;
       }
       const { validatePlugin } = await import('../../package/validate/index.js');
-      const result = validatePlugin(dir, release ? { release } : {});
+      const result = withoutOptimisingCompiler(() => validatePlugin(dir, release ? { release } : {}));
       const report = await import('../../package/validate/report.js');
       if (flags.json) process.stdout.write(report.toJson(result));
       else process.stdout.write(report.formatReport(result, { root: dir, color: flags.color !== false && process.stdout.isTTY === true }));
