@@ -22,7 +22,7 @@ import { allChosen, citedChoices, mentionsChoice, type DeadEnd } from './dead-en
 import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
 import { Solver, type Refutation } from './solver.js';
-import { NOTHING, changeOf, contains, containsAll, inChange, inChangeAll, keepIf, type Change } from './witness.js';
+import { NOTHING, changeOf, contains, containsAll, inChange, inChangeAll, type Change } from './witness.js';
 
 export type { DeadEnd } from './dead-ends.js';
 
@@ -194,12 +194,11 @@ export class Proofs {
             this.stats.carried++;
           } else if (rebase.holds(ch.base, ch.added, ch.dropped, c)) {
             // The same change on the new base (rebase.ts), minus what the new base already has or lacks.
-            const added = keepIf(ch.added, (x) => !rebase.isInNew(x));
-            const dropped = keepIf(ch.dropped, (x) => rebase.isInNew(x));
-            if (dropped.length === 0 && added.length === 1 && added[0] === c) witness[c] = 0;
+            const moved = rebase.moved(ch);
+            if (moved.dropped.length === 0 && moved.added.length === 1 && moved.added[0] === c) witness[c] = 0;
             else {
               witness[c] = REPAIRED;
-              this.changes[c] = { base: base0, added, dropped };
+              this.changes[c] = moved;
             }
             this.stats.rebased++;
           }

@@ -17,7 +17,7 @@ import { Cdcl, type Answer } from './cdcl.js';
 import { RADIO_GROUPS } from './names.js';
 import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
-import { changeOf, contains, containsAll, keepIf } from './witness.js';
+import { changeOf, contains, containsAll } from './witness.js';
 import { Solver, type Refutation } from './solver.js';
 
 export interface Replacement {
@@ -249,9 +249,7 @@ export class Replacements {
       const old = this.previous.get(m);
       const was = old?.status === 'sat' ? old.witness : undefined;
       if (was?.base && rebase.holds(was.base, was.added as readonly number[], was.dropped as readonly number[], m)) {
-        const added = keepIf(was.added as readonly number[], (x) => !rebase.isInNew(x));
-        const dropped = keepIf(was.dropped as readonly number[], (x) => rebase.isInNew(x));
-        out.set(m, { status: 'sat', witness: { base, added, dropped }, kept });
+        out.set(m, { status: 'sat', witness: rebase.moved(was as { added: readonly number[]; dropped: readonly number[] }), kept });
         this.stats.rebased++;
         continue;
       }

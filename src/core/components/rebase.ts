@@ -72,7 +72,8 @@ export class Rebase {
   private readonly marked: Uint8Array;
   private base: Int32Array = new Int32Array(0);
   private selection: readonly number[] = [];
-  private readonly against = new Map<Int32Array, Against>();
+  /** Prepared old bases (a click meets one to three: last click's base, and older ones carried). */
+  private against: Array<{ base: Int32Array; a: Against }> = [];
 
   constructor(catalog: Catalog) {
     this.catalog = catalog;
@@ -92,7 +93,7 @@ export class Rebase {
     this.selection = selection;
     for (const x of model) this.inNew[x] = 1;
     for (const x of selection) this.chosen[x] = 1;
-    this.against.clear();
+    this.against = [];
   }
 
   get newBase(): Int32Array {
@@ -101,6 +102,14 @@ export class Rebase {
 
   isInNew(x: number): boolean {
     return this.inNew[x] === 1;
+  }
+
+  /**
+   * A change that `holds` written against the new base: the additions it does not have yet and
+   * the drops it still has (the same lists, not copies, when nothing is left out — the usual case).
+   */
+  moved(change: { added: readonly number[]; dropped: readonly number[] }): { base: Int32Array; added: readonly number[]; dropped: readonly number[] } {
+    return { base: this.base, added: only(change.added, this.inNew, 0), dropped: only(change.dropped, this.inNew, 1) };
   }
 
   /**
@@ -146,8 +155,7 @@ export class Rebase {
   }
 
   private prepare(oldBase: Int32Array): Against {
-    let a = this.against.get(oldBase);
-    if (a) return a;
+    for (let i = 0; i < this.against.length; i++) if (this.against[i].base === oldBase) return this.against[i].a;
     const plus: number[] = [];
     const minus: number[] = [];
     // Both sorted: one merge.
@@ -182,8 +190,21 @@ export class Rebase {
       for (let i = 0; i < nb.length; i++) if (sortedHas(items, nb[i])) n++;
       this.count[k] = n;
     }
-    a = { plus, minus, rules };
-    this.against.set(oldBase, a);
+    const a = { plus, minus, rules };
+    this.against.push({ base: oldBase, a });
     return a;
   }
+}
+
+const NOTHING: readonly number[] = Object.freeze([]);
+
+/** The members of `xs` whose mark is `want`: `xs` itself when all are (no copy, no closure). */
+function only(xs: readonly number[], marks: Uint8Array, want: number): readonly number[] {
+  let keep = 0;
+  for (let i = 0; i < xs.length; i++) if (marks[xs[i]] === want) keep++;
+  if (keep === xs.length) return xs;
+  if (keep === 0) return NOTHING;
+  const out: number[] = [];
+  for (let i = 0; i < xs.length; i++) if (marks[xs[i]] === want) out.push(xs[i]);
+  return out;
 }

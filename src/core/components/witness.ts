@@ -57,9 +57,3 @@ export function containsAll(model: Int32Array, xs: readonly number[]): boolean {
   for (const x of xs) if (!contains(model, x)) return false;
   return true;
 }
-
-/** `xs` itself when every member passes (no copy), else the members that pass. */
-export function keepIf(xs: readonly number[], ok: (x: number) => boolean): readonly number[] {
-  for (let i = 0; i < xs.length; i++) if (!ok(xs[i])) return xs.length === 1 ? NOTHING : xs.filter(ok);
-  return xs;
-}
