@@ -43,6 +43,10 @@ test('the light reader reads what plugin files are made of, as the full reader d
     description: 'a long sentence over\nlines',
     next: { a: 1, b: [2] },
   });
+  assert.deepEqual(readsLikeFull("condition: \"settings:a == true and\n    settings:b   \n\n    == 'x'\"\nq: 'it''s\n  here'\n"), {
+    condition: "settings:a == true and settings:b\n== 'x'",
+    q: "it's here",
+  });
   assert.deepEqual(readsLikeFull('[]\n'), []);
   assert.equal(readsLikeFull('# only a comment\n'), null);
   assert.deepEqual(readsLikeFull('---\na: 1\n'), { a: 1 });
@@ -73,7 +77,9 @@ test('the light reader gives up on everything outside its subset, and parseYaml 
     'base: &b {x: 1}\nother:\n  <<: *b\n', // merge keys
     '- &a key: v\n', // an anchored key
     'a: *missing\n',
-    'a: "two\n  lines"\n', // folded quoted strings
+    'a: "two \\\n  lines"\n', // an escaped line break in a quoted string
+    '"a\n  b": 1\n', // a key over two lines
+    'a: "one\ntwo"\n', // a continuation no deeper than its key (libyaml leniency)
     'a:\tb\n', // tabs
     'a: 1\r\nb: 2\r\n', // carriage returns
     'a: b: c\n', // not YAML
@@ -131,6 +137,9 @@ const inline: fc.Arbitrary<string> = fc.oneof(
   fc.array(fc.tuple(scalar, quoted), { maxLength: 3 }).map((kv) => `{${kv.map(([k, v]) => `${k}: ${v}`).join(', ')}}`),
   fc.tuple(fc.constantFrom('|', '>', '|-', '>+', '|+'), fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([h, ls]) => `${h}\n${ls.map((l) => `    ${l}`).join('\n')}`),
   fc.constantFrom('*a', '&a v', '&b', '', 'x\n    continued'),
+  fc
+    .tuple(scalar, scalar, fc.constantFrom('"', "'"), fc.constantFrom('\n    ', '\n\n    ', '  \n      ', '\n  ', '\n', ' \\\n    '))
+    .map(([a, b, q, brk]) => `${q}${a.replace(/["'\\]/g, '')}${brk}${b.replace(/["'\\]/g, '')}${q}`),
 );
 
 function block(depth: number): fc.Arbitrary<Piece> {

@@ -365,7 +365,7 @@ class SimpleReader {
       return flow.value;
     }
     if (c === 0x22 || c === 0x27) {
-      const quoted = this.quoted(at);
+      const quoted = this.quoted(at, indent);
       this.endOfLine(quoted.end);
       return quoted.value;
     }
@@ -434,15 +434,45 @@ class SimpleReader {
     return resolvePlainScalar(text);
   }
 
-  /** A single- or double-quoted scalar on one line. */
-  private quoted(at: number): { value: string; end: number } {
+  /**
+   * A single- or double-quoted scalar. Keys stay on one line (`multiLine` absent); values may go on
+   * over lines indented past the collection at column `multiLine`, folded as YAML folds them: the
+   * spaces around a line break go, one break becomes a space, each further one a line feed.
+   */
+  private quoted(at: number, multiLine?: number): { value: string; end: number } {
     const s = this.s;
     const quote = s.charCodeAt(at);
     let value = '';
     let from = at + 1;
     for (let i = at + 1; ; i++) {
       const k = s.charCodeAt(i);
-      if (isBreakOrEnd(k)) throw notSimple(); // multi-line quoted strings fold: left to the full reader
+      if (Number.isNaN(k)) throw notSimple();
+      if (k === NEWLINE) {
+        if (multiLine === undefined) throw notSimple();
+        // An escaped line break (`\` at the end of the line) joins without a space: left to the full reader.
+        if (quote === 0x22 && s.charCodeAt(i - 1) === 0x5c && i - 1 >= from) throw notSimple();
+        let last = i;
+        while (last > from && s.charCodeAt(last - 1) === SPACE) last--;
+        value += s.slice(from, last);
+        let breaks = 0;
+        let next = i;
+        for (;;) {
+          breaks++;
+          const lineStart = next + 1;
+          next = this.afterSpaces(lineStart);
+          const c = s.charCodeAt(next);
+          if (c === NEWLINE) continue;
+          if (Number.isNaN(c)) throw notSimple();
+          // Continuation lines no deeper than the collection: libyaml's leniency, reported by the full reader.
+          if (next - lineStart <= multiLine) throw notSimple();
+          if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw notSimple();
+          break;
+        }
+        value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
+        from = next;
+        i = next - 1;
+        continue;
+      }
       if (quote === 0x27) {
         if (k !== 0x27) continue;
         value += s.slice(from, i);
@@ -629,7 +659,7 @@ class SimpleReader {
     const s = this.s;
     const c = s.charCodeAt(at);
     if (c === 0x5b || c === 0x7b) return this.flow(at, depth + 1, indent);
-    if (c === 0x22 || c === 0x27) return { ...this.quoted(at), quoted: true };
+    if (c === 0x22 || c === 0x27) return { ...this.quoted(at, indent), quoted: true };
     if (!this.mayStartPlain(at)) throw notSimple();
     let end = at;
     for (;;) {
