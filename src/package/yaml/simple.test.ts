@@ -47,6 +47,9 @@ test('the light reader reads what plugin files are made of, as the full reader d
     condition: "settings:a == true and settings:b\n== 'x'",
     q: "it's here",
   });
+  assert.deepEqual(readsLikeFull('base-os: {description: Install base Operating System without\n    additional packages, weight: 30}\n'), {
+    'base-os': { description: 'Install base Operating System without additional packages', weight: 30 },
+  });
   assert.deepEqual(readsLikeFull('[]\n'), []);
   assert.equal(readsLikeFull('# only a comment\n'), null);
   assert.deepEqual(readsLikeFull('---\na: 1\n'), { a: 1 });
@@ -134,6 +137,12 @@ type Piece = { text: string };
 const inline: fc.Arbitrary<string> = fc.oneof(
   quoted,
   fc.array(quoted, { maxLength: 4 }).map((xs) => `[${xs.join(', ')}]`),
+  fc
+    .tuple(fc.array(quoted, { maxLength: 4 }), fc.constantFrom(',\n    ', '\n    , ', ', ', ',\n\n      ', ',\n'))
+    .map(([xs, sep]) => `[${xs.join(sep)}]`),
+  fc
+    .tuple(scalar, scalar, scalar, fc.constantFrom('\n    ', '\n\n    ', ' \n   ', '\n'))
+    .map(([k, a, b, brk]) => `{${k}: ${a}${brk}${b}, z: 1}`),
   fc.array(fc.tuple(scalar, quoted), { maxLength: 3 }).map((kv) => `{${kv.map(([k, v]) => `${k}: ${v}`).join(', ')}}`),
   fc.tuple(fc.constantFrom('|', '>', '|-', '>+', '|+'), fc.array(scalar, { minLength: 1, maxLength: 3 })).map(([h, ls]) => `${h}\n${ls.map((l) => `    ${l}`).join('\n')}`),
   fc.constantFrom('*a', '&a v', '&b', '', 'x\n    continued'),

@@ -612,6 +612,8 @@ class SimpleReader {
       i = this.flowSpace(item.end, indent);
       if (isMap) {
         if (s.charCodeAt(i) !== COLON || (typeof item.value === 'object' && item.value !== null)) throw notSimple();
+        // PyYAML refuses a key over several lines ("could not find expected ':'").
+        if (s.lastIndexOf('\n', item.end - 1) >= itemStart) throw notSimple();
         const key = String(item.value);
         if (entry.keys.has(key)) throw notSimple();
         // `a:b` and empty values are rare in flow mappings, and readers differ on them.
@@ -661,21 +663,56 @@ class SimpleReader {
     if (c === 0x5b || c === 0x7b) return this.flow(at, depth + 1, indent);
     if (c === 0x22 || c === 0x27) return { ...this.quoted(at, indent), quoted: true };
     if (!this.mayStartPlain(at)) throw notSimple();
-    let end = at;
+    // A plain scalar may go on over lines (PyYAML writes long flow values so), folded like a block one.
+    let text = '';
+    let lineStart = at;
+    let breaks = 0;
     for (;;) {
-      const k = s.charCodeAt(end);
-      if (isBreakOrEnd(k) || FLOW_INDICATORS.has(k)) break;
-      if (k === COLON) break;
-      // PyYAML ends a flow scalar at `?`; a comment right after one is rare.
-      if (k === 0x3f || (k === HASH && s.charCodeAt(end - 1) === SPACE)) throw notSimple();
-      end++;
+      let end = lineStart;
+      for (;;) {
+        const k = s.charCodeAt(end);
+        if (isBreakOrEnd(k) || FLOW_INDICATORS.has(k)) break;
+        if (k === COLON) break;
+        // PyYAML ends a flow scalar at `?`; a comment right after one is rare.
+        if (k === 0x3f || (k === HASH && s.charCodeAt(end - 1) === SPACE)) throw notSimple();
+        end++;
+      }
+      let last = end;
+      while (s.charCodeAt(last - 1) === SPACE) last--;
+      const piece = s.slice(lineStart, last);
+      text = breaks === 0 ? piece : text + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)) + piece;
+      const next = s.charCodeAt(end);
+      if (next === COLON && !isBlankOrEnd(s.charCodeAt(end + 1)) && !FLOW_INDICATORS.has(s.charCodeAt(end + 1))) throw notSimple();
+      const continued = next === NEWLINE ? this.plainContinuation(end, indent) : undefined;
+      if (!continued) {
+        if (text === '=' || text === '<<') throw notSimple();
+        return { value: resolvePlainScalar(text), end: last };
+      }
+      lineStart = continued.at;
+      breaks = continued.breaks;
     }
-    let last = end;
-    while (s.charCodeAt(last - 1) === SPACE) last--;
-    const text = s.slice(at, last);
-    if (text === '=' || text === '<<') throw notSimple();
-    if (s.charCodeAt(end) === COLON && !isBlankOrEnd(s.charCodeAt(end + 1)) && !FLOW_INDICATORS.has(s.charCodeAt(end + 1))) throw notSimple();
-    return { value: resolvePlainScalar(text), end: last };
+  }
+
+  /**
+   * After a flow plain scalar's line ends at `newline`: where it goes on, and over how many line
+   * breaks, or undefined when the next text ends it (`,`, `]`, `}`, `:`, a comment).
+   */
+  private plainContinuation(newline: number, indent: number): { at: number; breaks: number } | undefined {
+    const s = this.s;
+    let next = newline;
+    let breaks = 0;
+    let lineStart = newline + 1;
+    for (;;) {
+      breaks++;
+      lineStart = next + 1;
+      next = this.afterSpaces(lineStart);
+      if (s.charCodeAt(next) !== NEWLINE) break;
+    }
+    const c = s.charCodeAt(next);
+    if (Number.isNaN(c) || FLOW_INDICATORS.has(c) || c === COLON || c === HASH) return undefined;
+    if (next - lineStart <= indent) throw notSimple(); // libyaml's leniency: the full reader reports it
+    if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw notSimple();
+    return { at: next, breaks };
   }
 }
 
