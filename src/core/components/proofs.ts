@@ -78,6 +78,8 @@ export class Proofs {
   private readonly chosen: Uint8Array;
   /** The last dead end told for each component, whichever click it was told on. */
   private readonly told: (DeadEnd | undefined)[];
+  /** The previous click's tables, for `previously`. */
+  private before: { selection: number[] | undefined; witness: Int32Array; models: Int32Array[]; dead: Map<number, DeadEnd>; changes: (Change | undefined)[] } | undefined;
   stats: RefreshStats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0, explained: 0 };
   /**
    * For components proved by the repair: the base model it started from and what it changed.
@@ -115,6 +117,7 @@ export class Proofs {
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
     const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
+    this.before = { selection: this.fresh ? this.selection : undefined, witness: old.witness, models: old.models, dead: old.dead, changes: old.changes };
     this.changes = this.spare.fill(undefined);
     this.spare = old.changes;
     for (const x of this.selection) this.chosen[x] = 0;
@@ -292,6 +295,26 @@ export class Proofs {
     }
     this.dead.set(c, { core });
     explainAgain.push(c);
+  }
+
+  /**
+   * What the click before this one proved about `c`, when it was asked with exactly `selection`
+   * (as a set): a radio member's kept selection is, on the click that first chooses a network
+   * core, the selection of the click before — whose proofs for every core are still true, so the
+   * members need no proof of their own. Read only until the next `refresh` (its tables are reused).
+   */
+  previously(c: number, selection: readonly number[]): { model?: Int32Array; change?: Change; dead?: DeadEnd } | undefined {
+    const b = this.before;
+    if (!b?.selection || b.selection.length !== selection.length || !selection.every((x) => b.selection?.includes(x))) return undefined;
+    const w = b.witness[c];
+    // A witness id may stand for its model plus c itself (a base that c extends).
+    if (w >= 0) return contains(b.models[w], c) ? { model: b.models[w] } : { change: { base: b.models[w], added: [c], dropped: NOTHING } };
+    if (w === REPAIRED) return { change: b.changes[c] ?? { base: b.models[0], added: [c], dropped: NOTHING } };
+    if (w === DEAD) {
+      const dead = b.dead.get(c);
+      return dead ? { dead } : undefined;
+    }
+    return undefined;
   }
 
   /** The selection's own valid completion, when it has one. */

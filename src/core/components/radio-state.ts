@@ -8,7 +8,7 @@
 import type { Catalog } from './catalog.js';
 import { deadEndByCore, explainDeadEnd, nameOf, pairText } from './explain.js';
 import { NONE, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
-import { inWitness, type Replacement, type Replacements, type Verdict } from './radio.js';
+import { inWitness, type Previously, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
 import type { Shown } from './shown.js';
 
@@ -23,6 +23,8 @@ export interface RadioContext {
   fixes: boolean;
   /** A model of the whole selection, to steer the search for the kept one. */
   prefer?: Int32Array;
+  /** The main proofs' answers for the selection they proved before this click. */
+  previously?: Previously;
 }
 
 /** What every member sharing one replacement (almost always all of them) shares. */
@@ -53,7 +55,7 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
     if (own.length > 0) clashing.set(c, own);
     else targets.push({ member: c, kept: rep.kept });
   });
-  const verdicts = radio.prove(targets, ctx.budget, ctx.prefer);
+  const verdicts = radio.prove(targets, ctx.budget, ctx.prefer, ctx.previously);
   const texts: string[] = [];
   const fixes: string[] = [];
   const labels = labelsOf(catalog);

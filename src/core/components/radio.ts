@@ -134,11 +134,24 @@ export interface Witness {
 }
 const NOTHING: readonly number[] = Object.freeze([]);
 
+/** The witness as a model (ascending). */
+function modelOf(w: Witness): Int32Array {
+  if (w.model) return w.model;
+  const dropped = w.dropped as readonly number[];
+  const out: number[] = [];
+  for (const x of w.base as Int32Array) if (!dropped.includes(x)) out.push(x);
+  for (const x of w.added as readonly number[]) if (!out.includes(x)) out.push(x);
+  return Int32Array.from(out).sort();
+}
+
 export function inWitness(w: Witness, x: number): boolean {
   if (w.model) return contains(w.model, x);
   if ((w.added as readonly number[]).includes(x)) return true;
   return contains(w.base as Int32Array, x) && !(w.dropped as readonly number[]).includes(x);
 }
+
+/** What the main proofs proved about a member with exactly `kept` chosen, if they were asked (proofs.ts `previously`). */
+export type Previously = (member: number, kept: readonly number[]) => { model?: Int32Array; change?: Witness; dead?: { core: number[]; why?: Refutation; text?: string } } | undefined;
 
 /** Search budget for an explanation (the yes/no answer is already known). */
 const EXPLAIN_BUDGET = 300;
@@ -168,7 +181,7 @@ export class Replacements {
   }
 
   /** A verdict for each of `targets` against its own kept selection (the caller gives both). */
-  prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number, prefer?: Int32Array): Map<number, Verdict> {
+  prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number, prefer?: Int32Array, previously?: Previously): Map<number, Verdict> {
     const out = new Map<number, Verdict>();
     this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
     // The main selection's model minus what the click drops is usually a model of kept: steer there.
@@ -178,7 +191,7 @@ export class Replacements {
     // Members sharing a kept selection (almost always all of them) share its base model.
     const byKept = new Map<string, { kept: number[]; members: number[] }>();
     for (const { member, kept } of targets) {
-      const carried = this.carry(member, kept);
+      const carried = this.carry(member, kept) ?? this.known(member, kept, previously, prefer);
       if (carried) {
         this.stats.carried++;
         out.set(member, carried);
@@ -202,6 +215,16 @@ export class Replacements {
       if (r.status === 'sat') return y;
     }
     return undefined;
+  }
+
+  /** The main proofs' answer for member + kept, when kept is the selection they last proved. */
+  private known(member: number, kept: number[], previously: Previously | undefined, prefer: Int32Array | undefined): Verdict | undefined {
+    const p = previously?.(member, kept);
+    if (!p) return undefined;
+    if (p.dead) return { status: 'unsat', core: p.dead.core, why: p.dead.why, text: p.dead.text, kept };
+    const model = p.model ?? modelOf(p.change as Witness);
+    // Written against this click's base, as the members' own proofs are, so the next click rebases it.
+    return { status: 'sat', witness: prefer ? changeOf(prefer, model) : { model }, kept };
   }
 
   private carry(member: number, kept: number[]): Verdict | undefined {

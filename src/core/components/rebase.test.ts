@@ -158,15 +158,21 @@ test('Replacements: over a sequence of clicks every radio member proved choosabl
       const catalog = compileCatalog(buildComponents(input), { requiredTypes: input.required });
       const b = validity(catalog);
       const radio = new Replacements(catalog);
+      const e = new Proofs(catalog);
       let selection: number[] = [];
       for (const i of clicks) {
         const x = i % b.n;
         selection = selection.includes(x) ? selection.filter((y) => y !== x) : [...selection, x];
         const replacing = replacementsOf(catalog, selection, replacingMembers(catalog, selection));
-        // As state does: a model of the whole selection (when there is one) to start from.
-        const whole = new Cdcl(catalog).solve(selection);
-        const verdicts = radio.prove([...replacing].map(([member, rep]) => ({ member, kept: rep.kept })), 100_000, whole.status === 'sat' ? whole.model : undefined);
+        // As state does: the main proofs first (their answers for the selection before are reused
+        // when a member's kept selection is that one), and the selection's model to start from.
+        e.refresh(selection, 100_000, [...replacing.keys()]);
+        const verdicts = radio.prove([...replacing].map(([member, rep]) => ({ member, kept: rep.kept })), 100_000, e.baseModel, (c, kept) => e.previously(c, kept));
         for (const [m, v] of verdicts) {
+          if (v.status === 'unsat') {
+            assert.ok(!b.valid.some((ok, t) => ok && (t & (b.maskOf(v.kept) | (1 << m))) === (b.maskOf(v.kept) | (1 << m))), `${m} with [${v.kept}] has a completion`);
+            continue;
+          }
           if (v.status !== 'sat') continue;
           members++;
           const model: number[] = [m];

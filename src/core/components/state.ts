@@ -158,7 +158,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   }
   if (replacing.size > 0) {
     engine.radio ??= new Replacements(catalog);
-    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel }, shown, out);
+    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel, previously: (c, kept) => e.previously(c, kept) }, shown, out);
   }
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
