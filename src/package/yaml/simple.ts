@@ -613,7 +613,7 @@ class SimpleReader {
       if (isMap) {
         if (s.charCodeAt(i) !== COLON || (typeof item.value === 'object' && item.value !== null)) throw notSimple();
         // PyYAML refuses a key over several lines ("could not find expected ':'").
-        if (s.lastIndexOf('\n', item.end - 1) >= itemStart) throw notSimple();
+        for (let k = itemStart; k < item.end; k++) if (s.charCodeAt(k) === NEWLINE) throw notSimple();
         const key = String(item.value);
         if (entry.keys.has(key)) throw notSimple();
         // `a:b` and empty values are rare in flow mappings, and readers differ on them.
