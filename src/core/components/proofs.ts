@@ -26,6 +26,20 @@ import { NOTHING, changeOf, contains, containsAll, inChange, inChangeAll, type C
 
 export type { DeadEnd } from './dead-ends.js';
 
+/** One click's proofs. */
+interface Tables {
+  witness: Int32Array;
+  models: Int32Array[];
+  dead: Map<number, DeadEnd>;
+  changes: (Change | undefined)[];
+}
+
+/** Does any of `xs` occur in `ys`? */
+function anyIn(xs: readonly number[], ys: readonly number[]): boolean {
+  for (let i = 0; i < xs.length; i++) if (ys.includes(xs[i])) return true;
+  return false;
+}
+
 /** Witness codes besides a model id. */
 export const DEAD = -1;
 export const UNKNOWN = -2;
@@ -116,7 +130,7 @@ export class Proofs {
     const n = catalog.components.length;
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
     if (change?.same) return;
-    const old = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
+    const old: Tables = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
     this.before = { selection: this.fresh ? this.selection : undefined, witness: old.witness, models: old.models, dead: old.dead, changes: old.changes };
     this.changes = this.spare.fill(undefined);
     this.spare = old.changes;
@@ -151,76 +165,93 @@ export class Proofs {
     this.remember(base0);
     const { witness, blocked } = this;
     blocked.fill(0);
+    // Indexed loops: refresh runs once a click, and a for-of over a thousand-long neighbour list in
+    // code not yet optimised allocates a step object per item.
     for (const s of selection) {
       witness[s] = 0;
-      for (const y of catalog.conflicts[s]) blocked[y] = 1;
+      const ys = catalog.conflicts[s];
+      for (let i = 0; i < ys.length; i++) blocked[ys[i]] = 1;
     }
     for (let c = 0; c < n; c++) if (blocked[c] && witness[c] === OPEN) witness[c] = UNASKED;
     for (const x of base0) witness[x] = 0;
     for (const c of skip) if (witness[c] === OPEN) witness[c] = UNASKED;
     this.stats.base = base0.length;
 
-    // 1. What the previous click proved and still holds.
+    // 1. What the previous click proved and still holds; 2-4. the rest, cheapest proof first; then
+    // the new dead ends in words. Three methods rather than one: V8 optimises each on its own (one
+    // function holding all three took TurboFan 0.2-0.4 s of a second thread, compiled again after
+    // every deoptimisation, while the click ran in unoptimised code that allocates as it loops).
     const explainAgain: number[] = [];
-    if (change) {
-      const kept = new Map<number, number>();
-      const { rebase } = this;
-      rebase.setBase(base0, selection);
-      const oldBase = old.models[0];
-      for (let c = 0; c < n; c++) {
-        if (witness[c] !== OPEN) continue;
-        const w = old.witness[c];
-        if (w >= 0 && containsAll(old.models[w], change.added)) {
-          let id = kept.get(w);
-          if (id === undefined) {
-            id = this.models.length;
-            this.models.push(old.models[w]);
-            kept.set(w, id);
-          }
-          witness[c] = id;
+    if (change) this.carry(old, change, base0, selection, explainAgain);
+    for (const m of this.pool) if (m !== base0 && containsAll(m, selection)) this.prove(m, false);
+    this.proveRest(base0, selection, budget, explainAgain);
+    this.explain(selection, explainAgain);
+  }
+
+  /** Step 1: what the previous click proved and still holds, carried or moved onto `base0`. */
+  private carry(old: Tables, change: { added: number[]; removed: number[] }, base0: Int32Array, selection: readonly number[], explainAgain: number[]): void {
+    const { witness } = this;
+    const n = witness.length;
+    const kept = new Map<number, number>();
+    const { rebase } = this;
+    rebase.setBase(base0, selection);
+    const oldBase = old.models[0];
+    for (let c = 0; c < n; c++) {
+      if (witness[c] !== OPEN) continue;
+      const w = old.witness[c];
+      if (w >= 0 && containsAll(old.models[w], change.added)) {
+        let id = kept.get(w);
+        if (id === undefined) {
+          id = this.models.length;
+          this.models.push(old.models[w]);
+          kept.set(w, id);
+        }
+        witness[c] = id;
+        this.stats.carried++;
+      } else if (w === 0 && !contains(oldBase, c)) {
+        // Last click's base + c (extendsBase): the same on the new base, when the rules the
+        // bases' difference touches still hold (rebase.ts).
+        if (rebase.holdsWith(oldBase, c)) {
+          witness[c] = 0;
+          this.stats.rebased++;
+        }
+      } else if (w === REPAIRED) {
+        // base − dropped + added, against the base of its own click: still a model with the
+        // selection when it has every choice the click added (removed ones do not matter).
+        // Without an entry it was last click's base + c.
+        const ch = old.changes[c] ?? { base: oldBase, added: [c], dropped: NOTHING };
+        if (inChangeAll(ch, change.added)) {
+          witness[c] = REPAIRED;
+          this.changes[c] = ch;
           this.stats.carried++;
-        } else if (w === 0 && !contains(oldBase, c)) {
-          // Last click's base + c (extendsBase): the same on the new base, when the rules the
-          // bases' difference touches still hold (rebase.ts).
-          if (rebase.holdsWith(oldBase, c)) {
-            witness[c] = 0;
-            this.stats.rebased++;
-          }
-        } else if (w === REPAIRED) {
-          // base − dropped + added, against the base of its own click: still a model with the
-          // selection when it has every choice the click added (removed ones do not matter).
-          // Without an entry it was last click's base + c.
-          const ch = old.changes[c] ?? { base: oldBase, added: [c], dropped: NOTHING };
-          if (inChangeAll(ch, change.added)) {
+        } else if (rebase.holds(ch.base, ch.added, ch.dropped, c)) {
+          // The same change on the new base (rebase.ts), minus what the new base already has or lacks.
+          const moved = rebase.moved(ch);
+          if (moved.dropped.length === 0 && moved.added.length === 1 && moved.added[0] === c) witness[c] = 0;
+          else {
             witness[c] = REPAIRED;
-            this.changes[c] = ch;
-            this.stats.carried++;
-          } else if (rebase.holds(ch.base, ch.added, ch.dropped, c)) {
-            // The same change on the new base (rebase.ts), minus what the new base already has or lacks.
-            const moved = rebase.moved(ch);
-            if (moved.dropped.length === 0 && moved.added.length === 1 && moved.added[0] === c) witness[c] = 0;
-            else {
-              witness[c] = REPAIRED;
-              this.changes[c] = moved;
-            }
-            this.stats.rebased++;
+            this.changes[c] = moved;
           }
-        } else if (w === DEAD) {
-          // Still a dead end while every choice of its core is still chosen; told again when its
-          // sentence cites a choice that is gone.
-          const d = old.dead.get(c) as DeadEnd;
-          if (!change.removed.some((x) => d.core.includes(x))) {
-            witness[c] = DEAD;
-            this.dead.set(c, d);
-            this.stats.carried++;
-            if (d.why && change.removed.some((x) => mentionsChoice(d.why as Refutation, x))) explainAgain.push(c);
-          }
+          this.stats.rebased++;
+        }
+      } else if (w === DEAD) {
+        // Still a dead end while every choice of its core is still chosen; told again when its
+        // sentence cites a choice that is gone.
+        const d = old.dead.get(c) as DeadEnd;
+        if (!anyIn(change.removed, d.core)) {
+          witness[c] = DEAD;
+          this.dead.set(c, d);
+          this.stats.carried++;
+          if (d.why && change.removed.some((x) => mentionsChoice(d.why as Refutation, x))) explainAgain.push(c);
         }
       }
     }
-    for (const m of this.pool) if (m !== base0 && containsAll(m, selection)) this.prove(m, false);
+  }
 
-    // 2-4. The rest, cheapest proof first.
+  /** Steps 2-4 for what is still open: the repair against `base0`, propagation, then a search. */
+  private proveRest(base0: Int32Array, selection: number[], budget: number, explainAgain: number[]): void {
+    const { catalog, witness } = this;
+    const n = witness.length;
     this.repair.setBase(base0, selection, (c) => this.cdcl.fixedFalse(c));
     const hinted = this.setHint(base0);
     for (let c = 0; c < n; c++) {
@@ -268,17 +299,19 @@ export class Proofs {
         this.deadEnd(c, r.core.filter((x) => x !== c), explainAgain);
       } else witness[c] = UNKNOWN;
     }
+  }
 
+  /** The dead ends found or kept on this click that need a (new) explanation. */
+  private explain(selection: readonly number[], explainAgain: readonly number[]): void {
     this.stats.explained = explainAgain.length;
-    if (explainAgain.length > 0) {
-      this.explainer.assume(selection, true);
-      for (const c of explainAgain) {
-        const d = this.dead.get(c) as DeadEnd;
-        const r = this.explainer.solve([c], { explain: true, budget: EXPLAIN_BUDGET });
-        const told: DeadEnd = r.status === 'unsat' ? { core: d.core, why: r.why, cites: citedChoices(r.why, this.chosen) } : { core: d.core };
-        this.dead.set(c, told);
-        this.told[c] = told;
-      }
+    if (explainAgain.length === 0) return;
+    this.explainer.assume(selection, true);
+    for (const c of explainAgain) {
+      const d = this.dead.get(c) as DeadEnd;
+      const r = this.explainer.solve([c], { explain: true, budget: EXPLAIN_BUDGET });
+      const told: DeadEnd = r.status === 'unsat' ? { core: d.core, why: r.why, cites: citedChoices(r.why, this.chosen) } : { core: d.core };
+      this.dead.set(c, told);
+      this.told[c] = told;
     }
   }
 
