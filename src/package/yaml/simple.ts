@@ -192,7 +192,6 @@ class SimpleReader {
   }
 
   private blockSequence(start: number, indent: number, depth: number): unknown[] {
-    const s = this.s;
     const out: unknown[] = [];
     const entry = recordContainer(out, this.pos(start));
     let dash = start;
@@ -200,20 +199,31 @@ class SimpleReader {
       const item = this.entryValue(this.afterSpaces(dash + 1), indent, depth, true);
       entry.values.set(out.length, item.position);
       out.push(item.value);
-      // `this.at` is now at the start of a line; find the next entry.
-      this.skipEmptyLines();
-      if (this.at >= s.length) break;
-      const lineIndent = this.indentAt(this.at);
-      if (lineIndent < indent) break;
-      if (lineIndent > indent) throw notSimple();
-      dash = this.at + lineIndent;
-      if (s.charCodeAt(dash) !== DASH || !isBlankOrEnd(s.charCodeAt(dash + 1))) break;
+      const next = this.nextEntry(indent);
+      if (next < 0 || !this.isDash(next)) break;
+      dash = next;
     }
     return out;
   }
 
+  /**
+   * Where the next entry of a block collection at column `indent` starts, once `this.at` is at the
+   * start of the line after the last one; -1 when the collection has ended. A deeper line is not simple.
+   */
+  private nextEntry(indent: number): number {
+    this.skipEmptyLines();
+    if (this.at >= this.s.length) return -1;
+    const lineIndent = this.indentAt(this.at);
+    if (lineIndent < indent) return -1;
+    if (lineIndent > indent) throw notSimple();
+    return this.at + lineIndent;
+  }
+
+  private isDash(at: number): boolean {
+    return this.s.charCodeAt(at) === DASH && isBlankOrEnd(this.s.charCodeAt(at + 1));
+  }
+
   private blockMapping(start: number, indent: number, depth: number): Record<string, unknown> {
-    const s = this.s;
     const out: Record<string, unknown> = {};
     const entry = recordContainer(out, this.pos(start));
     let keyStart = start;
@@ -225,16 +235,10 @@ class SimpleReader {
       setOwn(out, key, value.value);
       entry.keys.set(key, keyPos);
       entry.values.set(key, value.position);
-      this.skipEmptyLines();
-      if (this.at >= s.length) break;
-      const lineIndent = this.indentAt(this.at);
-      if (lineIndent < indent) break;
-      if (lineIndent > indent) throw notSimple();
-      keyStart = this.at + lineIndent;
-      if (s.charCodeAt(keyStart) === DASH && isBlankOrEnd(s.charCodeAt(keyStart + 1))) {
-        // A sequence at the mapping's own indentation belongs to a parent sequence, if any.
-        break;
-      }
+      const next = this.nextEntry(indent);
+      // A sequence at the mapping's own indentation belongs to a parent sequence, if any.
+      if (next < 0 || this.isDash(next)) break;
+      keyStart = next;
     }
     return out;
   }
