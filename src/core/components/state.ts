@@ -148,7 +148,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
         if (g > 0) {
           for (let i = 0; i < g; i++) texts[i] = shown.notChosenYet(gates[i]);
           reasons = shown.reasons(c, texts, g);
-          fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, chosen, ids, texts) : NONE;
+          fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, chosen, shape.pane, ids, texts) : NONE;
         }
       }
     }
@@ -176,16 +176,16 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
  * choosing them keeps a valid completion), on this or an earlier pane. `ids` and `texts` are
  * scratch lists.
  */
-function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[], g: number, chosen: Uint8Array, ids: number[], texts: string[]): string[] {
-  const { components, constraints } = e.catalog;
-  const pane = components[c].pane;
+function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[], g: number, chosen: Uint8Array, panes: Int32Array, ids: number[], texts: string[]): string[] {
+  const { constraints } = e.catalog;
+  const pane = panes[c];
   let k = 0;
   for (let j = 0; j < g; j++) {
     // The items in the witness, ascending (the same names in the same order as walking the items).
     const found = e.itemsInWitness(c, constraints[gates[j]].items, members);
     for (let i = 0; i < found; i++) {
       const x = members[i];
-      if (chosen[x] || components[x].pane > pane || among(ids, k, x)) continue;
+      if (chosen[x] || panes[x] > pane || among(ids, k, x)) continue;
       ids[k++] = x;
     }
   }
