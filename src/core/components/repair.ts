@@ -11,7 +11,7 @@
  * only break when its trigger is added, an item is added under a maximum, or an item is dropped
  * under a minimum, and each of those puts the rule back on the list to check.
  */
-import type { Catalog } from './catalog.js';
+import { sortedHas, type Catalog } from './catalog.js';
 import { ruleSides, type RuleSides } from './rebase.js';
 
 /** Adds and drops one attempt may make before it gives up. */
@@ -307,14 +307,3 @@ export class Repair {
 
 const NO_CHANGE: readonly number[] = Object.freeze([]);
 
-function sortedHas(list: Int32Array, x: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid] === x) return true;
-    if (list[mid] < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
