@@ -3,6 +3,7 @@
  * model, which is what the repair finds, what a rebase moves (rebase.ts) and what "also choose"
  * fixes read — no model is built.
  */
+import { sortedHas } from './catalog.js';
 
 export interface Change {
   base: Int32Array;
@@ -39,18 +40,8 @@ export function inChange(change: Change, x: number): boolean {
   return change.added.includes(x) || (contains(change.base, x) && !change.dropped.includes(x));
 }
 
-/** Is `x` in the ascending `model`? */
-export function contains(model: Int32Array, x: number): boolean {
-  let lo = 0;
-  let hi = model.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (model[mid] === x) return true;
-    if (model[mid] < x) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
+/** Is `x` in the ascending `model`? (The catalog's binary search, under the witnesses' name.) */
+export const contains: (model: Int32Array, x: number) => boolean = sortedHas;
 
 /** Is every one of `xs` in the ascending `model`? */
 export function containsAll(model: Int32Array, xs: readonly number[]): boolean {
