@@ -17,10 +17,13 @@ test('the work runs, its value or its error comes back', () => {
   );
 });
 
-test('nothing is optimised during the work, and optimising works again after it, even after an error', () => {
-  // V8's test intrinsics say whether a function was optimised: asked in a child process, as they
-  // need a flag of their own.
-  const probe = `
+/**
+ * Runs `body` in a child Node with V8's test intrinsics (they need a flag of their own), where
+ * `optimised()` forces TurboFan at a fresh function and says whether it was optimised; answers the
+ * JSON the body prints.
+ */
+function probe(body: string, nodeFlags: string[] = []): unknown {
+  const source = `
     import { withoutOptimisingCompiler } from ${JSON.stringify(new URL('./short-run.ts', import.meta.url).href)};
     const optimised = () => {
       const f = (x) => x * 2 + 1;
@@ -31,28 +34,21 @@ test('nothing is optimised during the work, and optimising works again after it,
       f(2);
       return (%GetOptimizationStatus(f) & 16) !== 0;
     };
+    ${body}`;
+  const r = spawnSync(process.execPath, ['--allow-natives-syntax', ...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test('nothing is optimised during the work, and optimising works again after it, even after an error', () => {
+  const answer = probe(`
     const during = withoutOptimisingCompiler(optimised);
     try { withoutOptimisingCompiler(() => { throw new Error('x'); }); } catch {}
-    console.log(JSON.stringify({ during, after: optimised() }));`;
-  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { during: false, after: true });
+    console.log(JSON.stringify({ during, after: optimised() }));`);
+  assert.deepEqual(answer, { during: false, after: true });
 });
 
 test('a user who chose about optimisation when starting Node keeps the choice', () => {
-  const probe = `
-    import { withoutOptimisingCompiler } from ${JSON.stringify(new URL('./short-run.ts', import.meta.url).href)};
-    const f = (x) => x * 2 + 1;
-    const during = withoutOptimisingCompiler(() => {
-      for (let i = 0; i < 1000; i++) f(i);
-      %PrepareFunctionForOptimization(f);
-      f(1);
-      %OptimizeFunctionOnNextCall(f);
-      f(2);
-      return (%GetOptimizationStatus(f) & 16) !== 0;
-    });
-    console.log(JSON.stringify({ during }));`;
-  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--turbofan', '--import', 'tsx', '--input-type=module', '-e', probe], { encoding: 'utf8' });
-  assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(JSON.parse(r.stdout), { during: true });
+  const answer = probe(`console.log(JSON.stringify({ during: withoutOptimisingCompiler(optimised) }));`, ['--turbofan']);
+  assert.deepEqual(answer, { during: true });
 });
