@@ -21,9 +21,8 @@ import { setOwn } from './convert.js';
 
 /** Thrown inside the reader to give up; never escapes `readSimpleYaml`. */
 class NotSimple extends Error {}
-const GIVE_UP = new NotSimple();
 /** One error object for every give-up: building a stack trace each time would cost more than the reading. */
-const notSimple = () => GIVE_UP;
+const GIVE_UP = new NotSimple();
 
 const SPACE = 0x20;
 const NEWLINE = 0x0a;
@@ -107,12 +106,12 @@ class SimpleReader {
     // A leading `---` alone on its line starts the one document; any other marker is not simple.
     if (s.startsWith('---', this.at) && isBlankOrEnd(s.charCodeAt(this.at + 3))) {
       const rest = this.afterSpaces(this.at + 3);
-      if (!isBreakOrEnd(s.charCodeAt(rest))) throw notSimple();
+      if (!isBreakOrEnd(s.charCodeAt(rest))) throw GIVE_UP;
       this.at = this.nextLine(rest);
       this.skipEmptyLines();
     }
     if (this.at >= s.length) return null;
-    if (this.indentAt(this.at) !== 0) throw notSimple();
+    if (this.indentAt(this.at) !== 0) throw GIVE_UP;
     let value: unknown;
     const c = s.charCodeAt(this.at);
     if (c === 0x5b || c === 0x7b) {
@@ -121,8 +120,8 @@ class SimpleReader {
       value = flow.value;
     } else value = this.blockCollection(this.at, 0);
     this.skipEmptyLines();
-    if (this.at < s.length) throw notSimple();
-    if (this.aliased && expandedSize(value, new Map()) > MAX_EXPANDED) throw notSimple();
+    if (this.at < s.length) throw GIVE_UP;
+    if (this.aliased && expandedSize(value, new Map()) > MAX_EXPANDED) throw GIVE_UP;
     return value;
   }
 
@@ -132,7 +131,7 @@ class SimpleReader {
     let end = at + 1;
     while (end < s.length && ANCHOR_CHAR.test(s[end])) end++;
     // An empty name, or characters libyaml refuses in one: the full reader says so.
-    if (end === at + 1 || !isBlankOrEnd(s.charCodeAt(end))) throw notSimple();
+    if (end === at + 1 || !isBlankOrEnd(s.charCodeAt(end))) throw GIVE_UP;
     return { name: s.slice(at + 1, end), end };
   }
 
@@ -165,7 +164,7 @@ class SimpleReader {
         this.at = this.nextLine(first);
         continue;
       }
-      if (first === this.at && !(atStart && s.startsWith('---', first)) && (s.startsWith('---', first) || s.startsWith('...', first)) && isBlankOrEnd(s.charCodeAt(first + 3))) throw notSimple();
+      if (first === this.at && !(atStart && s.startsWith('---', first)) && (s.startsWith('---', first) || s.startsWith('...', first)) && isBlankOrEnd(s.charCodeAt(first + 3))) throw GIVE_UP;
       return;
     }
   }
@@ -177,14 +176,14 @@ class SimpleReader {
     const c = s.charCodeAt(i);
     if (c === HASH && i > from) this.at = this.nextLine(i);
     else if (isBreakOrEnd(c)) this.at = this.nextLine(i);
-    else throw notSimple();
+    else throw GIVE_UP;
   }
 
   // --- block collections -------------------------------------------------------------------------
 
   /** A block sequence or mapping whose first entry starts at `start` (column `indent`). */
   private blockCollection(start: number, depth: number): unknown {
-    if (depth > MAX_DEPTH) throw notSimple();
+    if (depth > MAX_DEPTH) throw GIVE_UP;
     const s = this.s;
     const indent = start - this.s.lastIndexOf('\n', start - 1) - 1;
     if (s.charCodeAt(start) === DASH && isBlankOrEnd(s.charCodeAt(start + 1))) return this.blockSequence(start, indent, depth);
@@ -215,7 +214,7 @@ class SimpleReader {
     if (this.at >= this.s.length) return -1;
     const lineIndent = this.indentAt(this.at);
     if (lineIndent < indent) return -1;
-    if (lineIndent > indent) throw notSimple();
+    if (lineIndent > indent) throw GIVE_UP;
     return this.at + lineIndent;
   }
 
@@ -229,7 +228,7 @@ class SimpleReader {
     let keyStart = start;
     for (;;) {
       const { key, colon } = this.blockKey(keyStart);
-      if (entry.keys.has(key)) throw notSimple(); // the full reader reports duplicates
+      if (entry.keys.has(key)) throw GIVE_UP; // the full reader reports duplicates
       const keyPos = this.pos(keyStart);
       const value = this.entryValue(this.afterSpaces(colon + 1), indent, depth, false);
       setOwn(out, key, value.value);
@@ -254,23 +253,23 @@ class SimpleReader {
       key = quoted.value;
       end = this.afterSpaces(quoted.end);
     } else {
-      if (!this.mayStartPlain(start)) throw notSimple();
+      if (!this.mayStartPlain(start)) throw GIVE_UP;
       end = start;
       for (;;) {
         const k = s.charCodeAt(end);
-        if (isBreakOrEnd(k)) throw notSimple(); // a line without `key:`
+        if (isBreakOrEnd(k)) throw GIVE_UP; // a line without `key:`
         if (k === COLON && isBlankOrEnd(s.charCodeAt(end + 1))) break;
-        if (k === HASH && s.charCodeAt(end - 1) === SPACE) throw notSimple();
+        if (k === HASH && s.charCodeAt(end - 1) === SPACE) throw GIVE_UP;
         end++;
       }
       let last = end;
       while (s.charCodeAt(last - 1) === SPACE) last--;
       const text = s.slice(start, last);
-      if (text === '<<' || text === '=') throw notSimple();
+      if (text === '<<' || text === '=') throw GIVE_UP;
       key = String(resolvePlainScalar(text));
     }
-    if (s.charCodeAt(end) !== COLON || !isBlankOrEnd(s.charCodeAt(end + 1))) throw notSimple();
-    if (end - start > MAX_KEY) throw notSimple();
+    if (s.charCodeAt(end) !== COLON || !isBlankOrEnd(s.charCodeAt(end + 1))) throw GIVE_UP;
+    if (end - start > MAX_KEY) throw GIVE_UP;
     return { key, colon: end };
   }
 
@@ -286,7 +285,7 @@ class SimpleReader {
     if (c === 0x2a) {
       // An alias: the very value its anchor was given (the same object, as PyYAML builds it).
       const { name, end } = this.anchorName(content);
-      if (!this.anchors.has(name)) throw notSimple();
+      if (!this.anchors.has(name)) throw GIVE_UP;
       this.endOfLine(end);
       this.aliased = true;
       return { value: this.anchors.get(name), position: this.pos(content) };
@@ -295,9 +294,9 @@ class SimpleReader {
       const { name, end } = this.anchorName(content);
       const after = this.afterSpaces(end);
       // `- &a key: value` anchors the key; an anchor with no value at all is rare: both left to the full reader.
-      if (inSequence && this.startsCompactCollection(after)) throw notSimple();
+      if (inSequence && this.startsCompactCollection(after)) throw GIVE_UP;
       const anchored = this.unanchoredValue(after, indent, depth, inSequence);
-      if (anchored.empty) throw notSimple();
+      if (anchored.empty) throw GIVE_UP;
       this.anchors.set(name, anchored.value);
       return anchored;
     }
@@ -310,7 +309,7 @@ class SimpleReader {
     const c = s.charCodeAt(content);
     if (isBreakOrEnd(c) || c === HASH) {
       // Nothing on this line: the value is on the lines below, or empty.
-      if (c === HASH && s.charCodeAt(content - 1) !== SPACE) throw notSimple();
+      if (c === HASH && s.charCodeAt(content - 1) !== SPACE) throw GIVE_UP;
       this.at = this.nextLine(content);
       this.skipEmptyLines();
       if (this.at >= s.length) return { value: null, position: here, empty: true };
@@ -374,7 +373,7 @@ class SimpleReader {
       return quoted.value;
     }
     if (c === 0x7c || c === 0x3e) return this.blockScalar(at, indent);
-    if (!this.mayStartPlain(at)) throw notSimple();
+    if (!this.mayStartPlain(at)) throw GIVE_UP;
     return this.plain(at, indent);
   }
 
@@ -400,7 +399,7 @@ class SimpleReader {
       for (;;) {
         const k = s.charCodeAt(end);
         if (isBreakOrEnd(k)) break;
-        if (k === COLON && isBlankOrEnd(s.charCodeAt(end + 1))) throw notSimple();
+        if (k === COLON && isBlankOrEnd(s.charCodeAt(end + 1))) throw GIVE_UP;
         if (k === HASH && s.charCodeAt(end - 1) === SPACE) {
           ended = true;
           break;
@@ -434,7 +433,7 @@ class SimpleReader {
       // `---` or `...` at column 0 cannot be reached here: continuation lines are indented.
       lineStart = found;
     }
-    if (text === '=') throw notSimple();
+    if (text === '=') throw GIVE_UP;
     return resolvePlainScalar(text);
   }
 
@@ -450,11 +449,11 @@ class SimpleReader {
     let from = at + 1;
     for (let i = at + 1; ; i++) {
       const k = s.charCodeAt(i);
-      if (Number.isNaN(k)) throw notSimple();
+      if (Number.isNaN(k)) throw GIVE_UP;
       if (k === NEWLINE) {
-        if (multiLine === undefined) throw notSimple();
+        if (multiLine === undefined) throw GIVE_UP;
         // An escaped line break (`\` at the end of the line) joins without a space: left to the full reader.
-        if (quote === 0x22 && s.charCodeAt(i - 1) === 0x5c && i - 1 >= from) throw notSimple();
+        if (quote === 0x22 && s.charCodeAt(i - 1) === 0x5c && i - 1 >= from) throw GIVE_UP;
         let last = i;
         while (last > from && s.charCodeAt(last - 1) === SPACE) last--;
         value += s.slice(from, last);
@@ -466,10 +465,10 @@ class SimpleReader {
           next = this.afterSpaces(lineStart);
           const c = s.charCodeAt(next);
           if (c === NEWLINE) continue;
-          if (Number.isNaN(c)) throw notSimple();
+          if (Number.isNaN(c)) throw GIVE_UP;
           // Continuation lines no deeper than the collection: libyaml's leniency, reported by the full reader.
-          if (next - lineStart <= multiLine) throw notSimple();
-          if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw notSimple();
+          if (next - lineStart <= multiLine) throw GIVE_UP;
+          if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw GIVE_UP;
           break;
         }
         value += breaks === 1 ? ' ' : '\n'.repeat(breaks - 1);
@@ -505,11 +504,11 @@ class SimpleReader {
     const k = s[at + 1];
     if (k !== undefined && Object.hasOwn(ESCAPES, k)) return { text: ESCAPES[k], end: at + 2 };
     const width = k === 'x' ? 2 : k === 'u' ? 4 : 0;
-    if (width === 0) throw notSimple();
+    if (width === 0) throw GIVE_UP;
     const hex = s.slice(at + 2, at + 2 + width);
-    if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== width) throw notSimple();
+    if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== width) throw GIVE_UP;
     const code = parseInt(hex, 16);
-    if (code >= 0xd800 && code < 0xe000) throw notSimple();
+    if (code >= 0xd800 && code < 0xe000) throw GIVE_UP;
     return { text: String.fromCharCode(code), end: at + 2 + width };
   }
 
@@ -523,12 +522,11 @@ class SimpleReader {
       chomp = s[i] === '-' ? 'strip' : 'keep';
       i++;
     }
-    if (!isBlankOrEnd(s.charCodeAt(i))) throw notSimple(); // indentation indicators and the like
+    if (!isBlankOrEnd(s.charCodeAt(i))) throw GIVE_UP; // indentation indicators and the like
     this.endOfLine(i);
     // The content's indentation is that of its first non-empty line.
     const lines: string[] = [];
     let contentIndent = -1;
-    let trailingBreaks = 0;
     let emptyBefore = 0;
     let longestEmpty = 0;
     let lastHadBreak = true;
@@ -537,7 +535,7 @@ class SimpleReader {
       const spaces = first - this.at;
       const k = s.charCodeAt(first);
       if (isBreakOrEnd(k)) {
-        if (contentIndent >= 0 && spaces > contentIndent) throw notSimple(); // spaces that are content
+        if (contentIndent >= 0 && spaces > contentIndent) throw GIVE_UP; // spaces that are content
         longestEmpty = Math.max(longestEmpty, spaces);
         emptyBefore++;
         this.at = this.nextLine(first);
@@ -545,7 +543,7 @@ class SimpleReader {
       }
       if (contentIndent < 0) {
         if (spaces <= indent) break;
-        if (longestEmpty > spaces) throw notSimple();
+        if (longestEmpty > spaces) throw GIVE_UP;
         contentIndent = spaces;
       } else if (spaces < contentIndent) break;
       for (let e = 0; e < emptyBefore; e++) lines.push('');
@@ -556,13 +554,13 @@ class SimpleReader {
       lastHadBreak = lineEnd < end;
       this.at = end;
     }
-    trailingBreaks = emptyBefore;
+    const trailingBreaks = emptyBefore;
     if (lines.length === 0) {
-      if (chomp === 'keep') throw notSimple(); // only kept line breaks: rare, and readers differ
+      if (chomp === 'keep') throw GIVE_UP; // only kept line breaks: rare, and readers differ
       return '';
     }
     // The last line of the file without a line break: readers differ on what clipping keeps.
-    if (!lastHadBreak) throw notSimple();
+    if (!lastHadBreak) throw GIVE_UP;
     let body: string;
     if (!folded) body = lines.join('\n');
     else {
@@ -585,7 +583,6 @@ class SimpleReader {
         previous = line;
         empties = 0;
       }
-      if (empties > 0) throw notSimple(); // cannot happen: trailing empty lines are not in `lines`
     }
     if (chomp === 'strip') return body;
     if (chomp === 'clip') return `${body}\n`;
@@ -598,7 +595,7 @@ class SimpleReader {
    * reads less-indented ones too, which the full reader reports; so it gets those).
    */
   private flow(at: number, depth: number, indent: number): { value: unknown; end: number } {
-    if (depth > MAX_DEPTH) throw notSimple();
+    if (depth > MAX_DEPTH) throw GIVE_UP;
     const s = this.s;
     const isMap = s.charCodeAt(at) === 0x7b;
     const close = isMap ? 0x7d : 0x5d;
@@ -610,34 +607,34 @@ class SimpleReader {
     for (;;) {
       const k = s.charCodeAt(i);
       if (k === close) return { value: out, end: i + 1 };
-      if (Number.isNaN(k) || k === 0x2c) throw notSimple();
+      if (Number.isNaN(k) || k === 0x2c) throw GIVE_UP;
       const itemStart = i;
       const item = this.flowScalarOrCollection(i, depth, indent);
       i = this.flowSpace(item.end, indent);
       if (isMap) {
-        if (s.charCodeAt(i) !== COLON || (typeof item.value === 'object' && item.value !== null)) throw notSimple();
+        if (s.charCodeAt(i) !== COLON || (typeof item.value === 'object' && item.value !== null)) throw GIVE_UP;
         // PyYAML refuses a key over several lines ("could not find expected ':'").
-        for (let k = itemStart; k < item.end; k++) if (s.charCodeAt(k) === NEWLINE) throw notSimple();
+        for (let k = itemStart; k < item.end; k++) if (s.charCodeAt(k) === NEWLINE) throw GIVE_UP;
         const key = String(item.value);
-        if (entry.keys.has(key)) throw notSimple();
+        if (entry.keys.has(key)) throw GIVE_UP;
         // `a:b` and empty values are rare in flow mappings, and readers differ on them.
-        if (!item.quoted && !isBlankOrEnd(s.charCodeAt(i + 1))) throw notSimple();
+        if (!item.quoted && !isBlankOrEnd(s.charCodeAt(i + 1))) throw GIVE_UP;
         const valueAt = this.flowSpace(i + 1, indent);
         const v = s.charCodeAt(valueAt);
-        if (v === 0x2c || v === close || Number.isNaN(v)) throw notSimple();
+        if (v === 0x2c || v === close || Number.isNaN(v)) throw GIVE_UP;
         const value = this.flowScalarOrCollection(valueAt, depth, indent);
         setOwn(map, key, value.value);
         entry.keys.set(key, this.pos(itemStart));
         entry.values.set(key, this.pos(valueAt));
         i = this.flowSpace(value.end, indent);
       } else {
-        if (s.charCodeAt(i) === COLON) throw notSimple(); // a single-pair mapping inside a sequence
+        if (s.charCodeAt(i) === COLON) throw GIVE_UP; // a single-pair mapping inside a sequence
         entry.values.set(seq.length, this.pos(itemStart));
         seq.push(item.value);
       }
       const sep = s.charCodeAt(i);
       if (sep === 0x2c) i = this.flowSpace(i + 1, indent);
-      else if (sep !== close) throw notSimple();
+      else if (sep !== close) throw GIVE_UP;
     }
   }
 
@@ -655,8 +652,8 @@ class SimpleReader {
         const lineStart = i + 1;
         i = this.afterSpaces(lineStart);
         const c = s.charCodeAt(i);
-        if (!isBreakOrEnd(c) && c !== HASH && i - lineStart <= indent) throw notSimple();
-        if (i === lineStart && (s.startsWith('---', i) || s.startsWith('...', i))) throw notSimple();
+        if (!isBreakOrEnd(c) && c !== HASH && i - lineStart <= indent) throw GIVE_UP;
+        if (i === lineStart && (s.startsWith('---', i) || s.startsWith('...', i))) throw GIVE_UP;
       } else return i;
     }
   }
@@ -666,7 +663,7 @@ class SimpleReader {
     const c = s.charCodeAt(at);
     if (c === 0x5b || c === 0x7b) return this.flow(at, depth + 1, indent);
     if (c === 0x22 || c === 0x27) return { ...this.quoted(at, indent), quoted: true };
-    if (!this.mayStartPlain(at)) throw notSimple();
+    if (!this.mayStartPlain(at)) throw GIVE_UP;
     // A plain scalar may go on over lines (PyYAML writes long flow values so), folded like a block one.
     let text = '';
     let lineStart = at;
@@ -678,7 +675,7 @@ class SimpleReader {
         if (isBreakOrEnd(k) || FLOW_INDICATORS.has(k)) break;
         if (k === COLON) break;
         // PyYAML ends a flow scalar at `?`; a comment right after one is rare.
-        if (k === 0x3f || (k === HASH && s.charCodeAt(end - 1) === SPACE)) throw notSimple();
+        if (k === 0x3f || (k === HASH && s.charCodeAt(end - 1) === SPACE)) throw GIVE_UP;
         end++;
       }
       let last = end;
@@ -686,10 +683,10 @@ class SimpleReader {
       const piece = s.slice(lineStart, last);
       text = breaks === 0 ? piece : text + (breaks === 1 ? ' ' : '\n'.repeat(breaks - 1)) + piece;
       const next = s.charCodeAt(end);
-      if (next === COLON && !isBlankOrEnd(s.charCodeAt(end + 1)) && !FLOW_INDICATORS.has(s.charCodeAt(end + 1))) throw notSimple();
+      if (next === COLON && !isBlankOrEnd(s.charCodeAt(end + 1)) && !FLOW_INDICATORS.has(s.charCodeAt(end + 1))) throw GIVE_UP;
       const continued = next === NEWLINE ? this.plainContinuation(end, indent) : undefined;
       if (!continued) {
-        if (text === '=' || text === '<<') throw notSimple();
+        if (text === '=' || text === '<<') throw GIVE_UP;
         return { value: resolvePlainScalar(text), end: last };
       }
       lineStart = continued.at;
@@ -714,8 +711,8 @@ class SimpleReader {
     }
     const c = s.charCodeAt(next);
     if (Number.isNaN(c) || FLOW_INDICATORS.has(c) || c === COLON || c === HASH) return undefined;
-    if (next - lineStart <= indent) throw notSimple(); // libyaml's leniency: the full reader reports it
-    if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw notSimple();
+    if (next - lineStart <= indent) throw GIVE_UP; // libyaml's leniency: the full reader reports it
+    if (next === lineStart && (s.startsWith('---', next) || s.startsWith('...', next))) throw GIVE_UP;
     return { at: next, breaks };
   }
 }
