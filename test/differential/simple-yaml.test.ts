@@ -7,25 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { readSimpleYaml } from '../../src/package/yaml/simple.js';
 import { parseYaml } from '../../src/package/yaml/parse.js';
-import { corpusRoot, needsCorpus } from '../support/corpus.js';
+import { corpusRoot, needsCorpus, yamlFiles } from '../support/corpus.js';
 import { readingDifference } from '../support/yaml-reading.js';
 
 const numRuns = (n: number) => Number(process.env.HEARTH_PROPERTY_RUNS ?? n);
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...yamlFiles(path));
-    else if (entry.isFile() && /\.ya?ml$/.test(entry.name)) out.push(path);
-  }
-  return out.sort();
-}
 
 const text = (path: string) => readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
 

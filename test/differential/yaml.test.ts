@@ -7,10 +7,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readYamlFile } from '../../src/package/yaml/index.js';
-import { corpusRoot, needsCorpus } from '../support/corpus.js';
+import { corpusRoot, needsCorpus, yamlFiles } from '../support/corpus.js';
 
 // Differences we choose, normalised on the Python side rather than listed file by file:
 // - timestamps: PyYAML builds date objects; we keep the text (Heat's own loader does the same, and
@@ -56,16 +55,6 @@ const KNOWN_DIFFERENCES: Record<string, string> = {};
 const python = spawnSync('python3', ['-c', 'import yaml'], { encoding: 'utf8' });
 const pythonMissing = python.status !== 0;
 const skip = needsCorpus.skip || (pythonMissing && !process.env.CI ? 'python3 with PyYAML is not installed: YAML differential test skipped' : false);
-
-function yamlFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...yamlFiles(path));
-    else if (entry.isFile() && entry.name.endsWith('.yaml')) out.push(path);
-  }
-  return out.sort();
-}
 
 function normalise(value: unknown): unknown {
   if (typeof value === 'number' && !Number.isFinite(value)) return { $float: Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf' };
