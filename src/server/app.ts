@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import { Ajv } from 'ajv';
 import type { Database, Presence } from '../store/index.js';
-import { checkAuth } from './auth.js';
+import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
 import { releaseRoutes } from './routes/releases.js';
@@ -35,6 +35,13 @@ export interface AppOptions {
   deploy?: DeployOptions;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route with its access rule, as the router holds them (tests walk it). */
+    routeRules: RouteRule[];
+  }
+}
+
 export interface AppContext {
   db: Database;
   presence: Presence;
@@ -49,7 +56,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Ids and names are short; a huge URL is a mistake or an attack.
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
   });
   // Path and query parameters arrive as text and are coerced to their types; JSON bodies are
   // taken exactly as sent (a string where a list belongs is an error, not a one-item list).
@@ -58,6 +65,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
+  // Before the catalog's hook, so the OpenAPI document sees each route's rule.
+  const routeRules = guardRoutes(app, { adminToken: options.adminToken, protectReads: options.protectReads ?? false });
+  app.decorate('routeRules', routeRules);
   const catalog = new ApiCatalog();
   app.addHook('onRoute', catalog.collect);
 
@@ -94,15 +104,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Packages arrive as raw bytes; everything else is JSON.
   app.addContentTypeParser(['application/octet-stream', 'application/gzip', 'application/x-gzip', 'application/x-tar'], { parseAs: 'buffer', bodyLimit: ctx.packageLimit }, (_req, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return;
-    if (request.url.startsWith('/api/v1/openapi.json')) return;
-    checkAuth(request, options.adminToken, !options.protectReads);
-  });
 
-  app.get('/api/v1/openapi.json', { schema: { hide: true } }, async () => catalog.document(version));
-  app.get('/docs', async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
-  app.get('/api/v1/version', { schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));
+  app.get('/api/v1/openapi.json', { config: OPEN, schema: { hide: true } }, async () => catalog.document(version));
+  app.get('/docs', { config: OPEN }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
+  app.get('/api/v1/version', { config: PUBLIC_READ, schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));
 
   await app.register(async (api) => {
     releaseRoutes(api, ctx);

@@ -1,6 +1,6 @@
 /**
- * Admin token checks. Every request that changes state needs `Authorization: Bearer <token>`;
- * reads are open unless the server was told otherwise. Tokens are compared as SHA-256 digests
+ * Admin token checks: `Authorization: Bearer <token>`, on the routes whose rule asks for it
+ * (access.ts decides which). Tokens are compared as SHA-256 digests
  * with timingSafeEqual, so neither the content nor the length of the stored token leaks through
  * response times.
  */
@@ -19,10 +19,7 @@ export function tokensEqual(given: string, expected: string): boolean {
   return timingSafeEqual(digest(given), digest(expected));
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-export function checkAuth(request: FastifyRequest, adminToken: string, openReads: boolean): void {
-  if (openReads && READ_METHODS.has(request.method)) return;
+export function checkAuth(request: FastifyRequest, adminToken: string): void {
   const header = request.headers.authorization;
   if (header === undefined || header === '') {
     throw new HttpError(401, 'auth/missing-token', 'this request needs the admin token', { hint: 'send "Authorization: Bearer <token>"; hearth serve printed the token (or set HEARTH_ADMIN_TOKEN)' });

@@ -8,6 +8,8 @@ interface Operation {
   method: string;
   path: string;
   schema: Record<string, any>;
+  /** Whether the admin token is needed (the route's access rule, see access.ts). */
+  needsToken: boolean;
 }
 
 export class ApiCatalog {
@@ -19,7 +21,7 @@ export class ApiCatalog {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any> });
+      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any>, needsToken: route.config?.access !== 'read' && route.config?.access !== 'open' });
     }
   };
 
@@ -47,7 +49,8 @@ export class ApiCatalog {
         tags: op.schema.tags,
         parameters,
         responses,
-        security: op.method === 'get' ? [] : [{ adminToken: [] }],
+        // Public reads need the token too when the server runs with --protect-reads.
+        security: op.needsToken ? [{ adminToken: [] }] : [{}, { adminToken: [] }],
       };
       if (op.schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: op.schema.body } } };
       if (op.schema.consumes) operation.requestBody = { required: true, content: Object.fromEntries((op.schema.consumes as string[]).map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) };

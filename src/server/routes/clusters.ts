@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { validate } from '../../core/components/index.js';
 import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../../core/components/bind.js';
@@ -27,9 +28,9 @@ const selectQuery = { type: 'object', properties: { select: { type: 'string', ma
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get('/clusters', { schema: { summary: 'List environments', tags: ['clusters'] } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
+  api.get('/clusters', { config: PUBLIC_READ, schema: { summary: 'List environments', tags: ['clusters'] } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
 
-  api.get<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id', { config: PUBLIC_READ, schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);
     const nodes = await store.listNodes(ctx.db, { clusterId: c.id });
     return { ...clusterSummary(c), nodes: nodes.length };
@@ -110,7 +111,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { config: PUBLIC_READ, schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);
     return { editable: c.attributes, plugins: await pluginSections(ctx.db, c) };
   });
@@ -160,7 +161,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number }; Querystring: { select?: string } }>(
     '/clusters/:id/components/state',
-    { schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
+    { config: PUBLIC_READ, schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
     async (req) => {
       const c = await clusterOr404(ctx.db, req.params.id);
       return wizardState(await wizardFor(ctx.db, c.releaseId), req.query.select === undefined ? c.components : splitSelection(req.query.select));
@@ -169,13 +170,13 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: string }; Querystring: { select?: string } }>(
     '/releases/:id/components/state',
-    { schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
+    { config: PUBLIC_READ, schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
     async (req) => {
       return wizardState(await wizardFor(ctx.db, req.params.id), splitSelection(req.query.select));
     },
   );
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/roles', { schema: { summary: 'Roles available to this environment (release and enabled plugins)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/roles', { config: PUBLIC_READ, schema: { summary: 'Roles available to this environment (release and enabled plugins)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
     const { rolesOf } = await import('../domain/environment.js');
     return rolesOf(await composeCluster(ctx.db, await clusterOr404(ctx.db, req.params.id)));
   });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { graphToDot, graphToJson, graphToMermaid } from '../../core/graph/format.js';
 import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
@@ -18,6 +19,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Params: { id: number; type: string }; Querystring: { format?: 'json' | 'dot' | 'mermaid' } }>(
     '/clusters/:id/graphs/:type',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: 'The per-node deployment graph (json, dot or mermaid)',
         tags: ['deployment'],
@@ -59,7 +61,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PUBLIC_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
     return (await store.deploymentsOf(ctx.db, req.params.id)).map(deploymentView);
   });
@@ -67,6 +69,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Params: { id: number; deployment: number }; Querystring: { tasks?: boolean } }>(
     '/clusters/:id/deployments/:deployment',
     {
+      config: PUBLIC_READ,
       schema: {
         summary: 'One deployment: progress, and with tasks=true the status of every (node, task)',
         tags: ['deployment'],

@@ -2,6 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
 import { contributionOf, installPackage, readPluginFolder, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
@@ -39,11 +40,11 @@ function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
 export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { name?: string } }>(
     '/plugins',
-    { schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
+    { config: PUBLIC_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
     async (req) => (await store.listPlugins(ctx.db, req.query.name)).map(pluginSummary),
   );
 
-  api.get<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/plugins/:id', { config: PUBLIC_READ, schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req) => {
     const p = await store.getPlugin(ctx.db, req.params.id);
     if (!p) throw notFound('plugin', req.params.id);
     return pluginDetail(p, await store.releasesOfPlugin(ctx.db, p.id));

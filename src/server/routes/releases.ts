@@ -1,6 +1,7 @@
 /** /releases: list, get, delete (refused while used), components, roles, graphs. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { releaseOr404, rolesOf, wizardFor } from '../domain/environment.js';
@@ -23,9 +24,9 @@ export function releaseSummary(r: store.ReleaseRecord) {
 }
 
 export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get('/releases', { schema: { summary: 'List releases', tags: ['releases'] } }, async () => (await store.listReleases(ctx.db)).map(releaseSummary));
+  api.get('/releases', { config: PUBLIC_READ, schema: { summary: 'List releases', tags: ['releases'] } }, async () => (await store.listReleases(ctx.db)).map(releaseSummary));
 
-  api.get<{ Params: { id: string } }>('/releases/:id', { schema: { summary: 'Get a release', tags: ['releases'], params: idParam, response: errorResponses } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/releases/:id', { config: PUBLIC_READ, schema: { summary: 'Get a release', tags: ['releases'], params: idParam, response: errorResponses } }, async (req) => {
     const r = await releaseOr404(ctx.db, req.params.id);
     return { ...releaseSummary(r), required_component_types: r.release.required_component_types, source: r.release.source };
   });
@@ -44,7 +45,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: string } }>('/releases/:id/components', { schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/releases/:id/components', { config: PUBLIC_READ, schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam } }, async (req) => {
     const { composition, unusable } = await wizardFor(ctx.db, req.params.id);
     // The shape of the component-registry design: release and plugin components, relations as written.
     const usable = composition.composed.components.map((c) => {
@@ -56,12 +57,12 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
     return [...usable, ...blocked];
   });
 
-  api.get<{ Params: { id: string } }>('/releases/:id/roles', { schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/releases/:id/roles', { config: PUBLIC_READ, schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam } }, async (req) => {
     const { composition } = await wizardFor(ctx.db, req.params.id);
     return rolesOf(composition);
   });
 
-  api.get<{ Params: { id: string; type: string } }>('/releases/:id/graphs/:type', { schema: { summary: 'The tasks of one graph type of the release', tags: ['releases'], params: graphParams } }, async (req) => {
+  api.get<{ Params: { id: string; type: string } }>('/releases/:id/graphs/:type', { config: PUBLIC_READ, schema: { summary: 'The tasks of one graph type of the release', tags: ['releases'], params: graphParams } }, async (req) => {
     const r = await releaseOr404(ctx.db, req.params.id);
     const graph = Object.hasOwn(r.release.graphs, req.params.type) ? r.release.graphs[req.params.type] : undefined;
     if (!graph) throw new HttpError(404, 'graph/not-found', `release '${r.id}' has no '${req.params.type}' graph`, { types: Object.keys(r.release.graphs) });
@@ -69,7 +70,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
   });
 
   // Keep the component catalog compile reachable for diagnostics: problems in the release's own components.
-  api.get<{ Params: { id: string } }>('/releases/:id/findings', { schema: { summary: 'What composition found about the release with the installed plugins', tags: ['releases'], params: idParam } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/releases/:id/findings', { config: PUBLIC_READ, schema: { summary: 'What composition found about the release with the installed plugins', tags: ['releases'], params: idParam } }, async (req) => {
     const { composition, catalog } = await wizardFor(ctx.db, req.params.id);
     return { findings: [...composition.findings, ...catalog.findings], plugins: composition.plugins };
   });

@@ -1,0 +1,87 @@
+/**
+ * Who may call a route, decided on the route the router matched, never on the URL as sent.
+ *
+ * The URL as sent and the path the router matches are different strings: the router decodes
+ * percent-escapes (`/%61pi/v1/nodes` is `/api/v1/nodes`) and may treat a trailing slash as
+ * absent. A check on the raw URL therefore guards a path nobody has to use. Each route carries its
+ * rule in its own config instead, so a route cannot exist without one, and the default is the
+ * strictest: a route under `/api/` needs the admin token unless it is marked a public read.
+ */
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { checkAuth } from './auth.js';
+import { HttpError } from './errors.js';
+
+/**
+ * - `admin`: the admin token, always (every change, and the default under `/api/`).
+ * - `read`: open to anyone, unless the server protects reads (`--protect-reads`).
+ * - `open`: never needs the token (the web UI's files, the API reference, the OpenAPI document).
+ */
+export type Access = 'admin' | 'read' | 'open';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/** Route options for a read anyone may make (the token is still needed under `--protect-reads`). */
+export const PUBLIC_READ = { access: 'read' } as const satisfies { access: Access };
+/** Route options for what never needs the token. */
+export const OPEN = { access: 'open' } as const satisfies { access: Access };
+
+/** The rule a route gets when it names none: the token for the API, open for pages and files. */
+export const defaultAccess = (url: string): Access => (url.startsWith('/api/') ? 'admin' : 'open');
+
+/**
+ * Names under which clients put tokens into query strings. A token there lands in proxy logs,
+ * browser history and Referer headers, so such a request is refused rather than honoured.
+ */
+const TOKEN_QUERY_NAMES = new Set(['token', 'access_token', 'admin_token', 'auth', 'authorization', 'bearer', 'api_key', 'apikey', 'key']);
+
+function refuseTokenInQuery(request: FastifyRequest): void {
+  const query = request.query;
+  if (!query || typeof query !== 'object') return;
+  const named = Object.keys(query).find((k) => TOKEN_QUERY_NAMES.has(k.toLowerCase()));
+  if (named !== undefined) {
+    throw new HttpError(400, 'auth/token-in-query', `a token may not be sent in the query string ('${named}')`, {
+      hint: 'send it as the header "Authorization: Bearer <token>"; a token in a URL ends up in logs and browser history',
+    });
+  }
+}
+
+export interface AccessOptions {
+  adminToken: string;
+  /** Require the token for public reads too. */
+  protectReads: boolean;
+}
+
+/** Every route's access rule, in the order they were added: Fastify's route table, for tests. */
+export interface RouteRule {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/**
+ * Gives every route its rule as it is added (so routes registered later, by any plugin, are
+ * covered) and checks it on every request the router matched. A request that matched no route
+ * goes on to the not-found handler, which answers 404 and runs nothing else.
+ */
+export function guardRoutes(app: FastifyInstance, options: AccessOptions): RouteRule[] {
+  const rules: RouteRule[] = [];
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const access = route.config?.access ?? defaultAccess(route.url);
+    route.config = { ...(route.config ?? {}), access };
+    for (const method of Array.isArray(route.method) ? route.method : [route.method]) rules.push({ method, url: route.url, access });
+  });
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    // A route without a rule cannot come from onRoute above; should one appear, it is refused.
+    const access = request.routeOptions.config.access ?? 'admin';
+    if (access === 'open') return;
+    refuseTokenInQuery(request);
+    if (access === 'read' && !options.protectReads) return;
+    checkAuth(request, options.adminToken);
+  });
+  return rules;
+}
