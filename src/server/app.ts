@@ -57,6 +57,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Ids and names are short; a huge URL is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Errors Fastify meets before routing (a path that is not valid percent-encoding) get the one
+    // error shape too, not Fastify's own.
+    frameworkErrors: (error, _request, reply) => {
+      const badUrl = error.code === 'FST_ERR_BAD_URL';
+      void reply.status(400).send({
+        code: badUrl ? 'request/bad-url' : 'request/invalid',
+        message: badUrl ? 'the path is not valid percent-encoding' : error.message,
+        details: { hint: badUrl ? 'escape "%" as %25 and use %XX with two hexadecimal digits' : 'the API reference is at /docs' },
+      });
+    },
   });
   // Path and query parameters arrive as text and are coerced to their types; JSON bodies are
   // taken exactly as sent (a string where a list belongs is an error, not a one-item list).

@@ -75,6 +75,8 @@ export const apiCases: ApiCase[] = [
   { name: 'a change with no token through /api//v1/ (no such route)', request: json('POST', '/api//v1/nodes', { simulate: { count: 1 } }, { auth: false }), status: 404, code: 'request/no-such-route' },
   { name: 'a change with no token through %2f for slashes', request: json('POST', '/api%2fv1%2fnodes', { simulate: { count: 1 } }, { auth: false }), status: 404, code: 'request/no-such-route' },
   { name: 'a change with the token in the query string only', request: json('POST', '/api/v1/nodes?token=whatever-it-is', { simulate: { count: 1 } }, { auth: false }), status: 400, code: 'auth/token-in-query' },
+  { name: 'a path that is not valid percent-encoding (%zz)', request: { method: 'GET', path: '/api/v1/clusters/%zz' }, status: 400, code: 'request/bad-url' },
+  { name: 'a change whose path breaks off inside a %-escape, with no token', request: json('POST', '/api/v1/nodes%E0%A4%A', { simulate: { count: 1 } }, { auth: false }), status: 400, code: 'request/bad-url' },
   { name: 'registering a plugin folder by a relative path', request: json('POST', '/api/v1/plugins/folders', { path: '../../etc' }), status: 400, code: 'plugin/relative-path' },
   { name: 'registering /etc as a plugin folder', request: json('POST', '/api/v1/plugins/folders', { path: '/etc' }), status: 400 },
   { name: 'installing a package that is a gzip bomb', request: { method: 'POST', path: '/api/v1/plugins', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.concat(Array(4).fill(gzipSync(Buffer.alloc(64 * 1024 * 1024), { level: 9 }))) }, status: 400, code: 'package/too-large' },
