@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import { Ajv } from 'ajv';
 import type { Database, Presence } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
@@ -33,6 +33,8 @@ export interface AppOptions {
   version?: string;
   logger?: boolean;
   deploy?: DeployOptions;
+  /** The one folder on the server whose template files the API may read (`--templates-dir`). */
+  templatesDir?: string;
 }
 
 declare module 'fastify' {
@@ -48,6 +50,7 @@ export interface AppContext {
   version: string;
   packageLimit: number;
   deploy: DeployOptions;
+  templatesDir?: string;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -61,7 +64,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // error shape too, not Fastify's own.
     frameworkErrors: (error, _request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
-      void reply.status(400).send({
+      void (reply as FastifyReply).status(400).send({
         code: badUrl ? 'request/bad-url' : 'request/invalid',
         message: badUrl ? 'the path is not valid percent-encoding' : error.message,
         details: { hint: badUrl ? 'escape "%" as %25 and use %XX with two hexadecimal digits' : 'the API reference is at /docs' },
@@ -74,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
-  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {} };
+  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
   const routeRules = guardRoutes(app, { adminToken: options.adminToken, protectReads: options.protectReads ?? false });
   app.decorate('routeRules', routeRules);

@@ -1,12 +1,19 @@
 /** The `hearth serve` action: start, print the URL and admin token, stop cleanly on SIGINT/SIGTERM. */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../cli/exit.js';
 import { StoreError } from '../store/index.js';
+import { existsSync, statSync } from 'node:fs';
+import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
 
-export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean }): Promise<void> {
+export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string }): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`hearth: --port must be a number from 0 to 65535\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  if (options.templatesDir && !(existsSync(options.templatesDir) && statSync(options.templatesDir).isDirectory())) {
+    process.stderr.write(`hearth: --templates-dir ${options.templatesDir} is not a folder\n`);
     process.exitCode = EXIT_USAGE;
     return;
   }
@@ -19,6 +26,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
       ...(process.env.HEARTH_ADMIN_TOKEN ? { adminToken: process.env.HEARTH_ADMIN_TOKEN } : {}),
       ...(options.protectReads ? { protectReads: true } : {}),
+      ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
       ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
     });
   } catch (err) {

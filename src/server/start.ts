@@ -26,6 +26,8 @@ export interface StartOptions {
   webDist?: string;
   deploy?: AppOptions['deploy'];
   logger?: boolean;
+  /** The folder whose template files the API may read. */
+  templatesDir?: string;
   /** How often to look for runs whose server died (ms). */
   sweepMs?: number;
 }
@@ -99,6 +101,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
       deploy: options.deploy ?? { sliceDelayMs: 50, sliceSize: 200 },
       logger: options.logger ?? false,
+      ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
     });
     const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
     // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,

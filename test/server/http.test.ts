@@ -84,7 +84,7 @@ describe('HTTP face', () => {
       ['POST', '/api/v1/plugins/folders', { path: '/nonexistent/hearth/plugin' }, {}, 400, 'plugin/invalid'],
       ['POST', '/api/v1/plugins/folders', { path: '/etc' }, {}, 400, 'plugin/invalid'],
       ['PUT', '/api/v1/clusters/1/attributes', { editable: {} }, {}, 404, 'cluster/not-found'],
-      ['POST', '/api/v1/templates/find', { paths: ['relative'], requirements: {} }, {}, 400, 'template/relative-path'],
+      ['POST', '/api/v1/templates/find', { paths: ['relative'], requirements: {} }, {}, 400, 'template/send-files'],
       ['DELETE', '/api/v1/releases', undefined, {}, 404, 'request/no-such-route'],
       ['PATCH', '/api/v1/releases/x', { name: 'y' }, {}, 404, 'request/no-such-route'],
     ];
@@ -110,7 +110,7 @@ describe('HTTP face', () => {
     for (const path of ['/api/v1/releases/{id}/components', '/api/v1/clusters', '/api/v1/clusters/{id}/deploy', '/api/v1/clusters/{id}/graphs/{type}', '/api/v1/plugins', '/api/v1/templates/resolve']) {
       assert.ok(doc.paths[path], path);
     }
-    assert.deepEqual(doc.paths['/api/v1/clusters'].post.requestBody.content['application/json'].schema.required, ['name', 'release_id', 'components']);
+    assert.deepEqual(doc.paths['/api/v1/clusters'].post.requestBody.content['application/json'].schema.required, ['name', 'release_id']);
     assert.deepEqual(doc.paths['/api/v1/clusters'].post.security, [{ adminToken: [] }]);
     const page = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.match(page.headers['content-type'] as string, /text\/html/);

@@ -7,6 +7,7 @@ interface ServeOptions {
   dataDir?: string;
   protectReads?: boolean;
   bundledRelease?: boolean;
+  templatesDir?: string;
 }
 
 export function registerServe(program: Command): void {
@@ -17,6 +18,7 @@ export function registerServe(program: Command): void {
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data-dir <dir>', 'embedded database folder (default: $XDG_DATA_HOME/hearth or ~/.local/share/hearth)')
     .option('--protect-reads', 'require the admin token for read-only requests too')
+    .option('--templates-dir <dir>', 'a folder of Heat templates the API may read by path (otherwise clients send the files)')
     .option('--no-bundled-release', 'do not install the bundled default release on first start')
     .action(async (options: ServeOptions) => {
       const { serve } = await import('../../server/serve.js');

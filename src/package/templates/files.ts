@@ -72,14 +72,20 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
   return out;
 }
 
+/** Reads one file: from disk, or from the files a client sent (templates/sent.ts). */
+export type TemplateReader = (location: string, display: string) => ParsedYaml;
+
 /** Parsed files by location, so a template named by several environments is read once. */
 export class TemplateFiles {
   private readonly cache = new Map<string, ParsedYaml>();
 
+  /** `reader`: where files come from; by default the disk. */
+  constructor(private readonly reader?: TemplateReader) {}
+
   read(location: string, display: string): ParsedYaml {
     let parsed = this.cache.get(location);
     if (!parsed) {
-      parsed = readYamlFile(location, display);
+      parsed = this.reader ? this.reader(location, display) : readYamlFile(location, display);
       this.cache.set(location, parsed);
     }
     return parsed;
@@ -90,6 +96,7 @@ export class TemplateFiles {
    * (and has no escape sequence that could) cannot have one, so it need not be parsed at all.
    */
   readIfCapable(location: string, display: string): ParsedYaml | undefined {
+    if (this.reader) return this.read(location, display);
     let bytes: Buffer;
     try {
       bytes = readFileSync(location);

@@ -2,10 +2,13 @@
 import { finding, type Finding } from '../../core/findings.js';
 import { matchesCapabilities, readTemplateCapabilities, summariseCapabilities, type CapabilitiesSummary, type Requirements, type SummaryEntry } from '../../core/capabilities/index.js';
 import { isJinja, listTreeFiles, TemplateFiles } from './files.js';
+import type { SentTemplates } from './sent.js';
 
 export interface FindOptions {
   /** Look into sub-folders of the folders given. */
   recursive?: boolean;
+  /** Files a client sent: every sent file is a candidate, and nothing is read from disk. */
+  sent?: SentTemplates;
 }
 
 export interface FoundTemplates {
@@ -28,10 +31,11 @@ function jinjaNote(skipped: string[]): Finding {
 /** Templates under `paths` whose capabilities carry every wanted key/value. */
 export function findTemplates(paths: readonly string[], constraints: Requirements, options: FindOptions = {}): FoundTemplates {
   const findings: Finding[] = [];
-  const files = new TemplateFiles();
+  const files = options.sent?.files ?? new TemplateFiles();
   const templates: string[] = [];
   const skipped: string[] = [];
-  for (const file of listTreeFiles(paths, options.recursive ?? false, findings)) {
+  const candidates = options.sent ? options.sent.list(options.recursive ?? true) : listTreeFiles(paths, options.recursive ?? false, findings);
+  for (const file of candidates) {
     if (isJinja(file.display)) {
       skipped.push(file.display);
       continue;
@@ -57,17 +61,21 @@ export interface SummaryResult extends CapabilitiesSummary {
   findings: Finding[];
 }
 
-/** The tags and types declared by `files`, in the order given. */
-export function summariseTemplateFiles(paths: readonly string[]): SummaryResult {
+/**
+ * The tags and types declared by `files`, in the order given; with `sent`, by the files a client
+ * sent (all of them, in path order, when `paths` is empty).
+ */
+export function summariseTemplateFiles(paths: readonly string[], options: { sent?: SentTemplates } = {}): SummaryResult {
   const findings: Finding[] = [];
-  const files = new TemplateFiles();
+  const files = options.sent?.files ?? new TemplateFiles();
   const entries: SummaryEntry[] = [];
-  for (const path of paths) {
+  const targets = options.sent ? (paths.length ? paths.map((p) => options.sent!.locate(p)) : options.sent.list()) : paths.map((p) => ({ location: p, display: p }));
+  for (const { location, display: path } of targets) {
     if (isJinja(path)) {
       findings.push(jinjaNote([path]));
       continue;
     }
-    const parsed = files.read(path, path);
+    const parsed = files.read(location, path);
     if (!parsed.ok) {
       findings.push(...parsed.findings.filter((f) => f.severity === 'error'));
       continue;

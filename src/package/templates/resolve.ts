@@ -33,6 +33,11 @@ export interface ResolveOptions {
   cwd?: string;
   /** Walk the chosen templates to report template loops (default true). */
   checkNesting?: boolean;
+  /**
+   * Files a client sent (templates/sent.ts), read instead of the disk, with how to show each
+   * location; paths then live under the virtual root `/`.
+   */
+  sent?: { files: TemplateFiles; show: (location: string) => string; root: string };
 }
 
 export interface EnvironmentResolution {
@@ -46,10 +51,11 @@ export interface EnvironmentResolution {
 const isRemote = (path: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(path) && !path.startsWith('file://');
 
 export function resolveEnvironments(environmentPaths: readonly string[], options: ResolveOptions = {}): EnvironmentResolution {
-  const cwd = options.cwd ?? process.cwd();
-  const root = options.root !== undefined ? resolvePath(cwd, options.root) : undefined;
+  const cwd = options.sent ? '/' : (options.cwd ?? process.cwd());
+  const root = options.sent ? options.sent.root : options.root !== undefined ? resolvePath(cwd, options.root) : undefined;
   const shownFrom = root ?? cwd;
-  const files = new TemplateFiles();
+  const files = options.sent?.files ?? new TemplateFiles();
+  const show = options.sent?.show ?? ((location: string) => slashes(relative(shownFrom, location)));
   const findings: Finding[] = [];
 
   const refFor = (written: string, baseDir: string): TemplateRef => {
@@ -57,12 +63,12 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
     let path = written.startsWith('file://') ? written.slice('file://'.length) : written;
     if (root && path.startsWith(THT_PREFIX)) path = join(root, path.slice(THT_PREFIX.length));
     const location = isAbsolute(path) ? path : resolvePath(baseDir, path);
-    return { location, display: slashes(relative(shownFrom, location)) || '.' };
+    return { location, display: show(location) || '.' };
   };
 
   const environments: EnvironmentFile[] = [];
   for (const path of environmentPaths) {
-    const parsed = files.read(resolvePath(cwd, path), path);
+    const parsed = files.read(resolvePath(cwd, path), options.sent ? options.sent.show(resolvePath(cwd, path)) : path);
     findings.push(...parsed.findings);
     if (!parsed.ok) {
       if (isJinja(path)) findings.push(finding('template/jinja-environment', 'info', `'${path}' is a Jinja template: render it first (TripleO: tools/process-templates.py)`, { file: path }));
@@ -78,7 +84,7 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
   const reportedCandidates = new Set<string>();
   const capabilitiesOf = (location: string): CandidateCapabilities => {
     if (isRemote(location)) return { readable: false, reason: 'remote templates are not fetched' };
-    const parsed = files.read(location, slashes(relative(shownFrom, location)));
+    const parsed = files.read(location, show(location));
     if (!parsed.ok) {
       const first = parsed.findings.find((f) => f.severity === 'error');
       if (first?.code === 'file/missing') return { readable: false, reason: 'no such file' };
@@ -86,7 +92,7 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
       return { readable: false, reason: first?.message ?? 'it does not parse' };
     }
     if (!isHotTemplate(parsed.value)) return { readable: false, reason: 'it is not a HOT template (no heat_template_version)' };
-    const read = readTemplateCapabilities(parsed.value, slashes(relative(shownFrom, location)));
+    const read = readTemplateCapabilities(parsed.value, show(location));
     if (!reportedCandidates.has(location)) {
       // A template listed under several keys is reported once.
       reportedCandidates.add(location);
@@ -97,7 +103,7 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
 
   const resolution = resolveEnvironment(merged, capabilitiesOf);
   findings.push(...resolution.findings, ...findAliasLoops(resolution));
-  if (options.checkNesting ?? true) findings.push(...findTemplateLoops(resolution, files, shownFrom));
+  if (options.checkNesting ?? true) findings.push(...findTemplateLoops(resolution, files, show));
   return { resolved: resolution.resolved, resources: resolution.resources, errors: resolution.errors, findings };
 }
 
@@ -107,13 +113,12 @@ export function resolveEnvironments(environmentPaths: readonly string[], options
  * template that wraps the type it implements is not a loop. A template reached again while it is
  * still being walked is: Heat would nest until its depth limit, heatclient until Python's stack ends.
  */
-function findTemplateLoops(resolution: Resolution, files: TemplateFiles, shownFrom: string): Finding[] {
+function findTemplateLoops(resolution: Resolution, files: TemplateFiles, show: (location: string) => string): Finding[] {
   const findings: Finding[] = [];
   const done = new Set<string>();
   const reported = new Set<string>();
   const missing = new Set<string>();
   const stack: { location: string; via: string }[] = [];
-  const show = (location: string) => slashes(relative(shownFrom, location));
 
   const visit = (ref: TemplateRef, via: string, excluded: ReadonlySet<string>, from?: { file: string; line?: number; column?: number }): void => {
     if (isRemote(ref.location) || done.has(ref.location)) return;

@@ -1,56 +1,136 @@
 /**
- * Template capabilities over template trees on the server's disk: find, capabilities (summary),
- * resolve. They read files, so like every POST they need the admin token.
+ * Template capabilities as a service (Heat's "moving the logic server-side and allowing non-Python
+ * clients access"): find, capabilities (summary), resolve. The client sends the files' contents,
+ * as Heat's own API takes them; the answers are the CLI's `--json`. They read nothing of the
+ * database, so they are public reads (the token is needed only under --protect-reads).
+ *
+ * Paths on the server's disk are read only under the folder the operator named with
+ * `--templates-dir`, never elsewhere: otherwise anyone could learn which files exist on the server
+ * and read YAML values out of them.
  */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import { findTemplates, resolveEnvironments, summariseTemplateFiles } from '../../package/templates/index.js';
+import { SentFilesError, SentTemplates } from '../../package/templates/sent.js';
 
-const PATHS = { type: 'array', minItems: 1, maxItems: 200, items: { type: 'string', minLength: 1, maxLength: 4096 } } as const;
+const PATH = { type: 'string', minLength: 1, maxLength: 4096 } as const;
+const PATHS = { type: 'array', minItems: 1, maxItems: 200, items: PATH } as const;
+/** `{"<path>": "<YAML text>"}`; paths and sizes are checked in SentTemplates. */
+const FILES = { type: 'object', additionalProperties: { type: 'string' } } as const;
+/** A whole TripleO tree is ~12 MB of YAML. */
+const TEMPLATE_BODY_LIMIT = 32 * 1024 * 1024;
 
-function absolute(paths: string[]): void {
-  const relative = paths.filter((p) => !p.startsWith('/'));
-  if (relative.length) throw new HttpError(400, 'template/relative-path', `give absolute paths on the server: ${relative.slice(0, 3).join(', ')}`);
+function sentFrom(files: Record<string, unknown>, root?: string): SentTemplates {
+  try {
+    return new SentTemplates(files, root);
+  } catch (err) {
+    if (err instanceof SentFilesError) throw new HttpError(400, err.code, err.message, { hint: err.hint });
+    throw err;
+  }
 }
 
-export function templateRoutes(api: FastifyInstance, _ctx: AppContext): void {
-  api.post<{ Body: { paths: string[]; requirements: Record<string, unknown>; recursive?: boolean } }>(
+/**
+ * Paths on the server's disk, each inside the operator's templates folder (after links are
+ * followed); relative paths are taken from that folder.
+ */
+function onServerDisk(templatesDir: string | undefined, paths: readonly string[]): string[] {
+  if (!templatesDir) {
+    throw new HttpError(400, 'template/send-files', 'this server reads no template files of its own; send their contents', {
+      hint: 'send {"files": {"<path>": "<YAML text>", …}}; an operator can offer a folder on the server with `hearth serve --templates-dir DIR`',
+    });
+  }
+  const base = realpathSync(templatesDir);
+  return paths.map((p) => {
+    const wanted = resolvePath(base, p);
+    let real: string;
+    try {
+      real = realpathSync(wanted);
+    } catch {
+      real = wanted; // a missing file is reported by the reader, as a finding
+    }
+    const inside = relative(base, real);
+    if (inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+      throw new HttpError(400, 'template/outside-templates-dir', `'${p}' is outside the server's templates folder`, { hint: 'name files inside the folder given to --templates-dir, or send their contents' });
+    }
+    return wanted;
+  });
+}
+
+/** Results name disk files relative to the templates folder, as the client named them. */
+const shownFromDir = (templatesDir: string, value: string): string => {
+  const base = realpathSync(templatesDir);
+  return value.startsWith(base + sep) ? value.slice(base.length + 1) : value;
+};
+
+export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.post<{ Body: { files?: Record<string, string>; root?: string; constraints?: Record<string, unknown>; paths?: string[]; requirements?: Record<string, unknown>; recursive?: boolean } }>(
     '/templates/find',
     {
+      config: PUBLIC_READ,
+      bodyLimit: TEMPLATE_BODY_LIMIT,
       schema: {
-        summary: 'Templates whose capabilities meet the requirements',
+        summary: 'Templates whose capabilities meet the constraints (send the files; or paths under --templates-dir)',
         tags: ['templates'],
-        body: { type: 'object', required: ['paths', 'requirements'], additionalProperties: false, properties: { paths: PATHS, requirements: { type: 'object', maxProperties: 100 }, recursive: { type: 'boolean' } } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { files: FILES, root: PATH, constraints: { type: 'object', maxProperties: 100 }, paths: PATHS, requirements: { type: 'object', maxProperties: 100 }, recursive: { type: 'boolean' } },
+        },
       },
     },
     async (req) => {
-      absolute(req.body.paths);
-      return findTemplates(req.body.paths, req.body.requirements as never, { recursive: req.body.recursive ?? false });
+      const constraints = (req.body.constraints ?? req.body.requirements ?? {}) as never;
+      if (req.body.files) return findTemplates([], constraints, { sent: sentFrom(req.body.files, req.body.root), ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) });
+      if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
+      const found = findTemplates(onServerDisk(ctx.templatesDir, req.body.paths), constraints, { recursive: req.body.recursive ?? false });
+      return { ...found, templates: found.templates.map((t) => shownFromDir(ctx.templatesDir as string, t)) };
     },
   );
 
-  api.post<{ Body: { paths: string[] } }>(
+  api.post<{ Body: { files?: Record<string, string>; root?: string; paths?: string[]; environments?: string[] } }>(
     '/templates/capabilities',
-    { schema: { summary: 'The capability tags and types the templates declare', tags: ['templates'], body: { type: 'object', required: ['paths'], additionalProperties: false, properties: { paths: PATHS } } } },
+    {
+      config: PUBLIC_READ,
+      bodyLimit: TEMPLATE_BODY_LIMIT,
+      schema: {
+        summary: 'The capability tags and types the templates declare (send the files; or paths under --templates-dir)',
+        tags: ['templates'],
+        body: { type: 'object', additionalProperties: false, properties: { files: FILES, root: PATH, paths: PATHS, environments: PATHS } },
+      },
+    },
     async (req) => {
-      absolute(req.body.paths);
-      return summariseTemplateFiles(req.body.paths);
+      if (req.body.files) return summariseTemplateFiles(req.body.paths ?? [], { sent: sentFrom(req.body.files, req.body.root) });
+      if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
+      return summariseTemplateFiles(onServerDisk(ctx.templatesDir, req.body.paths));
     },
   );
 
-  api.post<{ Body: { environments: string[]; root?: string } }>(
+  api.post<{ Body: { files?: Record<string, string>; environment?: string; environments?: string[]; root?: string } }>(
     '/templates/resolve',
     {
+      config: PUBLIC_READ,
+      bodyLimit: TEMPLATE_BODY_LIMIT,
       schema: {
-        summary: 'Resolve environment files into the chosen template per resource type',
+        summary: 'Resolve environment files into the chosen template per resource type (send the files; or paths under --templates-dir)',
         tags: ['templates'],
-        body: { type: 'object', required: ['environments'], additionalProperties: false, properties: { environments: PATHS, root: { type: 'string', maxLength: 4096 } } },
+        body: { type: 'object', additionalProperties: false, properties: { files: FILES, environment: PATH, environments: PATHS, root: PATH } },
       },
     },
     async (req) => {
-      absolute(req.body.environments);
-      return resolveEnvironments(req.body.environments, { ...(req.body.root ? { root: req.body.root } : {}), cwd: '/' });
+      const environments = [...(req.body.environment ? [req.body.environment] : []), ...(req.body.environments ?? [])];
+      if (!environments.length) throw new HttpError(400, 'template/no-environment', 'name the environment file to resolve ("environment", and any more in "environments")');
+      if (req.body.files) {
+        const sent = sentFrom(req.body.files, req.body.root);
+        return resolveEnvironments(environments, { sent: { files: sent.files, show: sent.show, root: sent.root } });
+      }
+      const dir = ctx.templatesDir;
+      const located = onServerDisk(dir, environments);
+      const root = req.body.root === undefined ? (dir as string) : onServerDisk(dir, [req.body.root])[0];
+      return resolveEnvironments(located, { root, cwd: join(dir as string) });
     },
   );
 }
