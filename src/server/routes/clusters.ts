@@ -36,26 +36,42 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     return { ...clusterSummary(c), nodes: nodes.length };
   });
 
-  api.post<{ Body: { name: string; release_id: string; components: string[] } }>(
+  api.post<{ Body: { name: string; release_id: string; components?: string[]; nodes?: unknown[]; tasks?: unknown[] } }>(
     '/clusters',
     {
       schema: {
-        summary: 'Create an environment from a release and chosen components (validated by the component engine)',
+        summary: 'Create an environment from a release and chosen components (validated by the component engine); without components, the release\'s defaults',
         tags: ['clusters'],
         body: {
           type: 'object',
-          required: ['name', 'release_id', 'components'],
+          required: ['name', 'release_id'],
           additionalProperties: false,
-          properties: { name: NAME, release_id: { type: 'string', minLength: 1, maxLength: 200 }, components: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 200 } } },
+          properties: {
+            name: NAME,
+            release_id: { type: 'string', minLength: 1, maxLength: 200 },
+            components: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 200 } },
+            // The component-registry design's request carries these two, always empty at creation.
+            nodes: { type: 'array', maxItems: 100 },
+            tasks: { type: 'array', maxItems: 100 },
+          },
         },
         response: errorResponses,
       },
     },
     async (req, reply) => {
-      const { name, release_id: releaseId, components } = req.body;
+      const { name, release_id: releaseId } = req.body;
+      for (const field of ['nodes', 'tasks'] as const) {
+        if (req.body[field]?.length) {
+          throw new HttpError(400, `cluster/${field}-at-creation`, `an environment is created without ${field}; '${field}' must be empty or left out`, {
+            hint: field === 'nodes' ? 'add nodes afterwards with POST /api/v1/clusters/{id}/nodes' : 'tasks come from the release and the enabled plugins',
+          });
+        }
+      }
       const release = await store.getRelease(ctx.db, releaseId);
       if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
       const { composition: wizard, catalog, unusable } = await wizardFor(ctx.db, release.id);
+      // No components: the release's own defaults, as the wizard offers them before any click.
+      const components = req.body.components ?? wizard.composed.components.filter((c) => c.default === true && !c.plugin).map((c) => c.name);
       const blocked = unusable.filter((u) => u.components.some((c) => components.includes(c.name)));
       if (blocked.length) {
         throw refused('cluster/plugin-unusable', 'a chosen component comes from a plugin that cannot be used with this release', blocked.flatMap((u) => u.reasons.map((message) => ({ code: 'plugin/unusable', severity: 'error' as const, message: `plugin ${u.plugin.name} ${u.plugin.version}: ${message}` }))));
