@@ -6,9 +6,11 @@
  * serialisation.
  */
 import { finding, type Finding } from '../findings.js';
-import { isPair, type YaqlNode } from './ast.js';
+import { isPair, type YaqlArgument, type YaqlNode } from './ast.js';
 import { yaqlFunctions, type Invocation, type YaqlEnvironment } from './functions.js';
-import { YaqlRuntimeError, arithmetic, attribute, compare, fail, index, isDict, membership, pyEqual, toPlain, truthy } from './values.js';
+import { search } from './regex.js';
+import { YaqlRuntimeError, arithmetic, attribute, compare, fail, index, isDict, isIterable, itemsOf, membership, pyEqual, toPlain, truthy } from './values.js';
+import { newBudget, spend, stringUnits } from './work.js';
 
 type Compiled = (dollar: unknown, env: YaqlEnvironment) => unknown;
 
@@ -63,13 +65,18 @@ function compile(node: YaqlNode): Compiled {
     case 'member': {
       const target = compile(node.target);
       const { name, column, safe } = node;
+      // `.name` of a list reads every element.
+      const read = (t: unknown, env: YaqlEnvironment) => {
+        if (isIterable(t)) spend(env.budget, itemsOf(t).length, column);
+        return attribute(t, name, column);
+      };
       if (safe) {
         return (d, env) => {
           const t = target(d, env);
-          return t === null ? null : attribute(t, name, column);
+          return t === null ? null : read(t, env);
         };
       }
-      return (d, env) => attribute(target(d, env), name, column);
+      return (d, env) => read(target(d, env), env);
     }
     case 'index': {
       const target = compile(node.target);
@@ -108,7 +115,12 @@ function compile(node: YaqlNode): Compiled {
         case '!=':
           return (d, env) => !pyEqual(left(d, env), right(d, env));
         case 'in':
-          return (d, env) => membership(left(d, env), right(d, env), column);
+          return (d, env) => {
+            const needle = left(d, env);
+            const haystack = right(d, env);
+            spend(env.budget, typeof haystack === 'string' ? stringUnits(haystack.length) : isIterable(haystack) ? itemsOf(haystack).length : 1, column);
+            return membership(needle, haystack, column);
+          };
         case '<':
         case '>':
         case '<=':
@@ -120,16 +132,15 @@ function compile(node: YaqlNode): Compiled {
             const l = left(d, env);
             const r = right(d, env);
             if (typeof l !== 'string' || typeof r !== 'string') fail('yaql/bad-operands', `'${operator}' needs a string and a pattern.`, column);
-            let re: RegExp;
-            try {
-              re = new RegExp(r as string);
-            } catch {
-              return fail('yaql/bad-regex', `'${String(r)}' is not a valid regular expression.`, column);
-            }
-            return re.test(l as string) === (operator === '=~');
+            return search(r as string, l as string, env.budget, column) === (operator === '=~');
           };
         default:
-          return (d, env) => arithmetic(operator, left(d, env), right(d, env), column);
+          return (d, env) => {
+            const l = left(d, env);
+            const r = right(d, env);
+            spend(env.budget, resultUnits(operator, l, r), column);
+            return arithmetic(operator, l, r, column);
+          };
       }
     }
     case 'call': {
@@ -139,6 +150,8 @@ function compile(node: YaqlNode): Compiled {
       const all = node.receiver ? [node.receiver, ...node.args] : node.args;
       const compiled = all.map((a) => (isPair(a) ? undefined : compile(a)));
       const pairs = all.map((a) => (isPair(a) ? ([compile(a.key), compile(a.value)] as const) : undefined));
+      // A lambda's call costs what its body evaluates, so a body of many operators is not one unit.
+      const weights = all.map(treeSize);
       const count = all.length;
       return (dollar, env) => {
         const inv: Invocation = {
@@ -150,6 +163,7 @@ function compile(node: YaqlNode): Compiled {
             return f ? f(dollar, env) : fail('yaql/unexpected-pair', `${node.name}() does not take 'key => value' here.`, column);
           },
           apply: (i, d) => {
+            spend(env.budget, weights[i]!, column);
             const f = compiled[i];
             return f ? f(d, env) : fail('yaql/unexpected-pair', `${node.name}() does not take 'key => value' here.`, column);
           },
@@ -162,6 +176,42 @@ function compile(node: YaqlNode): Compiled {
       };
     }
   }
+}
+
+/** The number of nodes under (and including) `node`: what evaluating it once takes, data aside. */
+function treeSize(node: YaqlArgument): number {
+  switch (node.kind) {
+    case 'pair':
+      return 1 + treeSize(node.key) + treeSize(node.value);
+    case 'list':
+      return node.items.reduce((n, x) => n + treeSize(x), 1);
+    case 'map':
+      return node.entries.reduce((n, e) => n + treeSize(e.key) + treeSize(e.value), 1);
+    case 'member':
+      return 1 + treeSize(node.target);
+    case 'index':
+      return 1 + treeSize(node.target) + treeSize(node.index);
+    case 'call':
+      return node.args.reduce((n, a) => n + treeSize(a), node.receiver ? 1 + treeSize(node.receiver) : 1);
+    case 'binary':
+      return 1 + treeSize(node.left) + treeSize(node.right);
+    case 'unary':
+      return 1 + treeSize(node.operand);
+    default:
+      return 1;
+  }
+}
+
+const sizeOf = (v: unknown): number => (typeof v === 'string' ? v.length : isIterable(v) ? itemsOf(v).length : isDict(v) ? Object.keys(v).length : 0);
+
+/** What `+` or `*` will build, paid before it is built: `'a' * 500000000` is refused, not allocated. */
+function resultUnits(operator: string, l: unknown, r: unknown): number {
+  if (operator === '*' && (typeof l === 'string' || typeof r === 'string')) {
+    const [s, n] = typeof l === 'string' ? [l, r] : [r as string, l];
+    return typeof n === 'number' && n > 0 ? stringUnits(s.length * n) : 1;
+  }
+  if (operator !== '+') return 1;
+  return typeof l === 'string' ? stringUnits(l.length + sizeOf(r)) : 1 + sizeOf(l) + sizeOf(r);
 }
 
 const compiledTrees = new WeakMap<YaqlNode, Compiled>();
@@ -178,6 +228,7 @@ function runTree(ast: YaqlNode, context: YaqlContext): unknown {
     hasOld: context.old !== undefined,
     equal: context.equal ?? pyEqual,
     variables: isDict(context.variables) ? context.variables : {},
+    budget: newBudget(),
   };
   return run(context.data, env);
 }
@@ -197,7 +248,8 @@ export function evaluateYaql(ast: YaqlNode, context: YaqlContext): YaqlResult {
     return { ok: true, value: toPlain(runTree(ast, context)) };
   } catch (e) {
     if (e instanceof YaqlRuntimeError) {
-      return { ok: false, error: finding(e.code, 'error', e.message, e.column === undefined ? undefined : { column: e.column }, 'Guard optional keys with $.get(\'key\') or check the data the expression reads.') };
+      const hint = e.code === 'yaql/too-much-work' ? 'Loop over fewer elements (filter with where() before select()), or build shorter strings.' : "Guard optional keys with $.get('key') or check the data the expression reads.";
+      return { ok: false, error: finding(e.code, 'error', e.message, e.column === undefined ? undefined : { column: e.column }, hint) };
     }
     if (e instanceof RangeError) {
       return { ok: false, error: finding('yaql/too-deep', 'error', 'The data is nested too deeply to evaluate.', undefined, 'Simplify the data or the expression.') };

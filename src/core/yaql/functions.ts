@@ -6,7 +6,9 @@
  */
 import { stringify } from 'yaml';
 import { lifecycleFunctions } from './lifecycle.js';
-import { YaqlSet, fail, isDict, isIterable, itemsOf, pyEqual, toPlain, truthy, typeName, UNDEFINED, type Dict } from './values.js';
+import { search } from './regex.js';
+import { YaqlSet, equalityKey, fail, isDict, isIterable, itemsOf, pyEqual, toPlain, truthy, typeName, UNDEFINED, type Dict } from './values.js';
+import { spend, stringUnits, type WorkBudget } from './work.js';
 
 export interface Invocation {
   /** Number of arguments, receiver included. */
@@ -30,6 +32,8 @@ export interface YaqlEnvironment {
   /** Python's `==` for lifecycle comparisons (`pyEqual`, or a memoizing one the caller shares across evaluations). */
   readonly equal: (a: unknown, b: unknown) => boolean;
   readonly variables: Readonly<Record<string, unknown>>;
+  /** What this evaluation may still spend (see work.ts). */
+  readonly budget: WorkBudget;
 }
 
 export type CallForm = 'method' | 'function' | 'both';
@@ -51,12 +55,20 @@ export interface FunctionSpec {
 const iterable = (inv: Invocation, i: number, name: string): unknown[] => {
   const v = inv.value(i);
   if (!isIterable(v)) return fail('yaql/bad-argument', `${name}() needs a list or a set, not a ${typeName(v)}.`, inv.column);
-  return itemsOf(v);
+  const items = itemsOf(v);
+  spend(inv.env.budget, items.length, inv.column);
+  return items;
 };
 const dict = (inv: Invocation, i: number, name: string): Dict => {
   const v = inv.value(i);
   if (!isDict(v)) return fail('yaql/bad-argument', `${name}() needs a map, not a ${typeName(v)}.`, inv.column);
+  spend(inv.env.budget, 1, inv.column);
   return v;
+};
+/** A string built by a function, paid for by its length. */
+const built = (inv: Invocation, s: string): string => {
+  spend(inv.env.budget, stringUnits(s.length), inv.column);
+  return s;
 };
 const string = (inv: Invocation, i: number, name: string): string => {
   const v = inv.value(i);
@@ -64,24 +76,11 @@ const string = (inv: Invocation, i: number, name: string): string => {
   return v;
 };
 
-const regexCache = new Map<string, RegExp>();
-function regex(pattern: string, column: number): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    try {
-      re = new RegExp(pattern);
-    } catch {
-      return fail('yaql/bad-regex', `'${pattern}' is not a valid regular expression.`, column);
-    }
-    if (regexCache.size > 1_000) regexCache.clear();
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
-
-function flatten(items: unknown[], out: unknown[]): unknown[] {
+function flatten(items: unknown[], out: unknown[], inv: Invocation): unknown[] {
+  // The same list can sit in many places (a select() returning one list per element): pay per item.
+  spend(inv.env.budget, items.length, inv.column);
   for (const x of items) {
-    if (isIterable(x)) flatten(itemsOf(x), out);
+    if (isIterable(x)) flatten(itemsOf(x), out, inv);
     else out.push(x);
   }
   return out;
@@ -141,15 +140,21 @@ export const standardFunctions: Record<string, FunctionSpec> = {
       return fail('yaql/bad-argument', `len() needs a list, a set, a map or a string, not a ${typeName(v)}.`, inv.column);
     },
   },
-  matches: { form: 'method', min: 2, max: 2, call: (inv) => regex(string(inv, 1, 'matches'), inv.column).test(string(inv, 0, 'matches')) },
+  matches: { form: 'method', min: 2, max: 2, call: (inv) => search(string(inv, 1, 'matches'), string(inv, 0, 'matches'), inv.env.budget, inv.column) },
   concat: {
     form: 'both',
     min: 1,
     max: Infinity,
     call: (inv) => {
       const values = Array.from({ length: inv.count }, (_, i) => inv.value(i));
-      if (values.every((v) => typeof v === 'string')) return values.join('');
-      if (values.every(isIterable)) return values.flatMap((v) => itemsOf(v as unknown[]));
+      if (values.every((v) => typeof v === 'string')) {
+        spend(inv.env.budget, stringUnits(values.reduce((n, v) => n + (v as string).length, 0)), inv.column);
+        return values.join('');
+      }
+      if (values.every(isIterable)) {
+        spend(inv.env.budget, values.reduce((n, v) => n + itemsOf(v as unknown[]).length, 0), inv.column);
+        return values.flatMap((v) => itemsOf(v as unknown[]));
+      }
       return fail('yaql/bad-argument', `concat() needs all strings or all lists, not ${values.map(typeName).join(', ')}.`, inv.column);
     },
   },
@@ -163,7 +168,7 @@ export const standardFunctions: Record<string, FunctionSpec> = {
       return inv.count > 1 ? inv.value(1) : fail('yaql/empty-collection', 'first() of an empty collection.', inv.column);
     },
   },
-  flatten: { form: 'method', min: 1, max: 1, call: (inv) => flatten(iterable(inv, 0, 'flatten'), []) },
+  flatten: { form: 'method', min: 1, max: 1, call: (inv) => flatten(iterable(inv, 0, 'flatten'), [], inv) },
   toSet: { form: 'method', min: 1, max: 1, call: (inv) => YaqlSet.of(iterable(inv, 0, 'toSet')) },
   intersect: {
     form: 'method',
@@ -173,6 +178,14 @@ export const standardFunctions: Record<string, FunctionSpec> = {
       const a = inv.value(0);
       const b = inv.value(1);
       if (!(a instanceof YaqlSet) || !(b instanceof YaqlSet)) return fail('yaql/bad-argument', `intersect() works on two sets (use toSet()), not a ${typeName(a)} and a ${typeName(b)}.`, inv.column);
+      // Keyed when every member of b has an equality key (data always does): linear, not a*b.
+      const keys = b.items.map(equalityKey);
+      if (keys.every((k) => k !== undefined)) {
+        spend(inv.env.budget, a.items.length + b.items.length, inv.column);
+        const inB = new Set(keys);
+        return new YaqlSet(a.items.filter((x) => inB.has(equalityKey(x)!) || (equalityKey(x) === undefined && b.items.some((y) => pyEqual(x, y)))));
+      }
+      spend(inv.env.budget, a.items.length * b.items.length, inv.column);
       return new YaqlSet(a.items.filter((x) => b.items.some((y) => pyEqual(x, y))));
     },
   },
@@ -240,6 +253,7 @@ export const standardFunctions: Record<string, FunctionSpec> = {
     max: 3,
     call: (inv) => {
       const s = string(inv, 0, 'split');
+      spend(inv.env.budget, stringUnits(s.length), inv.column);
       const sep = inv.count > 1 ? inv.value(1) : null;
       const max = inv.count > 2 ? inv.value(2) : -1;
       if (typeof max !== 'number') return fail('yaql/bad-argument', 'split() takes a number as its limit.', inv.column);
@@ -254,8 +268,8 @@ export const standardFunctions: Record<string, FunctionSpec> = {
     },
   },
   // Fuel's serialisers (nailgun/yaql_ext/serializers.py), used to build uploaded files.
-  toYaml: { form: 'method', min: 1, max: 1, call: (inv) => stringify(toPlain(inv.value(0))) },
-  toJson: { form: 'method', min: 1, max: 1, call: (inv) => JSON.stringify(toPlain(inv.value(0))) },
+  toYaml: { form: 'method', min: 1, max: 1, call: (inv) => built(inv, stringify(toPlain(inv.value(0)))) },
+  toJson: { form: 'method', min: 1, max: 1, call: (inv) => built(inv, JSON.stringify(toPlain(inv.value(0)))) },
   isUndef: { form: 'method', min: 1, max: 1, call: (inv) => inv.value(0) === UNDEFINED },
 };
 

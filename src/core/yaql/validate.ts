@@ -5,11 +5,22 @@
 import { finding, type Finding } from '../findings.js';
 import { isPair, type YaqlArgument, type YaqlNode } from './ast.js';
 import { yaqlFunctions } from './functions.js';
+import { yaqlPatternProblem } from './regex.js';
 
 const known = Object.keys(yaqlFunctions).sort().join(', ');
 
 export function validateYaql(root: YaqlNode): Finding[] {
   const findings: Finding[] = [];
+  // A pattern written in the expression is checked now; one computed from data, when evaluated.
+  const checkPattern = (pattern: YaqlArgument | undefined, column: number): void => {
+    if (pattern?.kind !== 'constant' || typeof pattern.value !== 'string') return;
+    const problem = yaqlPatternProblem(pattern.value);
+    if (problem) {
+      findings.push(
+        finding('yaql/bad-regex', 'error', `'${pattern.value.length > 80 ? `${pattern.value.slice(0, 80)}…` : pattern.value}' is not a usable regular expression: ${problem}.`, { column }, 'Hearth matches in linear time (RE2 syntax): write the pattern without back-references or lookaround.'),
+      );
+    }
+  };
   const visitArgument = (a: YaqlArgument, pairsAllowed: boolean): void => {
     if (isPair(a)) {
       if (!pairsAllowed) {
@@ -38,6 +49,7 @@ export function validateYaql(root: YaqlNode): Finding[] {
         visit(node.index);
         return;
       case 'binary':
+        if (node.operator === '=~' || node.operator === '!~') checkPattern(node.right, node.column);
         visit(node.left);
         visit(node.right);
         return;
@@ -69,6 +81,7 @@ export function validateYaql(root: YaqlNode): Finding[] {
             findings.push(finding('yaql/switch-needs-pairs', 'error', 'Every argument of switch() is `condition => value`.', { column: node.column }, 'Write switch($.x = 1 => a, true => b).'));
           }
         }
+        if (node.name === 'matches') checkPattern(node.receiver ? node.args[0] : node.args[1], node.column);
         if (node.receiver) visit(node.receiver);
         node.args.forEach((a) => visitArgument(a, spec?.pairs === true));
         return;

@@ -6,8 +6,22 @@
 export class YaqlSet {
   constructor(readonly items: unknown[]) {}
   static of(items: Iterable<unknown>): YaqlSet {
+    // Members with an equality key (all plain data) are deduplicated through it, in linear time;
+    // comparing each with every member kept took 10,000 nodes' uids 50 million comparisons.
     const unique: unknown[] = [];
-    for (const x of items) if (!unique.some((u) => pyEqual(u, x))) unique.push(x);
+    const seen = new Set<string>();
+    const unkeyed: unknown[] = [];
+    for (const x of items) {
+      const key = equalityKey(x);
+      if (key !== undefined) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+      } else {
+        if (unkeyed.some((u) => pyEqual(u, x))) continue;
+        unkeyed.push(x);
+      }
+      unique.push(x);
+    }
     return new YaqlSet(unique);
   }
 }

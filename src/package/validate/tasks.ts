@@ -7,6 +7,7 @@
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { parseExpression } from '../../core/expressions/index.js';
+import { parseYaql } from '../../core/yaql/index.js';
 import { unsafePatternReason } from '../../core/graph/selectors.js';
 import { checkKnownKeys } from './keys.js';
 import { checkSchema } from './schemas.js';
@@ -190,6 +191,14 @@ const truthy = (v: unknown): boolean => !(v === undefined || v === null || v ===
 
 function checkCondition(ctx: ValidationContext, task: Record<string, unknown>, label: string): void {
   const condition = task.condition;
+  // A YAQL condition that cannot be evaluated (or whose regex Hearth refuses) is said now, not in a deployment.
+  if (isMapping(condition) && typeof condition.yaql_exp === 'string') {
+    const at = positionOf(condition, 'yaql_exp');
+    for (const f of parseYaql(condition.yaql_exp).findings) {
+      ctx.findings.push(finding(f.code, f.severity, `${label}: condition${f.column ? ` (at character ${f.column})` : ''}: ${f.message}`, at, f.hint));
+    }
+    return;
+  }
   if (typeof condition !== 'string') return;
   reportExpression(ctx.findings, condition, positionOf(task, 'condition'), `${label}: condition`);
 }
