@@ -9,6 +9,7 @@ import { compareReleaseVersions, parseReleaseVersion } from '../versions/index.j
 import { pluginCompatibility } from './compatibility.js';
 import { mergeComponents, mergeNetworkRoles, mergeNodeAttributes, mergeSettings, mergeVolumes } from './compose-parts.js';
 import { composeTasks, type TaskConflict, type TaskOverride } from './compose-tasks.js';
+import { contributionForRelease, releaseTarget } from './for-release.js';
 import type { Release } from './model.js';
 import { pluginLabel, type PluginContribution } from './plugin.js';
 
@@ -62,8 +63,13 @@ export function composeRelease(release: Release, plugins: readonly PluginContrib
       findings.push(finding('plugin/not-for-release', 'info', `plugin ${pluginLabel(plugin)} ${fit.reason}; left out`));
       continue;
     }
-    applied.push(plugin);
-    targets.set(plugin.name, fit.matchedVersion ?? release.version);
+    // The plugin as this release sees it: its release record's own files, the best fit of each
+    // multi-version group (plugins-v5 multi-release packages).
+    const matched = fit.matchedVersion ?? release.version;
+    const own = contributionForRelease(plugin, fit.entry, releaseTarget(release, matched));
+    findings.push(...own.findings);
+    applied.push(own.contribution);
+    targets.set(plugin.name, matched);
     outcomes.push({ name: plugin.name, version: plugin.version, applied: true, reason: fit.reason });
   }
 

@@ -10,7 +10,18 @@ export interface PluginReleaseSupport {
   os: string;
   version: string;
   mode?: string[];
+  /**
+   * What this release gets instead of the plugin's top-level files (plugins-v5 variants 2 and 3:
+   * `deployment_tasks_path`, `node_roles_path`, … or a `conf_path` folder in the record). A part
+   * not given here comes from the top-level files. Absent when the record names no files of its own.
+   */
+  parts?: ReleaseParts;
 }
+
+/** The parts of a contribution that a release record may give its own copy of. */
+export type ReleaseParts = Partial<
+  Pick<PluginContribution, 'roles' | 'tags' | 'volumes' | 'volumesRolesMapping' | 'networkRoles' | 'components' | 'attributes' | 'nodeAttributes' | 'nicAttributes' | 'bondAttributes' | 'graphs' | 'files'>
+>;
 
 export interface PluginGraph {
   name?: string;

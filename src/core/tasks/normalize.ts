@@ -355,7 +355,11 @@ export function normalizeTasks(raw: unknown, origin: TaskOrigin, format: TaskFor
     const task = normalizeOne(item, origin, format, index, findings);
     if (!task) return;
     const earlier = seen.get(task.id);
-    if (earlier) {
+    // Records with os-version/fuel-version constraints sharing an id are one multi-version group
+    // (plugins-v5 variant 1): all are kept, and composition picks the best fit for the release.
+    if (earlier && (task.osVersion !== undefined || task.fuelVersion !== undefined || earlier.osVersion !== undefined || earlier.fuelVersion !== undefined)) {
+      tasks.push(task);
+    } else if (earlier) {
       findings.push(
         finding('task/duplicate-id', 'error', `task '${task.id}' is defined twice in this file (first at line ${earlier.origin.line ?? '?'}); the later one wins`, { file: task.origin.file, line: task.origin.line, column: task.origin.column }, 'rename one of them, or delete the stale copy'),
       );

@@ -7,7 +7,9 @@
 import { finding, type Finding } from '../../core/findings.js';
 import { isMapping, type Mapping } from '../../core/release/merge.js';
 import type { Component, RoleMetadata, VolumeAllocation } from '../../core/release/model.js';
-import type { PluginContribution, PluginGraph, PluginReleaseSupport } from '../../core/release/plugin.js';
+import type { PluginContribution, PluginGraph, PluginReleaseSupport, ReleaseParts } from '../../core/release/plugin.js';
+import { copyPositions, positionOf } from '../../core/positions.js';
+import { PLUGIN_FILES } from '../plugin/index.js';
 import { normalizeTasks, unwrapRoleTasks, type Task } from '../../core/tasks/index.js';
 import type { LoadedPlugin } from '../plugin/model.js';
 
@@ -54,29 +56,31 @@ export function graphsFromEntries(entries: unknown, source: string, file: string
   }
 }
 
-export function contributionFromPlugin(plugin: LoadedPlugin): ContributionResult {
-  const findings: Finding[] = [];
-  const files = plugin.files;
-  const pathOf = (key: string) => plugin.filePaths[key] ?? `${key}.yaml`;
-  const releases: PluginReleaseSupport[] = [];
-  for (const record of plugin.releases) {
-    if (record.isRelease) continue;
-    const os = text(record.resolved.os) ?? text(record.resolved.operating_system);
-    const version = text(record.resolved.version);
-    if (!os || !version) continue; // the validator reports incomplete records
-    const entry: PluginReleaseSupport = { os, version };
-    if (Array.isArray(record.resolved.mode)) entry.mode = record.resolved.mode.filter((m): m is string => typeof m === 'string');
-    releases.push(entry);
-  }
+/** A plugin's files, each parsed, with the path to name it by in messages. */
+interface FileSet {
+  files: Record<string, unknown>;
+  pathOf(key: string): string;
+}
 
+/**
+ * Everything a set of plugin files contributes: roles, volumes, settings, components, network
+ * roles, node attributes, tasks. Called for the top-level files, and for each release record that
+ * has files of its own (its `*_path` keys and `conf_path` folder over the top-level ones).
+ */
+function partsOf(plugin: LoadedPlugin, set: FileSet, graphEntries: unknown[], findings: Finding[]): ReleaseParts & Pick<PluginContribution, 'roles' | 'graphs'> {
+  const { files, pathOf } = set;
   const nodeRoles = isMapping(files.node_roles) ? files.node_roles : {};
   const roles: Record<string, RoleMetadata> = {};
   for (const [name, meta] of Object.entries(nodeRoles)) {
     if (!isMapping(meta)) continue;
     // node_roles.yaml keeps a role's metadata either flat or under `metadata:` (role-as-a-plugin).
     const body = isMapping(meta.metadata) ? { ...meta.metadata, ...(meta.tasks !== undefined ? { tasks: meta.tasks } : {}) } : meta;
-    roles[name] = { ...body, name: text(body.name) ?? name } as RoleMetadata;
+    for (const key of ['os-version', 'fuel-version']) if (body !== meta && meta[key] !== undefined && body[key] === undefined) body[key] = meta[key];
+    const role = { ...body, name: text(body.name) ?? name } as RoleMetadata;
+    copyPositions(meta, role);
+    roles[name] = role;
   }
+  copyPositions(nodeRoles, roles);
 
   const volumesFile = isMapping(files.volumes) ? files.volumes : {};
   const volumes = (Array.isArray(volumesFile.volumes) ? volumesFile.volumes : []).filter((v): v is Mapping & { id: string } => isMapping(v) && typeof v.id === 'string');
@@ -108,15 +112,9 @@ export function contributionFromPlugin(plugin: LoadedPlugin): ContributionResult
   findings.push(...unwrapped.findings);
   if (unwrapped.tasks.length) addTasks(graphs, 'default', unwrapped.tasks);
   graphsFromEntries(plugin.metadata.graphs, source, 'metadata.yaml', graphs, findings);
-  for (const record of plugin.releases) {
-    if (!record.isRelease) graphsFromEntries(record.resolved.graphs, source, 'metadata.yaml', graphs, findings);
-  }
+  for (const entries of graphEntries) graphsFromEntries(entries, source, 'metadata.yaml', graphs, findings);
 
-  const contribution: PluginContribution = {
-    name: plugin.name,
-    version: plugin.version,
-    packageVersion: plugin.packageVersion,
-    releases,
+  const parts: ReleaseParts & Pick<PluginContribution, 'roles' | 'graphs'> = {
     roles,
     tags: isMapping(files.node_tags) ? (files.node_tags as PluginContribution['tags']) : {},
     volumes,
@@ -134,14 +132,70 @@ export function contributionFromPlugin(plugin: LoadedPlugin): ContributionResult
       tasks: pathOf('deployment_tasks'),
     },
   };
+  const nodeConfig = isMapping(files.node_config) ? files.node_config : undefined;
+  if (nodeConfig) parts.nodeAttributes = isMapping(nodeConfig.node_attributes) ? nodeConfig.node_attributes : nodeConfig;
+  if (isMapping(files.nic_config)) parts.nicAttributes = files.nic_config;
+  if (isMapping(files.bond_config)) parts.bondAttributes = files.bond_config;
+  return parts;
+}
+
+/**
+ * The plugin files a release record gives its own copy of (plugins-v5 variant 2: `<file>_path`;
+ * variant 3: `conf_path`, loaded beside them by the plugin loader), over the top-level ones.
+ */
+function recordFiles(plugin: LoadedPlugin, record: LoadedPlugin['releases'][number]): FileSet | undefined {
+  const own = PLUGIN_FILES.filter((name) => name !== 'tasks' && Object.hasOwn(record.resolved, name) && typeof record.resolved[name] !== 'string');
+  if (own.length === 0) return undefined;
+  const files: Record<string, unknown> = { ...plugin.files };
+  const paths: Record<string, string> = {};
+  for (const name of own) {
+    files[name] = record.resolved[name];
+    const written = record.raw[`${name}_path`];
+    paths[name] = positionOf(record.resolved[name])?.file ?? (typeof written === 'string' ? written : `${String(record.raw.conf_path ?? '')}${name}.yaml`);
+  }
+  return { files, pathOf: (key) => paths[key] ?? plugin.filePaths[key] ?? `${key}.yaml` };
+}
+
+export function contributionFromPlugin(plugin: LoadedPlugin): ContributionResult {
+  const findings: Finding[] = [];
+  const top: FileSet = { files: plugin.files, pathOf: (key) => plugin.filePaths[key] ?? `${key}.yaml` };
+  const extensions = plugin.releases.filter((r) => !r.isRelease);
+  const parts = partsOf(plugin, top, extensions.map((r) => r.resolved.graphs), findings);
+  // A record with files or graphs of its own gets its own parts; once one does, every record
+  // does, so that no release sees the graphs another record names.
+  const perRelease = extensions.some((r) => recordFiles(plugin, r) !== undefined || r.resolved.graphs !== undefined);
+  const releases: PluginReleaseSupport[] = [];
+  for (const record of extensions) {
+    const os = text(record.resolved.os) ?? text(record.resolved.operating_system);
+    const version = text(record.resolved.version);
+    if (!os || !version) continue; // the validator reports incomplete records
+    const entry: PluginReleaseSupport = { os, version };
+    if (Array.isArray(record.resolved.mode)) entry.mode = record.resolved.mode.filter((m): m is string => typeof m === 'string');
+    if (perRelease) {
+      const own = recordFiles(plugin, record);
+      // Findings of the top-level files were collected once already; only new files add any.
+      entry.parts = partsOf(plugin, own ?? top, [record.resolved.graphs], own ? findings : []);
+    }
+    releases.push(entry);
+  }
+
+  const contribution: PluginContribution = {
+    name: plugin.name,
+    version: plugin.version,
+    packageVersion: plugin.packageVersion,
+    releases,
+    ...parts,
+    tags: parts.tags ?? {},
+    volumes: parts.volumes ?? [],
+    volumesRolesMapping: parts.volumesRolesMapping ?? {},
+    networkRoles: parts.networkRoles ?? [],
+    components: parts.components ?? [],
+    attributes: parts.attributes ?? {},
+  };
   const title = text(plugin.metadata.title);
   if (title) contribution.title = title;
   const description = text(plugin.metadata.description);
   if (description) contribution.description = description;
   if (typeof plugin.metadata.is_hotpluggable === 'boolean') contribution.isHotpluggable = plugin.metadata.is_hotpluggable;
-  const nodeConfig = isMapping(files.node_config) ? files.node_config : undefined;
-  if (nodeConfig) contribution.nodeAttributes = isMapping(nodeConfig.node_attributes) ? nodeConfig.node_attributes : nodeConfig;
-  if (isMapping(files.nic_config)) contribution.nicAttributes = files.nic_config;
-  if (isMapping(files.bond_config)) contribution.bondAttributes = files.bond_config;
   return { contribution, findings };
 }
