@@ -7,10 +7,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import { Ajv } from 'ajv';
+import * as store from '../store/index.js';
 import type { Database, Presence } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
+import { loggerOptions, requestId, type LogOptions } from './log.js';
 import { releaseRoutes } from './routes/releases.js';
 import { pluginRoutes } from './routes/plugins.js';
 import { clusterRoutes } from './routes/clusters.js';
@@ -31,7 +33,8 @@ export interface AppOptions {
   /** The built web UI to serve at `/`, when present. */
   webDist?: string;
   version?: string;
-  logger?: boolean;
+  /** The server's log: off (tests), or a level and format (see log.ts). */
+  logger?: boolean | LogOptions;
   deploy?: DeployOptions;
   /** The one folder on the server whose template files the API may read (`--templates-dir`). */
   templatesDir?: string;
@@ -56,7 +59,8 @@ export interface AppContext {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const version = options.version ?? '0.1.0';
   const app = Fastify({
-    logger: options.logger ?? false,
+    logger: typeof options.logger === 'object' ? loggerOptions(options.logger) : (options.logger ?? false),
+    genReqId: requestId,
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Ids and names are short; a huge URL is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
@@ -78,6 +82,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
+  // Every answer names its request, so a user can quote it and an operator find it in the log.
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
   const routeRules = guardRoutes(app, { adminToken: options.adminToken, protectReads: options.protectReads ?? false });
   app.decorate('routeRules', routeRules);
@@ -102,8 +110,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       return reply.status(e.statusCode).send({ code: e.statusCode === 400 && e instanceof SyntaxError ? 'request/bad-json' : `request/${e.code ?? 'invalid'}`.toLowerCase(), message: e.message });
     }
-    request.log.error(err);
-    return reply.status(500).send({ code: 'server/internal', message: 'Hearth failed to handle this request; this is a bug, and the server log has the details' });
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({
+      code: 'server/internal',
+      message: `Hearth failed to handle this request; this is a bug, and the server log has the details under request id ${request.id}`,
+      details: { request_id: request.id },
+    });
   });
   const webIndex = options.webDist && existsSync(join(options.webDist, 'index.html')) ? options.webDist : undefined;
   app.setNotFoundHandler((request, reply) => {
@@ -119,8 +131,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
 
   app.get('/api/v1/openapi.json', { config: OPEN, schema: { hide: true } }, async () => catalog.document(version));
+  // Probes for load balancers, systemd and Kubernetes: never behind the token, never logged as noise.
+  app.get('/healthz', { config: OPEN, logLevel: 'warn' }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: OPEN, logLevel: 'warn' }, async (request, reply) => {
+    try {
+      const schema = await store.schemaState(options.db);
+      if (schema.applied !== schema.known) {
+        return reply.status(503).send({ code: 'server/schema-not-current', message: `the database schema is at ${schema.applied}, this Hearth needs ${schema.known}`, details: { engine: options.db.engine, ...schema } });
+      }
+      return { status: 'ready', engine: options.db.engine, schema: schema.applied };
+    } catch (err) {
+      request.log.warn({ err }, 'readiness check: the database does not answer');
+      return reply.status(503).send({ code: 'server/database-unavailable', message: 'the database does not answer', details: { engine: options.db.engine } });
+    }
+  });
   app.get('/docs', { config: OPEN }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
   app.get('/api/v1/version', { config: PUBLIC_READ, schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));
+  // The web UI checks a token when it is entered: any answer but 401 means it is the admin token.
+  app.get('/api/v1/token', { schema: { summary: 'Check the admin token (200 with it, 401 without)', tags: ['server'] } }, async () => ({ admin: true }));
 
   await app.register(async (api) => {
     releaseRoutes(api, ctx);

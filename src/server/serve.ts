@@ -4,11 +4,24 @@ import { StoreError } from '../store/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 
-export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string }): Promise<void> {
+export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string }): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`hearth: --port must be a number from 0 to 65535\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const level = (options.logLevel ?? 'info') as LogLevel;
+  if (!LOG_LEVELS.includes(level)) {
+    process.stderr.write(`hearth: --log-level must be one of ${LOG_LEVELS.join(', ')}\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const format = options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
+  if (format !== 'json' && format !== 'pretty') {
+    process.stderr.write(`hearth: --log-format must be json or pretty\n`);
     process.exitCode = EXIT_USAGE;
     return;
   }
@@ -26,6 +39,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
       ...(process.env.HEARTH_ADMIN_TOKEN ? { adminToken: process.env.HEARTH_ADMIN_TOKEN } : {}),
       ...(options.protectReads ? { protectReads: true } : {}),
+      logger: { level, format },
       ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
       ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
     });
@@ -49,7 +63,10 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       `  web UI:        ${s.url}/`,
       `  API reference: ${s.url}/docs`,
       `  storage:       ${s.db.engine} (${s.db.location})`,
-      `  admin token:   ${s.adminToken}${s.tokenSource === 'environment' ? ' (from HEARTH_ADMIN_TOKEN)' : s.tokenSource === 'generated' ? ' (generated now and stored)' : ''}`,
+      // Printed once, when it is made: under systemd this output lands in the journal for good.
+      s.tokenSource === 'generated'
+        ? `  admin token:   ${s.adminToken} (generated now and stored; it is not shown again)`
+        : `  admin token:   ${s.tokenSource === 'environment' ? 'from HEARTH_ADMIN_TOKEN' : 'the one printed at first start (set HEARTH_ADMIN_TOKEN to replace it)'}`,
       `  ${s.bundled.note}`,
       'Press Ctrl-C to stop.',
       '',

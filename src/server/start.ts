@@ -25,7 +25,7 @@ export interface StartOptions {
   bundledRelease?: string | false;
   webDist?: string;
   deploy?: AppOptions['deploy'];
-  logger?: boolean;
+  logger?: AppOptions['logger'];
   /** The folder whose template files the API may read. */
   templatesDir?: string;
   /** How often to look for runs whose server died (ms). */
@@ -89,6 +89,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     ...(options.schema ? { schema: options.schema } : {}),
   });
   try {
+    const schema = await store.schemaState(db);
+    if (schema.applied > schema.known) {
+      throw new store.StoreError('store/schema-newer', `the database at ${db.location} was set up by a newer Hearth (schema ${schema.applied}; this one knows up to ${schema.known})`, 'run a Hearth at least as new as the one that set this database up; an older one could misread its tables');
+    }
     const { token, source } = await settleToken(db, options.adminToken);
     // Deployments whose server died (this one, before a crash, or another one sharing PostgreSQL).
     const presence = await db.presence();

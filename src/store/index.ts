@@ -9,3 +9,4 @@ export * from './releases.js';
 export * from './clusters.js';
 export * from './nodes.js';
 export * from './deployments.js';
+export { schemaState, KNOWN_SCHEMA, type SchemaState } from './schema-version.js';

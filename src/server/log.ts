@@ -1,0 +1,85 @@
+/**
+ * The server's log: Fastify's own logger (pino), JSON lines with a request id on each, or the same
+ * records as readable lines on a terminal. Tokens never reach it: the Authorization header is not
+ * logged, and values of token-like query parameters are masked in the URLs that are.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { Writable } from 'node:stream';
+import type { FastifyServerOptions } from 'fastify';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+export type LogFormat = 'json' | 'pretty';
+
+export interface LogOptions {
+  level: LogLevel;
+  format: LogFormat;
+  /** Where lines go (default stdout). */
+  destination?: NodeJS.WritableStream;
+}
+
+/** Query parameters whose values are secrets wherever they appear (access.ts refuses them too). */
+const SECRET_QUERY = /([?&](?:token|access_token|admin_token|auth|authorization|bearer|api_key|apikey|key|password)=)[^&#]*/gi;
+
+export const maskUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
+
+/** A client's own request id is kept when it is short and plain, so logs can be joined across services. */
+const CLIENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export function requestId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  if (typeof given === 'string' && CLIENT_ID.test(given)) return given;
+  return randomBytes(6).toString('hex');
+}
+
+const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
+
+/** One pino record as a line a person reads: time, level, request id, message, and what matters. */
+export function prettyLine(record: Record<string, any>): string {
+  const time = new Date(record.time ?? Date.now()).toISOString().slice(11, 23);
+  const level = (LEVEL_NAMES[record.level as number] ?? String(record.level)).padEnd(5);
+  const req = record.req as { method?: string; url?: string } | undefined;
+  const res = record.res as { statusCode?: number } | undefined;
+  const parts = [time, level, record.reqId ? `[${record.reqId}]` : '', record.msg ?? ''];
+  if (req?.method) parts.push(`${req.method} ${req.url}`);
+  if (res?.statusCode) parts.push(`→ ${res.statusCode}`);
+  if (typeof record.responseTime === 'number') parts.push(`${record.responseTime.toFixed(1)} ms`);
+  let line = parts.filter(Boolean).join(' ');
+  if (record.err?.stack) line += `\n${String(record.err.stack).replace(/^/gm, '    ')}`;
+  return `${line}\n`;
+}
+
+/** A stream that turns pino's JSON lines into readable ones. */
+function prettyStream(out: NodeJS.WritableStream): Writable {
+  let pending = '';
+  return new Writable({
+    write(chunk: Buffer, _enc, done) {
+      pending += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = pending.indexOf('\n')) >= 0) {
+        const text = pending.slice(0, nl);
+        pending = pending.slice(nl + 1);
+        try {
+          out.write(prettyLine(JSON.parse(text)));
+        } catch {
+          out.write(`${text}\n`);
+        }
+      }
+      done();
+    },
+  });
+}
+
+/** Fastify's logger options for these settings. */
+export function loggerOptions(options: LogOptions): NonNullable<FastifyServerOptions['loggerInstance'] | FastifyServerOptions['logger']> {
+  const out = options.destination ?? process.stdout;
+  return {
+    level: options.level,
+    stream: options.format === 'pretty' ? prettyStream(out) : out,
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
+    },
+  } as never;
+}
