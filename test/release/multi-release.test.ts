@@ -8,6 +8,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/core/findings.js';
@@ -50,6 +51,25 @@ test('variant 1: the design example validates with no duplicate-id, and the lega
   assert.equal(codes(result.findings).includes('task/duplicate-id'), false);
   const unfit = result.findings.filter((f) => f.code === 'version/fits-no-release');
   assert.deepEqual(unfit.map((f) => `${f.file}:${f.line}`).sort(), ['deployment_tasks.yaml:7', 'network_roles.yaml:4']);
+});
+
+test("variant 1 checks: constraints of roles and disk layouts must parse; a release record's own file is held to its release", () => {
+  const bad = variantOnePlugin({
+    'node_roles.yaml': 'mr_role:\n  name: R\n  description: R\n  fuel-version: "~9"\n',
+    'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  mr_role:\n    - {id: os, allocate_size: min, os-version: ">=kilo-"}\n',
+    'mitaka/components.yaml': '- name: additional_service:mr-own\n  label: Own\n  fuel-version: ">=10"\n',
+    'metadata.yaml': readFileSync(join(v1.path, 'metadata.yaml'), 'utf8').replace('repository_path: repositories/ubuntu\n', 'repository_path: repositories/ubuntu\n    components_path: mitaka/components.yaml\n'),
+  });
+  try {
+    const result = validatePlugin(bad.path);
+    const at = (code: string) => result.findings.filter((f) => f.code === code).map((f) => `${f.file}:${f.line}`).sort();
+    assert.deepEqual(at('version/bad-constraint'), ['node_roles.yaml:4', 'volumes.yaml:4']);
+    const own = result.findings.find((f) => f.code === 'version/fits-no-release' && /mr-own/.test(f.message));
+    assert.match(own?.message ?? '', /the release that reads it \(mitaka-9\.0\) does not meet/);
+    assert.equal(result.valid, false);
+  } finally {
+    bad.remove();
+  }
 });
 
 test('variant 1 on Mitaka (Fuel 9.0): one my-task, the Fuel 9 record; Newton-only records left out with a note', () => {

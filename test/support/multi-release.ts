@@ -63,7 +63,7 @@ ${constraints}  parameters:
  * plugin lists on Mitaka or Newton. Roles, network roles, components and volume allocations carry
  * constraints too.
  */
-export function variantOnePlugin(): Folder {
+export function variantOnePlugin(replace: Record<string, string> = {}): Folder {
   return folder('hearth-mr1-', {
     'metadata.yaml': metadata('multi_version', release('mitaka-9.0') + release('newton-10.0')),
     'environment_config.yaml': '{}\n',
@@ -105,6 +105,7 @@ volumes_roles_mapping:
   label: Newton flavour
   os-version: ">=newton"
 `,
+    ...replace,
   });
 }
 
