@@ -86,16 +86,54 @@ export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRun
  * Runs whose server is gone (crashed or killed: `alive(owner)` says no) are marked failed, their
  * unfinished tasks skipped and their environments put in `error`, so nothing stays "deploying".
  * They cannot resume: the orchestrator's progress died with the server; a new deployment can start.
+ * Each run is failed in one statement (so a kill during the sweep leaves it whole: running and
+ * deploying, or failed and in error), and any environment left `deploying` with no running
+ * deployment (by a sweep of an older Hearth cut short) is put in `error` too. Returns how many runs
+ * and environments it changed.
  */
 export async function failInterruptedDeployments(q: Queryable, alive: (owner: number) => Promise<boolean> = async () => false): Promise<number> {
-  const running = await q.query<{ id: number; owner: number; cluster_id: number }>(`SELECT id, owner, cluster_id FROM deployments WHERE status = 'running'`);
-  let failed = 0;
+  const running = await q.query<{ id: number; owner: number }>(`SELECT id, owner FROM deployments WHERE status = 'running'`);
+  let changed = 0;
   for (const d of running) {
     if (await alive(d.owner)) continue;
-    await q.query(`UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped', finished_at = now() WHERE id = $1 AND status = 'running'`, [d.id]);
-    await q.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [d.id]);
-    await q.query(`UPDATE clusters SET status = 'error' WHERE id = $1 AND status = 'deploying'`, [d.cluster_id]);
-    failed++;
+    const rows = await q.query(
+      `WITH failed AS (
+         UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped', finished_at = now()
+         WHERE id = $1 AND status = 'running' RETURNING id, cluster_id),
+       skipped AS (
+         UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running'))
+       UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying' RETURNING id`,
+      [d.id],
+    );
+    changed += rows.length > 0 ? rows.length : 0;
   }
-  return failed;
+  return changed + (await repairStuckClusters(q));
 }
+
+/**
+ * Environments `deploying` with no running deployment. Each is locked and checked again before it
+ * is changed: a deployment starting meanwhile holds the environment's row until it commits, so the
+ * check after the lock sees its run and leaves the environment alone.
+ */
+async function repairStuckClusters(q: Queryable): Promise<number> {
+  const stuck = await q.query<{ id: number }>(
+    `SELECT c.id FROM clusters c WHERE c.status = 'deploying' AND NOT EXISTS (SELECT 1 FROM deployments d WHERE d.cluster_id = c.id AND d.status = 'running')`,
+  );
+  let repaired = 0;
+  for (const { id } of stuck) {
+    const repair = async (tx: Queryable) => {
+      const locked = await tx.query<{ status: string }>('SELECT status FROM clusters WHERE id = $1 FOR UPDATE', [id]);
+      if (locked[0]?.status !== 'deploying') return;
+      const runs = await tx.query(`SELECT 1 FROM deployments WHERE cluster_id = $1 AND status = 'running' LIMIT 1`, [id]);
+      if (runs.length) return;
+      await tx.query(`UPDATE clusters SET status = 'error' WHERE id = $1`, [id]);
+      repaired++;
+    };
+    // Inside a caller's transaction already (a deployment starting), or a transaction of its own.
+    if (isDatabase(q)) await q.transaction(repair);
+    else await repair(q);
+  }
+  return repaired;
+}
+
+const isDatabase = (q: Queryable): q is Queryable & { transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> } => typeof (q as { transaction?: unknown }).transaction === 'function';
