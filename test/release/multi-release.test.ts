@@ -113,21 +113,21 @@ test('variants 2 and 3: each release gets its own files, the rest from the plugi
   const mitaka = compose({ release: bundled }, v23.path);
   assert.deepEqual(problems(mitaka.findings), []);
   assert.deepEqual(['root-task', 'mitaka-task', 'newton-task'].filter((id) => mitaka.ours(id).length), ['mitaka-task']);
-  assert.equal(mitaka.c.roles_metadata.mr_role.name, 'Role for Mitaka');
+  assert.equal(mitaka.c.roles_metadata.pr_role.name, 'Role for Mitaka');
   assert.deepEqual(mitaka.components, ['additional_service:pr-root']);
   const level = (c: typeof mitaka.c) => ((c.attributes_metadata.editable as Record<string, Record<string, { value: unknown }>>).per_release.level.value);
   assert.equal(level(mitaka.c), 'root');
 
   const onNewton = compose(newton(), v23.path);
   assert.deepEqual(['root-task', 'mitaka-task', 'newton-task'].filter((id) => onNewton.ours(id).length), ['newton-task']);
-  assert.equal(onNewton.c.roles_metadata.mr_role.name, 'Role from the plugin root');
+  assert.equal(onNewton.c.roles_metadata.pr_role.name, 'Role from the plugin root');
   assert.deepEqual(onNewton.components, ['additional_service:pr-newton']);
   assert.equal(level(onNewton.c), 'newton');
 });
 
 test('variants 2 and 3 in the graph: the Mitaka role node runs the Mitaka task only', () => {
-  const r = graph(['--release', bundled, '--plugin', v23.path, '--nodes', 'controller:1,mr_role:1']);
+  const r = graph(['--release', bundled, '--plugin', v23.path, '--nodes', 'controller:1,pr_role:1']);
   assert.equal(r.status, 0, r.stderr);
-  const node = r.nodes.find((n) => n.roles.includes('mr_role'));
+  const node = r.nodes.find((n) => n.roles.includes('pr_role'));
   assert.deepEqual(node?.tasks.map((t) => t.id).filter((id) => id.endsWith('-task')), ['mitaka-task']);
 });

@@ -45,10 +45,10 @@ const release = (version: string, extra = '') => `  - os: ubuntu
     repository_path: repositories/ubuntu
 ${extra}`;
 
-const task = (id: string, manifest: string, constraints = '') => `- id: ${id}
+const task = (id: string, manifest: string, constraints = '', role = 'mr_role') => `- id: ${id}
   type: puppet
   version: 2.0.0
-  roles: [mr_role]
+  roles: [${role}]
   requires: [deploy_start]
   required_for: [deploy_end]
 ${constraints}  parameters:
@@ -121,13 +121,13 @@ export function perReleaseFilesPlugin(): Folder {
       release('mitaka-9.0', '    deployment_tasks_path: deployment_tasks_mitaka.yaml\n    node_roles_path: node_roles_mitaka.yaml\n') + release('newton-10.0', '    conf_path: newton/\n'),
     ),
     'environment_config.yaml': 'attributes:\n  level: {type: text, value: root, label: Level, weight: 10}\n',
-    'node_roles.yaml': 'mr_role:\n  name: Role from the plugin root\n  description: Root\n',
-    'node_roles_mitaka.yaml': 'mr_role:\n  name: Role for Mitaka\n  description: Mitaka\n',
-    'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  mr_role:\n    - {id: os, allocate_size: min}\n',
-    'deployment_tasks.yaml': task('root-task', 'root.pp'),
-    'deployment_tasks_mitaka.yaml': task('mitaka-task', 'mitaka.pp'),
+    'node_roles.yaml': 'pr_role:\n  name: Role from the plugin root\n  description: Root\n',
+    'node_roles_mitaka.yaml': 'pr_role:\n  name: Role for Mitaka\n  description: Mitaka\n',
+    'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  pr_role:\n    - {id: os, allocate_size: min}\n',
+    'deployment_tasks.yaml': task('root-task', 'root.pp', '', 'pr_role'),
+    'deployment_tasks_mitaka.yaml': task('mitaka-task', 'mitaka.pp', '', 'pr_role'),
     'components.yaml': '- name: additional_service:pr-root\n  label: From the root\n',
-    'newton/deployment_tasks.yaml': task('newton-task', 'newton.pp'),
+    'newton/deployment_tasks.yaml': task('newton-task', 'newton.pp', '', 'pr_role'),
     'newton/components.yaml': '- name: additional_service:pr-newton\n  label: From newton/\n',
     'newton/environment_config.yaml': 'attributes:\n  level: {type: text, value: newton, label: Level, weight: 10}\n',
   });
