@@ -5,12 +5,14 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { EXIT_USAGE } from './exit.js';
+import { hearthVersion } from '../package/build/manifest.js';
 
 const program = new Command();
 program
   .name('hearth')
   .description('Compose OpenStack-style clouds from a release and plugins; write, check and package plugins.')
-  .version(process.env.npm_package_version ?? '0.1.0', '-V, --version')
+  // Hearth's own package.json, not npm_package_version: under an npm script that is the user's project.
+  .version(hearthVersion(), '-V, --version')
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 

@@ -13,7 +13,9 @@ function isHearthRoot(dir: string): boolean {
   const manifest = join(dir, 'package.json');
   if (!existsSync(manifest)) return false;
   try {
-    return (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === 'hearth';
+    // Known by the command it ships, not by its npm name, which may change (or be scoped) on publishing.
+    const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { bin?: Record<string, unknown> };
+    return pkg.bin?.hearth === 'bin/hearth';
   } catch {
     return false;
   }

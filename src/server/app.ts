@@ -12,6 +12,7 @@ import type { Database, Presence } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
+import { hearthVersion } from '../package/build/manifest.js';
 import { loggerOptions, requestId, type LogOptions } from './log.js';
 import { releaseRoutes } from './routes/releases.js';
 import { pluginRoutes } from './routes/plugins.js';
@@ -57,7 +58,7 @@ export interface AppContext {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const version = options.version ?? '0.1.0';
+  const version = options.version ?? hearthVersion();
   const app = Fastify({
     logger: typeof options.logger === 'object' ? loggerOptions(options.logger) : (options.logger ?? false),
     genReqId: requestId,

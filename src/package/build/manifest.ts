@@ -37,8 +37,8 @@ let builderVersion: string | undefined;
 export function hearthVersion(): string {
   if (builderVersion) return builderVersion;
   try {
-    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { name?: string; version?: string };
-    builderVersion = pkg.name === 'hearth' && typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    builderVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
   } catch {
     builderVersion = '0.0.0';
   }
