@@ -14,6 +14,9 @@ const CODE_NAMES: ReadonlyArray<readonly [string, number, number]> = [
   ['queens', 2018, 1], ['rocky', 2018, 2], ['stein', 2019, 1], ['train', 2019, 2],
   ['ussuri', 2020, 1], ['victoria', 2020, 2], ['wallaby', 2021, 1], ['xena', 2021, 2],
   ['yoga', 2022, 1], ['zed', 2022, 2],
+  // From 2023 OpenStack numbers its releases by year (2023.1 is antelope); the names go on.
+  ['antelope', 2023, 1], ['bobcat', 2023, 2], ['caracal', 2024, 1], ['dalmatian', 2024, 2],
+  ['epoxy', 2025, 1], ['flamingo', 2025, 2], ['gazpacho', 2026, 1],
 ];
 const byCodeName = new Map(CODE_NAMES.map(([name, year, half]) => [name, [year, half]]));
 

@@ -127,3 +127,13 @@ test('property: best fit keeps exactly one record per satisfiable group', () => 
     }),
   );
 });
+
+test('OpenStack releases after zed order by name and by their year numbers alike', () => {
+  const names = ['zed', 'antelope', 'bobcat', 'caracal', 'dalmatian', 'epoxy', 'flamingo', 'gazpacho'];
+  const v = (t: string) => parseReleaseVersion(t)!;
+  for (let i = 1; i < names.length; i++) assert.equal(compareReleaseVersions(v(`${names[i - 1]}-9.0`), v(`${names[i]}-9.0`)), -1, `${names[i - 1]} < ${names[i]}`);
+  assert.equal(compareReleaseVersions(v('antelope-9.0'), v('2023.1-9.0')), 0, 'antelope is 2023.1');
+  assert.equal(compareReleaseVersions(v('gazpacho-9.0'), v('2026.1-9.0')), 0, 'gazpacho is 2026.1');
+  assert.equal(compareReleaseVersions(v('2023.2-9.0'), v('caracal-9.0')), -1);
+  assert.deepEqual(sortReleaseVersions(['2026.1-9.0', 'epoxy-9.0', 'zed-9.0', '2023.1-9.0']), ['zed-9.0', '2023.1-9.0', 'epoxy-9.0', '2026.1-9.0']);
+});
