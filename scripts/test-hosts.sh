@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# Test hosts for real deployments over SSH, on this machine (root needed).
+#
+#   scripts/test-hosts.sh up N          make hosts 1..N (idempotent: a running host is left alone)
+#   scripts/test-hosts.sh down          remove every host, the bridge and the state folder
+#   scripts/test-hosts.sh list          the hosts' addresses, comma-separated (for HEARTH_TEST_HOSTS)
+#   scripts/test-hosts.sh authorize F   authorize the public key in file F for root on every host
+#   scripts/test-hosts.sh rekey I       give host I a new SSH host key (sshd restarted)
+#   scripts/test-hosts.sh unplug I | plug I   take host I off the network and back
+#   scripts/test-hosts.sh run I CMD...  run a command inside host I (its namespaces)
+#
+# Host I is 10.77.0.(10+I) on the bridge hearthbr0 (10.77.0.1, this machine). Each host is a
+# network namespace (veth pair to the bridge), a PID namespace (so a real reboot(2) inside ends the
+# host, never this machine), a UTS namespace (its own hostname) and a private mount namespace:
+# /etc and /var are overlays whose changes live in a tmpfs of the host, /tmp is a tmpfs, so what a
+# deployment writes to /etc/hearth, /etc/astute.yaml, /var/lib/hearth or /tmp stays on that host.
+# Its sshd is Debian's openssh-server with its own host key; root logs in with the keys authorized
+# here (a client key made by `up` in $STATE/client_key, and any added by `authorize`).
+# `reboot` inside a host kills everything in it but its init, which starts sshd again after 2 s.
+set -euo pipefail
+
+STATE=${HEARTH_TEST_HOSTS_STATE:-/run/hearth-test-hosts}
+BRIDGE=hearthbr0
+NET=10.77.0
+MAX=50
+
+die() { echo "test-hosts: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "needs root (network and mount namespaces)"
+
+addr() { echo "$NET.$((10 + $1))"; }
+ns() { echo "hearth-h$1"; }
+check_index() { [[ "$1" =~ ^[0-9]+$ ]] && [ "$1" -ge 1 ] && [ "$1" -le "$MAX" ] || die "host index '$1' must be 1..$MAX"; }
+
+# The init of a host: mounts, hostname, then sshd for ever (restarted after a reboot or a kill).
+init_script() {
+  cat <<'EOF'
+set -u
+dir=$1; i=$2
+mount --make-rprivate /
+mount -t tmpfs -o mode=0755,size=64m hearth-state "$dir/mnt"
+for d in etc var; do
+  mkdir -p "$dir/mnt/$d-up" "$dir/mnt/$d-work"
+  mount -t overlay overlay -o "lowerdir=/$d,upperdir=$dir/mnt/$d-up,workdir=$dir/mnt/$d-work" "/$d"
+done
+mount -t tmpfs -o mode=1777,size=256m hearth-tmp /tmp
+mkdir -p /etc/hearth /var/lib/hearth /run/sshd
+hostname "hearth-test-$i"
+echo "hearth-test-$i" > /etc/hostname
+# reboot, shutdown and systemctl end every process of this host but init: a simulated reboot.
+cat > "$dir/mnt/reboot" <<'EOS'
+#!/bin/sh
+( sleep 1; kill -KILL -1 ) >/dev/null 2>&1 </dev/null &
+exit 0
+EOS
+chmod 755 "$dir/mnt/reboot"
+mount --bind "$dir/mnt/reboot" /usr/bin/systemctl
+trap 'exit 0' TERM
+while [ ! -e "$dir/stop" ]; do
+  /usr/sbin/sshd -D -f "$dir/sshd_config" -E "$dir/sshd.log" &
+  echo $! > "$dir/sshd.pid"
+  wait $! || true
+  [ -e "$dir/stop" ] && break
+  sleep 2
+done
+EOF
+}
+
+running() { [ -f "$STATE/h$1/pid" ] && kill -0 "$(cat "$STATE/h$1/pid")" 2>/dev/null; }
+
+bridge_up() {
+  if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+    ip link add "$BRIDGE" type bridge
+    ip addr add "$NET.1/24" dev "$BRIDGE"
+  fi
+  ip link set "$BRIDGE" up
+}
+
+client_key() {
+  mkdir -p "$STATE"
+  chmod 700 "$STATE"
+  [ -f "$STATE/client_key" ] || ssh-keygen -q -t ed25519 -N '' -C hearth-test-client -f "$STATE/client_key"
+  touch "$STATE/authorized_keys"
+  grep -qxF "$(cat "$STATE/client_key.pub")" "$STATE/authorized_keys" || cat "$STATE/client_key.pub" >> "$STATE/authorized_keys"
+}
+
+host_up() {
+  local i=$1 dir="$STATE/h$1" n; n=$(ns "$i")
+  running "$i" && return 0
+  mkdir -p "$dir/mnt"
+  rm -f "$dir/stop"
+  [ -f "$dir/ssh_host_ed25519_key" ] || ssh-keygen -q -t ed25519 -N '' -C "hearth-test-$i" -f "$dir/ssh_host_ed25519_key"
+  cat > "$dir/sshd_config" <<EOF
+ListenAddress $(addr "$i"):22
+HostKey $dir/ssh_host_ed25519_key
+PidFile none
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+AuthorizedKeysFile $STATE/authorized_keys
+MaxSessions 100
+MaxStartups 100:30:200
+Subsystem sftp /usr/lib/openssh/sftp-server
+AcceptEnv LANG LC_*
+EOF
+  ip netns list | grep -qw "$n" || ip netns add "$n"
+  if ! ip link show "hth$i" >/dev/null 2>&1; then
+    ip link add "hth$i" type veth peer name eth0 netns "$n"
+    ip link set "hth$i" master "$BRIDGE" up
+  fi
+  ip -n "$n" link set lo up
+  ip -n "$n" addr replace "$(addr "$i")/24" dev eth0
+  ip -n "$n" link set eth0 up
+  ip -n "$n" route replace default via "$NET.1"
+  init_script > "$dir/init.sh"
+  # setsid: the host outlives this script; --kill-child: killing unshare ends the host.
+  setsid ip netns exec "$n" unshare --pid --fork --kill-child --mount --uts --mount-proc \
+    bash "$dir/init.sh" "$dir" "$i" > "$dir/init.log" 2>&1 < /dev/null &
+  echo $! > "$dir/pid"
+}
+
+wait_ssh() {
+  local i=$1 t=0
+  until ssh -q -i "$STATE/client_key" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=2 "root@$(addr "$i")" true 2>/dev/null; do
+    t=$((t + 1))
+    [ "$t" -lt 60 ] || die "host $i ($(addr "$i")) does not answer SSH; see $STATE/h$i/init.log and sshd.log"
+    sleep 0.5
+  done
+}
+
+host_down() {
+  local i=$1 dir="$STATE/h$1" n; n=$(ns "$i")
+  touch "$dir/stop" 2>/dev/null || true
+  if [ -f "$dir/pid" ]; then kill -KILL "$(cat "$dir/pid")" 2>/dev/null || true; fi
+  # Anything left in the network namespace (a session, the init) goes too.
+  if ip netns list | grep -qw "$n"; then
+    for p in $(ip netns pids "$n" 2>/dev/null); do kill -KILL "$p" 2>/dev/null || true; done
+    ip netns del "$n" 2>/dev/null || true
+  fi
+  ip link del "hth$i" 2>/dev/null || true
+}
+
+hosts() { for d in "$STATE"/h*; do [ -d "$d" ] && basename "$d" | sed 's/^h//'; done | sort -n; }
+
+case "${1:-}" in
+  up)
+    count=${2:-3}
+    [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le "$MAX" ] || die "up needs a count 1..$MAX"
+    command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || die "install openssh-server first (apt-get install openssh-server rsync)"
+    bridge_up
+    client_key
+    for i in $(seq 1 "$count"); do host_up "$i"; done
+    for i in $(seq 1 "$count"); do wait_ssh "$i"; done
+    "$0" list
+    ;;
+  down)
+    for i in $(hosts); do host_down "$i"; done
+    ip link del "$BRIDGE" 2>/dev/null || true
+    rm -rf "$STATE"
+    ;;
+  list)
+    list=""
+    for i in $(hosts); do running "$i" && list="$list${list:+,}$(addr "$i")"; done
+    echo "$list"
+    ;;
+  authorize)
+    [ -f "${2:-}" ] || die "authorize needs a public key file"
+    key=$(head -1 "$2")
+    [[ "$key" =~ ^(ssh-|ecdsa-) ]] || die "$2 is not an OpenSSH public key"
+    mkdir -p "$STATE"; touch "$STATE/authorized_keys"
+    grep -qxF "$key" "$STATE/authorized_keys" || echo "$key" >> "$STATE/authorized_keys"
+    ;;
+  rekey)
+    check_index "${2:-}"; dir="$STATE/h$2"
+    rm -f "$dir/ssh_host_ed25519_key" "$dir/ssh_host_ed25519_key.pub"
+    ssh-keygen -q -t ed25519 -N '' -C "hearth-test-$2" -f "$dir/ssh_host_ed25519_key"
+    "$0" run "$2" kill -KILL "$(cat "$dir/sshd.pid")" || true
+    sleep 0.5
+    wait_ssh "$2"
+    ;;
+  unplug) check_index "${2:-}"; ip link set "hth$2" down ;;
+  plug) check_index "${2:-}"; ip link set "hth$2" up ;;
+  run)
+    check_index "${2:-}"; i=$2; shift 2
+    init=$(pgrep -P "$(cat "$STATE/h$i/pid")" | head -1)
+    [ -n "$init" ] || die "host $i is not running"
+    exec nsenter -t "$init" -n -m -u -p -- "$@"
+    ;;
+  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+esac
