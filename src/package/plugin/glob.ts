@@ -30,6 +30,23 @@ function segmentRegExp(segment: string): RegExp {
   return new RegExp(`^${segment.startsWith('.') ? '' : '(?!\\.)'}${out}$`);
 }
 
+/**
+ * Why a pattern cannot be used (a range written backwards, `[z-a]`), or undefined when it can.
+ * Checked before walking, so a bad pattern is a finding and never an exception.
+ */
+export function globProblem(pattern: string): string | undefined {
+  for (const segment of pattern.split('/')) {
+    if (segment === '**' || !isGlob(segment)) continue;
+    try {
+      segmentRegExp(segment);
+    } catch {
+      const range = /\[!?([^\]]*)\]/.exec(segment)?.[1];
+      return range ? `the character class [${range}] in '${segment}' is not valid (a range must go from low to high, like [a-z])` : `'${segment}' is not a valid pattern`;
+    }
+  }
+  return undefined;
+}
+
 /** Every file under `root` whose relative path matches `pattern`, sorted, as relative paths with `/`. */
 export function globFiles(root: string, pattern: string, limit = 10_000): string[] {
   const realRoot = safeRealpath(root) ?? root;

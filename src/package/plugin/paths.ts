@@ -9,7 +9,7 @@ import { isAbsolute, join, relative, resolve } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf, recordContainer } from '../../core/positions.js';
 import { readYamlFile } from '../yaml/index.js';
-import { globFiles, inside, isGlob, safeRealpath } from './glob.js';
+import { globFiles, globProblem, inside, isGlob, safeRealpath } from './glob.js';
 import { deepOverride, isMapping, mappingLike, mergeGlobRoots, putWithPosition } from './merge.js';
 
 /** Folders a release must ship; they are never loaded as data. */
@@ -116,6 +116,11 @@ function loadPathValue(ctx: PathContext, container: Record<string, unknown>, key
   if (isGlob(value)) {
     if (value.split('/').includes('..') || isAbsolute(value)) {
       ctx.outside(container, key, value);
+      return { loaded: false };
+    }
+    const problem = globProblem(value);
+    if (problem) {
+      ctx.findings.push(finding('path/bad-glob', 'error', `'${key}: ${value}' is not a usable pattern: ${problem}`, where, 'fix the pattern; * ? [a-z] and ** are understood'));
       return { loaded: false };
     }
     const matches = globFiles(ctx.root, value).filter((rel) => {

@@ -62,6 +62,7 @@ export const pluginFolderCases: CliCase[] = [
   folder('a *_path value climbing out with ..', 1, ['path/outside-plugin'], (d) => addToFirstRelease(d, ['node_roles_path: ../../outside/secret.yaml'])),
   folder('a *_path value that is absolute', 1, ['path/outside-plugin'], (d, f) => addToFirstRelease(d, [`node_roles_path: ${join(f.outside, 'secret.yaml')}`])),
   folder('a *_path glob climbing out', 1, ['path/outside-plugin'], (d) => addToFirstRelease(d, ['volumes_path: ../../outside/*.yaml'])),
+  folder("a *_path glob with a range written backwards ('[z-a]*.yaml')", 1, ['path/bad-glob'], (d) => addToFirstRelease(d, ["volumes_path: '[z-a]*.yaml'"])),
   folder('a *_path naming a link that leaves the folder', 1, ['path/outside-plugin'], (d, f) => {
     symlinkSync(join(f.outside, 'secret.yaml'), join(d, 'roles-link.yaml'));
     addToFirstRelease(d, ['node_roles_path: roles-link.yaml']);
