@@ -11,7 +11,9 @@ import { checkKnownKeys } from './keys.js';
 import { isMapping, type ValidationContext } from './context.js';
 
 /** The oldest Fuel each package version works with (the reference builder's "basic version"). */
-const BASIC_FUEL: Record<string, string> = { '1.0.0': '6.0', '2.0.0': '6.1', '3.0.0': '7.0', '4.0.0': '8.0', '5.0.0': '9.0' };
+// 5.0.0 runs on Fuel 8.0 with the experimental task-based orchestrator (plugins-v5: "compatible
+// with Fuel v8.0 in experimental mode"); tasks.ts warns about that, and Fuel 7.0 stays an error.
+const BASIC_FUEL: Record<string, string> = { '1.0.0': '6.0', '2.0.0': '6.1', '3.0.0': '7.0', '4.0.0': '8.0', '5.0.0': '8.0' };
 const STRICT_VERSION = /^(\d+)\.(\d+)(?:\.(\d+))?(?:[ab](\d+))?$/;
 
 const METADATA_KEYS = [
@@ -176,8 +178,20 @@ function checkReleasePlugin(ctx: ValidationContext): void {
       findings.push(finding('release/missing-description', 'error', `${label} has no description`, at, 'add description: <what this release deploys>'));
     }
     for (const key of ['modes', 'mode']) {
-      if (record.raw[key] !== undefined) {
-        findings.push(finding('release/modes-deprecated', 'warning', `'${key}' is deprecated and will be removed; Fuel releases since 6.1 ignore it`, keyPositionOf(record.raw, key), `remove '${key}'`));
+      // Inherited through base_release_path counts as written here: the release still carries it.
+      const inherited = record.raw[key] === undefined && record.resolved[key] !== undefined;
+      if (record.raw[key] !== undefined || inherited) {
+        const from = inherited ? keyPositionOf(record.resolved, key) : undefined;
+        const base = typeof record.raw.base_release_path === 'string' ? record.raw.base_release_path : 'the base release';
+        findings.push(
+          finding(
+            'release/modes-deprecated',
+            'warning',
+            `'${key}'${inherited ? ` (inherited by ${label} from ${from?.file ?? base})` : ''} is deprecated and will be removed; Fuel releases since 6.1 ignore it`,
+            from ?? keyPositionOf(record.raw, key),
+            inherited ? `remove '${key}' from ${from?.file ?? base}` : `remove '${key}'`,
+          ),
+        );
       }
     }
     if (!isMapping(record.resolved.roles) && !isMapping(record.resolved.roles_metadata)) {

@@ -260,7 +260,8 @@ function checkPackageRules(ctx: ValidationContext, sources: TaskSource[]): void 
       findings.push(finding('plugin/tasks-yaml-deprecated', 'warning', `${tasksFile} is deprecated and ignored from package 5.0.0 on`, { file: tasksFile, line: 1, column: 1 }, 'move its tasks into deployment_tasks.yaml'));
     }
     if (v2.length > 0) {
-      findings.push(finding('plugin/consider-package-5', 'info', 'the plugin uses version: 2.0.0 tasks; package version 5.0.0 is made for them', keyPositionOf(plugin.metadata, 'package_version'), "set package_version: '5.0.0'"));
+      // A warning, as plugins-v5 lists it: 4.0.0 mixes two task formats that 5.0.0 settles.
+      findings.push(finding('plugin/consider-package-5', 'warning', 'the plugin uses version: 2.0.0 tasks; package version 5.0.0 is made for them', keyPositionOf(plugin.metadata, 'package_version'), "set package_version: '5.0.0'"));
     }
   }
   if (major === 5) {
@@ -269,6 +270,11 @@ function checkPackageRules(ctx: ValidationContext, sources: TaskSource[]): void 
       const isV2 = typeof task.version === 'string' && VERSION_2.test(task.version);
       if (!isV2) {
         findings.push(finding('task/needs-version-2', 'error', `${label} has no version: 2.0.0, which package 5.0.0 requires of every task`, keyPositionOf(task, 'version') ?? positionOf(task), 'add version: 2.0.0'));
+      }
+      if (task.groups !== undefined) {
+        findings.push(
+          finding('task/groups-deprecated', 'warning', `${label} uses groups, which package 5.0.0 deprecates`, keyPositionOf(task, 'groups'), `write the node roles under roles: instead (roles: ${JSON.stringify(task.groups)})`),
+        );
       }
       if (task.type === 'group') {
         findings.push(

@@ -110,13 +110,17 @@ test.after(() => {
 });
 
 const check = (overrides: Record<string, string | null> = {}, options = {}, base = BASE_V4): ValidationResult => validatePlugin(plugin(overrides, base), options);
-const codes = (r: ValidationResult, severity?: string) => r.findings.filter((f) => !severity || f.severity === severity).map((f) => f.code);
+// The 4.0.0 baseline uses version 2.0.0 tasks, so every check of it carries the 'consider package
+// 5.0.0' warning (plugins-v5); it is asserted in its own test and left out of the others' lists.
+const ADVICE = 'plugin/consider-package-5';
+const codes = (r: ValidationResult, severity?: string) => r.findings.filter((f) => (!severity || f.severity === severity) && (f.code !== ADVICE || severity === 'info')).map((f) => f.code);
 const only = (r: ValidationResult, code: string) => r.findings.filter((f) => f.code === code);
 
-test('the baseline plugin is valid, with no warnings', () => {
+test('the baseline plugin is valid, with no warnings but the advice to use package 5.0.0', () => {
   const r = check();
   assert.deepEqual(codes(r, 'error'), []);
   assert.deepEqual(codes(r, 'warning'), []);
+  assert.deepEqual(only(r, ADVICE).map((f) => f.severity), ['warning']);
   assert.equal(r.valid, true);
   assert.deepEqual(r.plugin, { name: 'demo', version: '1.0.0', package_version: '4.0.0' });
 });
@@ -250,12 +254,12 @@ test('components: rule entries with unknown keys, ML2 drivers without the ML2 co
   assert.deepEqual(codes(good, 'warning'), []);
 });
 
-test('4.0.0: cross-depends and per-task strategy need version 2.0.0; groups with 2.0.0 is a warning', () => {
+test('4.0.0: cross-depends and per-task strategy need version 2.0.0; groups with 2.0.0 and "consider package 5.0.0" are warnings', () => {
   const tasks = BASE_V4['deployment_tasks.yaml'].replace('  version: 2.0.0\n  roles: [demo-role]', '  groups: [demo-role]');
   const r = check({ 'deployment_tasks.yaml': tasks + '- id: z\n  type: puppet\n  role: [demo-role]\n  parameters: {puppet_manifest: a, puppet_modules: b, timeout: 1, strategy: {type: one_by_one}}\n- id: y\n  type: shell\n  version: 2.0.0\n  groups: [demo-role]\n  parameters: {cmd: x}\n' });
   assert.deepEqual(codes(r, 'error').sort(), ['task/cross-depends-needs-version-2', 'task/strategy-needs-version-2']);
   assert.ok(codes(r, 'warning').includes('task/groups-with-version-2'));
-  assert.ok(codes(r, 'info').includes('plugin/consider-package-5'));
+  assert.deepEqual(only(r, ADVICE).map((f) => f.severity), ['warning']);
 });
 
 const V5_METADATA = BASE_V4['metadata.yaml'].replace("'4.0.0'", "'5.0.0'");
