@@ -82,7 +82,7 @@ export async function changePlugins(q: store.Queryable, cluster: store.ClusterRe
     if (version === null) {
       if (!current) continue;
       if (cluster.deployed?.plugins[name]) {
-        throw new HttpError(409, 'plugin/deployed', `plugin ${name} cannot be disabled: environment '${cluster.name}' was deployed with it`, { hint: 'a deployed plugin stays; switch to another version instead' });
+        throw new HttpError(409, 'plugin/deployed', `plugin ${name} cannot be disabled: the environment was deployed with it`, { plugin: name, hint: 'a deployed plugin stays; switch to another version instead' });
       }
       delete enabled[name];
       diff.disable.push(current);
@@ -108,7 +108,13 @@ export async function changePlugins(q: store.Queryable, cluster: store.ClusterRe
   const lost = new Set(Object.keys(before.composed.roles_metadata).filter((r) => !Object.hasOwn(after.composed.roles_metadata, r)));
   const holders = nodes.filter((n) => [...n.roles, ...n.pendingRoles].some((r) => lost.has(r)));
   if (holders.length) {
-    throw new HttpError(409, 'plugin/roles-in-use', `the change removes roles that nodes hold: ${[...lost].filter((r) => holders.some((n) => [...n.roles, ...n.pendingRoles].includes(r))).join(', ')}`, {
+    // Said per plugin, in the words the settings page shows next to it.
+    const changedNames = [...diff.disable, ...diff.switch.map((x) => x.from)].map((id) => id.split('@')[0]);
+    const held = [...lost].filter((r) => holders.some((n) => [...n.roles, ...n.pendingRoles].includes(r)));
+    const names = `${holders.slice(0, 5).map((n) => n.name).join(', ')}${holders.length > 5 ? ` and ${holders.length - 5} more` : ''}`;
+    throw new HttpError(409, 'plugin/roles-in-use', `plugin ${changedNames.join(', ')} cannot be ${diff.disable.length ? 'disabled' : 'switched'}: nodes hold its roles: ${names} (${held.join(', ')})`, {
+      plugin: changedNames.length === 1 ? changedNames[0] : undefined,
+      plugins: changedNames,
       nodes: holders.map((n) => ({ id: n.id, name: n.name, roles: [...n.roles, ...n.pendingRoles].filter((r) => lost.has(r)) })),
       hint: 'unassign those roles from the nodes first',
     });

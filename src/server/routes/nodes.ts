@@ -6,6 +6,7 @@ import { PUBLIC_READ } from '../access.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
+import { droppedDeployedRoles, registerNodes } from '../domain/nodes.js';
 import { NAME, clusterIdParam } from './schemas.js';
 
 export const nodeView = (n: store.NodeRecord) => ({ id: n.id, name: n.name, hardware: n.hardware, cluster_id: n.clusterId ?? null, roles: n.roles, pending_roles: n.pendingRoles, status: n.status });
@@ -37,11 +38,10 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       const list = [...(req.body.nodes ?? []).map((n) => ({ name: n.name, hardware: n.hardware ?? {} }))];
-      if (req.body.simulate) {
-        const { count, prefix = 'node', hardware = { cpus: 8, memory_gb: 32, disks_gb: [500] } } = req.body.simulate;
-        for (let i = 1; i <= count; i++) list.push({ name: `${prefix}-${i}`, hardware });
-      }
-      const ids = await ctx.db.transaction((tx) => store.insertNodes(tx, list));
+      const sim = req.body.simulate;
+      // Simulated nodes are named `<prefix>-<id>`: unique, whatever the prefix (see domain/nodes.ts).
+      const simulate = sim ? { count: sim.count, prefix: sim.prefix?.replace(/-+$/, '') || 'node', hardware: sim.hardware ?? { cpus: 8, memory_gb: 32, disks_gb: [500] } } : undefined;
+      const ids = await ctx.db.transaction((tx) => registerNodes(tx, list, simulate));
       return reply.status(201).send({ ids });
     },
   );
@@ -108,10 +108,10 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         const composition = await composeCluster(tx, cluster);
         const proposal = all.map((n) => ({ id: n.id, name: n.name, roles: [...new Set([...n.roles, ...(wanted.get(n.id) ?? n.pendingRoles)])] }));
         const checks = checkRoleAssignment(composition.composed, proposal, cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
-        const blocking = errorsOf(checks).filter((f) => !NOT_YET.has(f.code));
+        const blocking = [...droppedDeployedRoles(nodes, wanted), ...errorsOf(checks).filter((f) => !NOT_YET.has(f.code))];
         // The UI asks before saving, so people see conflicts and limits while they choose.
-        if (req.query.dry_run) return { dryRun: true as const, ok: blocking.length === 0, findings: checks.map((f) => (f.severity === 'error' && NOT_YET.has(f.code) ? { ...f, severity: 'warning' as const } : f)) };
-        if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking);
+        if (req.query.dry_run) return { dryRun: true as const, ok: blocking.length === 0, findings: [...droppedDeployedRoles(nodes, wanted), ...checks.map((f) => (f.severity === 'error' && NOT_YET.has(f.code) ? { ...f, severity: 'warning' as const } : f))] };
+        if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking, blocking.some((f) => f.code === 'node/deployed-role') ? 409 : 400);
         await store.assignNodes(tx, cluster.id, [...wanted].map(([id, roles]) => ({ id, pendingRoles: roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r)) })));
         return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
       });
