@@ -30,7 +30,11 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`hearth serve did not start in time:\n${out}`)), 30_000);
+    // A server that does not start in time is killed, so a slow start never leaves a process behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`hearth serve did not start in time:\n${out}`));
+    }, 60_000);
     const look = () => {
       const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (m) {

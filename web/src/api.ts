@@ -30,6 +30,17 @@ export function adoptTokenFromUrl(): void {
   }
 }
 
+/**
+ * Whether `candidate` is the admin token, asked of the server with a cheap call that needs it
+ * (`GET /api/v1/token`): 'ok', 'wrong', or the error when the server cannot be asked.
+ */
+export async function checkToken(candidate: string): Promise<'ok' | 'wrong'> {
+  const response = await fetch('/api/v1/token', { headers: { accept: 'application/json', authorization: `Bearer ${candidate}` } });
+  if (response.ok) return 'ok';
+  if (response.status === 401 || response.status === 400) return 'wrong';
+  throw new ApiError(response.status, `http-${response.status}`, `the server answered ${response.status} when the token was checked`);
+}
+
 export async function api<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   const t = token();

@@ -4,9 +4,9 @@ import type { ComponentState } from '../types.js';
  * One component in the wizard. A disabled choice stays focusable (aria-disabled, not `disabled`)
  * so keyboard and screen-reader users reach it and hear why it is disabled.
  */
-export function Choice({ c, kind, name, onToggle, extraReason }: { c: ComponentState; kind: 'radio' | 'checkbox'; name: string; onToggle: () => void; extraReason?: string }) {
-  const reasons = [...c.reasons, ...(extraReason ? [extraReason] : [])];
-  const disabled = !c.checked && (!c.enabled || Boolean(extraReason));
+export function Choice({ c, kind, name, onToggle }: { c: ComponentState; kind: 'radio' | 'checkbox'; name: string; onToggle: () => void }) {
+  const reasons = c.reasons;
+  const disabled = !c.checked && !c.enabled;
   const id = `c-${c.name.replace(/[^a-z0-9]+/gi, '-')}`;
   const why = reasons.length ? `${id}-why` : undefined;
   return (

@@ -29,5 +29,3 @@ export function groupOf(c: Pick<ComponentState, 'name'>): string {
   if (parts[0] === 'storage') return `storage:${parts[1]}`;
   return 'additional';
 }
-
-export const isMl2Core = (name: string) => name === 'network:neutron:core:ml2' || name === 'network:neutron:ml2';

@@ -43,8 +43,8 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const addNodes = async () => {
     setError(null);
     try {
-      // New simulated nodes join this environment with no roles yet.
-      const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count, prefix: `${cluster.name.replace(/[^A-Za-z0-9_.-]/g, '') || 'node'}-${Date.now().toString(36)}` } });
+      // New simulated nodes join this environment with no roles yet; the server names them (`node-<id>`, unique).
+      const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count } });
       await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: ids.map((id) => ({ node_id: id, roles: [] })) });
       nodes.reload();
     } catch (e) {
@@ -110,16 +110,33 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
                     {n.name}
                     {n.roles.length > 0 && <span className="muted"> deployed: {n.roles.join(', ')}</span>}
                   </th>
-                  {roleList.map((r) => (
-                    <td key={r.name}>
-                      <input
-                        type="checkbox"
-                        aria-label={`${r.name} on ${n.name}`}
-                        checked={(draft[String(n.id)] ?? []).includes(r.name)}
-                        onChange={() => toggle(String(n.id), r.name)}
-                      />
-                    </td>
-                  ))}
+                  {roleList.map((r) => {
+                    // A deployed role leaves a node only through the deletion graph (removing the node).
+                    const deployed = n.roles.includes(r.name);
+                    const why = deployed ? `deployed-${n.id}-${r.name}` : undefined;
+                    return (
+                      <td key={r.name}>
+                        <input
+                          type="checkbox"
+                          aria-label={`${r.name} on ${n.name}`}
+                          checked={(draft[String(n.id)] ?? []).includes(r.name)}
+                          aria-disabled={deployed || undefined}
+                          aria-describedby={why}
+                          onClick={(e) => {
+                            if (deployed) e.preventDefault();
+                          }}
+                          onChange={() => {
+                            if (!deployed) toggle(String(n.id), r.name);
+                          }}
+                        />
+                        {why && (
+                          <span id={why} className="sr-only">
+                            {r.name} is deployed on {n.name}: it is removed only by removing the node from the environment (the deletion graph runs then).
+                          </span>
+                        )}
+                      </td>
+                    );
+                  })}
                 </tr>
               ))}
             </tbody>

@@ -16,14 +16,21 @@ export function Plugins() {
   const [error, setError] = useState<unknown>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [status, setStatus] = useState('');
+  const [installed, setInstalled] = useState<{ plugin: Plugin; findings: Array<{ severity: string; message: string; code: string }> } | null>(null);
   const detail = useApi<PluginDetail>(open ? `/plugins/${open}` : null);
 
-  const upload = async (file: File) => {
+  const upload = async (input: HTMLInputElement) => {
+    const file = input.files?.[0];
+    // Cleared at once, so choosing the same file again is a new choice (a browser fires no change otherwise).
+    input.value = '';
+    if (!file) return;
     setError(null);
+    setInstalled(null);
     setStatus(`Installing ${file.name}…`);
     try {
-      const p = await api<Plugin>('POST', '/plugins', undefined, { raw: file, contentType: 'application/gzip' });
-      setStatus(`Installed ${p.name} ${p.version}.`);
+      const answer = await api<{ plugin: Plugin; findings: Array<{ severity: string; message: string; code: string }> }>('POST', '/plugins', undefined, { raw: file, contentType: 'application/gzip' });
+      setStatus('');
+      setInstalled(answer);
       plugins.reload();
     } catch (e) {
       setStatus('');
@@ -48,9 +55,33 @@ export function Plugins() {
       <h1 id="plugins-title">Plugins</h1>
       <div className="title-row">
         <label htmlFor="plugin-upload">Upload a plugin package (.tar.gz)</label>
-        <input id="plugin-upload" type="file" accept=".gz,.tgz,application/gzip" onChange={(e) => e.target.files?.[0] && upload(e.target.files[0])} />
+        <input id="plugin-upload" type="file" accept=".gz,.tgz,application/gzip" onChange={(e) => void upload(e.target)} />
       </div>
       <p role="status">{status}</p>
+      {installed && (
+        <div className="upload-result" role="status">
+          <p>
+            Installed {installed.plugin.title ?? installed.plugin.name} {installed.plugin.version}
+            {installed.plugin.title && installed.plugin.title !== installed.plugin.name ? ` (${installed.plugin.name})` : ''}.
+          </p>
+          {installed.findings.filter((f) => f.severity !== 'info').length > 0 ? (
+            <>
+              <p>The validator's warnings on it:</p>
+              <ul className="notes">
+                {installed.findings
+                  .filter((f) => f.severity !== 'info')
+                  .map((f, i) => (
+                    <li key={i}>
+                      {f.severity}: {f.message} <code>{f.code}</code>
+                    </li>
+                  ))}
+              </ul>
+            </>
+          ) : (
+            <p>No warnings.</p>
+          )}
+        </div>
+      )}
       <Problems error={error || plugins.error} title="The plugin change was refused" />
       <table>
         <caption>Installed plugins</caption>

@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { useApi } from '../useApi.js';
 import { go } from '../route.js';
 import type { CatalogEntry, Cluster, ComponentState, Release, WizardState } from '../types.js';
-import { GROUPS, groupOf, isMl2Core, type Pane } from '../components/groups.js';
+import { GROUPS, groupOf, type Pane } from '../components/groups.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
 
@@ -111,9 +111,6 @@ export function Wizard() {
     }
   };
 
-  const ml2Drivers = byGroup.get('ml2') ?? [];
-  const ml2AllDisabled = ml2Drivers.length > 0 && ml2Drivers.every((d) => !d.enabled && !d.checked);
-
   return (
     <section className="wizard" aria-labelledby="wizard-title">
       <h1 id="wizard-title">New environment</h1>
@@ -154,14 +151,8 @@ export function Wizard() {
             <fieldset key={g.id} className={`group ${g.id === 'ml2' ? 'nested' : ''}`}>
               <legend>{g.title}</legend>
               {items.map((c) => (
-                <Choice
-                  key={c.name}
-                  c={c}
-                  kind={g.kind}
-                  name={g.id}
-                  onToggle={() => toggle(c, g.kind, g.id)}
-                  extraReason={isMl2Core(c.name) && ml2AllDisabled && !c.checked ? 'Every ML2 driver is disabled by your other choices, so ML2 cannot be used.' : undefined}
-                />
+                // The engine alone says what is enabled: a driver disabled only because ML2 is not chosen yet must not disable ML2.
+                <Choice key={c.name} c={c} kind={g.kind} name={g.id} onToggle={() => toggle(c, g.kind, g.id)} />
               ))}
             </fieldset>
           );
