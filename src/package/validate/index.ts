@@ -13,6 +13,8 @@ import { checkRolesAndVolumes, checkSettingsRestrictions } from './roles.js';
 import { checkComponents } from './components.js';
 import { checkMultiRelease } from './multi-release.js';
 import type { ValidationContext } from './context.js';
+import { readReleasePlugin } from '../release/source.js';
+import { conditionsReadingMissingSettings } from '../../core/settings/conditions.js';
 
 export interface ValidateOptions {
   /** The release to check against (its roles, tasks and volumes become known). */
@@ -45,6 +47,8 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     checkSettingsRestrictions(ctx);
     checkComponents(ctx);
     checkMultiRelease(ctx);
+    // A release's task conditions must read settings it defines (issue 16: monitoring tasks ran without Monitoring).
+    if (plugin.isReleasePlugin) for (const r of readReleasePlugin(dir).releases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
   }
   const unique = dedupe(findings);
   return { plugin: summary, valid: !hasErrors(unique), findings: inFileOrder(unique) };
