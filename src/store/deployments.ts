@@ -96,16 +96,18 @@ export async function failInterruptedDeployments(q: Queryable, alive: (owner: nu
   let changed = 0;
   for (const d of running) {
     if (await alive(d.owner)) continue;
-    const rows = await q.query(
+    const [row] = await q.query<{ failed: number }>(
       `WITH failed AS (
          UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped', finished_at = now()
          WHERE id = $1 AND status = 'running' RETURNING id, cluster_id),
        skipped AS (
-         UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running'))
-       UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying' RETURNING id`,
+         UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running')),
+       errored AS (
+         UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying')
+       SELECT count(*)::int AS failed FROM failed`,
       [d.id],
     );
-    changed += rows.length > 0 ? rows.length : 0;
+    changed += row?.failed ?? 0;
   }
   return changed + (await repairStuckClusters(q));
 }
