@@ -98,6 +98,19 @@ describe('templates API', () => {
     assert.deepEqual(sent.json().resolved, { 'OS::X::Thing': outside }, 'the same file, sent, is chosen');
   });
 
+  test('the summary covers sent environments: their requires keys and the types they map to lists', async () => {
+    const files = {
+      't/a.yaml': 'heat_template_version: wallaby\ncapabilities:\n  name: a\n  resource_type: [OS::X::Thing]\n',
+      'env.yaml': 'requires:\n  name: a\nresource_registry:\n  OS::X::Thing: [t/a.yaml, OS::Heat::None]\n  OS::X::Single: t/a.yaml\n',
+    };
+    const res = await ask(app, 'capabilities', { files, paths: ['t/a.yaml'], environments: ['env.yaml'] });
+    assert.equal(res.statusCode, 200, res.body);
+    const body = res.json();
+    assert.deepEqual(body.types, { 'OS::X::Thing': ['t/a.yaml'] });
+    assert.deepEqual(body.requires, { name: ['a'] });
+    assert.deepEqual(body.lists, { 'OS::X::Thing': ['t/a.yaml', 'OS::Heat::None'] }, 'a single mapping is not a list');
+  });
+
   test('paths on the server: refused without --templates-dir, and outside it', async () => {
     const none = await ask(app, 'find', { paths: [join(dir, 'tree')], requirements: {} }, true);
     assert.equal(none.statusCode, 400);

@@ -73,15 +73,17 @@ export function registerTemplate(program: Command): void {
     .command('capabilities')
     .description('Summarise the capabilities of templates: each tag with its values, each type with its templates, in -f order')
     .option('-f, --file <template>', 'a template (repeat for more)', collect, [])
-    .option('--json', 'print {"tags": {key: [values]}, "types": {type: [templates]}}')
-    .action(async (flags: { file: string[]; json?: boolean }) => {
-      if (flags.file.length === 0) return usageError('give at least one template with -f <file>');
-      const missing = await missingPaths(flags.file);
+    .option('-e, --environment <file>', 'an environment: its requires keys and the types it maps to lists (repeat for more)', collect, [])
+    .option('--json', 'print {"tags": {key: [values]}, "types": {type: [templates]}} (with -e also "requires" and "lists")')
+    .action(async (flags: { file: string[]; environment: string[]; json?: boolean }) => {
+      if (flags.file.length === 0 && flags.environment.length === 0) return usageError('give at least one template with -f <file> or environment with -e <file>');
+      const missing = await missingPaths([...flags.file, ...flags.environment]);
       if (missing.length > 0) return usageError(`no such file: ${missing.join(', ')}`);
       const { summariseTemplateFiles } = await import('../../package/templates/index.js');
-      const result = summariseTemplateFiles(flags.file);
+      const result = summariseTemplateFiles(flags.file, { environments: flags.environment });
       printFindings(result.findings);
-      if (flags.json) process.stdout.write(`${JSON.stringify({ tags: result.tags, types: result.types }, null, 2)}\n`);
+      const withEnvironments = flags.environment.length ? { requires: result.requires, lists: result.lists } : {};
+      if (flags.json) process.stdout.write(`${JSON.stringify({ tags: result.tags, types: result.types, ...withEnvironments }, null, 2)}\n`);
       else {
         const lines: string[] = [];
         const section = (title: string, entries: Record<string, string[]>) => {
@@ -91,6 +93,8 @@ export function registerTemplate(program: Command): void {
         };
         section('tags', result.tags);
         section('types', result.types);
+        section('requires (environments)', result.requires ?? {});
+        section('lists (environments)', result.lists ?? {});
         if (lines.length === 0) lines.push('no capabilities declared');
         process.stdout.write(`${lines.join('\n')}\n`);
       }

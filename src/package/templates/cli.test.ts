@@ -60,3 +60,20 @@ test('bad usage exits 2', { skip }, () => {
   assert.equal(hearth(['template', 'capabilities'], wallaby()).status, 2);
   assert.equal(hearth(['template', 'resolve', '-e', 'missing.yaml'], wallaby()).status, 2);
 });
+
+test('capabilities -e: what environments ask for (requires keys) and which types they map to lists', { skip }, () => {
+  const dir = join(wallaby(), 'cases', 'resolve-multi-env-split-requires');
+  const run = hearth(['template', 'capabilities', '-e', 'env.yaml', '-e', 'extra.yaml', '--json'], dir);
+  assert.equal(run.status, 0, run.stderr);
+  const summary = JSON.parse(run.stdout);
+  assert.deepEqual(summary.requires, { layout: ['deployment/database'], name: ['mysql-container-puppet'] });
+  assert.deepEqual(summary.lists['OS::TripleO::Services::MySQL'], [
+    '../../annotated/deployment/database/mysql-container-puppet.yaml',
+    '../../annotated/deployment/database/mysql-pacemaker-puppet.yaml',
+    'OS::Heat::None',
+  ]);
+  assert.equal(summary.lists['OS::TripleO::Services::Redis'].length, 2, 'the list of the first file is reported even though the second replaces it');
+  const text = hearth(['template', 'capabilities', '-e', 'env.yaml'], dir);
+  assert.match(text.stdout, /requires \(environments\):\n {2}layout: deployment\/database/);
+  assert.equal(hearth(['template', 'capabilities'], dir).status, 2, 'neither -f nor -e is bad usage');
+});

@@ -1,6 +1,6 @@
 /** `template find` and `template capabilities`: the introspection half of issue 7, over files. */
 import { finding, type Finding } from '../../core/findings.js';
-import { matchesCapabilities, readTemplateCapabilities, summariseCapabilities, type CapabilitiesSummary, type Requirements, type SummaryEntry } from '../../core/capabilities/index.js';
+import { matchesCapabilities, readEnvironment, readTemplateCapabilities, summariseCapabilities, type CapabilitiesSummary, type Requirements, type SummaryEntry } from '../../core/capabilities/index.js';
 import { isJinja, listTreeFiles, TemplateFiles } from './files.js';
 import type { SentTemplates } from './sent.js';
 
@@ -58,14 +58,45 @@ export function findTemplates(paths: readonly string[], constraints: Requirement
 }
 
 export interface SummaryResult extends CapabilitiesSummary {
+  /** With environments: each `requires` key they ask for, with its values in first-seen order. */
+  requires?: Record<string, string[]>;
+  /** With environments: each type they map to a list of candidates, with the candidates as written. */
+  lists?: Record<string, string[]>;
   findings: Finding[];
+}
+
+const addOnce = (target: Record<string, string[]>, key: string, value: string): void => {
+  const list = Object.prototype.hasOwnProperty.call(target, key) ? target[key] : (target[key] = []);
+  if (!list.includes(value)) list.push(value);
+};
+
+/** What environments ask of templates: their `requires` keys and the types they map to lists. */
+function summariseEnvironments(paths: readonly { location: string; display: string }[], files: TemplateFiles, findings: Finding[]): Pick<SummaryResult, 'requires' | 'lists'> {
+  const requires: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  const lists: Record<string, string[]> = Object.create(null) as Record<string, string[]>;
+  for (const { location, display } of paths) {
+    const parsed = files.read(location, display);
+    if (!parsed.ok) {
+      findings.push(...parsed.findings.filter((f) => f.severity === 'error'));
+      continue;
+    }
+    // Candidates are shown as written: the summary reads no template the environment names.
+    const env = readEnvironment(parsed.value, display, (written) => ({ location: written, display: written }));
+    findings.push(...env.findings);
+    for (const [key, wanted] of env.requires) addOnce(requires, key, wanted.value);
+    for (const [type, entry] of env.registry) {
+      if (entry.value.kind !== 'candidates') continue;
+      for (const item of entry.value.items) addOnce(lists, type, item.kind === 'template' ? item.written : item.kind === 'type' ? item.type : item.written);
+    }
+  }
+  return { requires: { ...requires }, lists: { ...lists } };
 }
 
 /**
  * The tags and types declared by `files`, in the order given; with `sent`, by the files a client
  * sent (all of them, in path order, when `paths` is empty).
  */
-export function summariseTemplateFiles(paths: readonly string[], options: { sent?: SentTemplates } = {}): SummaryResult {
+export function summariseTemplateFiles(paths: readonly string[], options: { sent?: SentTemplates; environments?: readonly string[] } = {}): SummaryResult {
   const findings: Finding[] = [];
   const files = options.sent?.files ?? new TemplateFiles();
   const entries: SummaryEntry[] = [];
@@ -89,5 +120,12 @@ export function summariseTemplateFiles(paths: readonly string[], options: { sent
     }
     entries.push({ template: path, capabilities: read.capabilities, resourceTypes: read.resourceTypes });
   }
-  return { ...summariseCapabilities(entries), findings };
+  const environments = options.environments?.length
+    ? summariseEnvironments(
+        options.environments.map((e) => (options.sent ? options.sent.locate(e) : { location: e, display: e })),
+        files,
+        findings,
+      )
+    : {};
+  return { ...summariseCapabilities(entries), ...environments, findings };
 }

@@ -103,9 +103,10 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req) => {
-      if (req.body.files) return summariseTemplateFiles(req.body.paths ?? [], { sent: sentFrom(req.body.files, req.body.root) });
-      if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
-      return summariseTemplateFiles(onServerDisk(ctx.templatesDir, req.body.paths));
+      const environments = req.body.environments ?? [];
+      if (req.body.files) return summariseTemplateFiles(req.body.paths ?? [], { sent: sentFrom(req.body.files, req.body.root), environments });
+      if (!req.body.paths && !environments.length) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
+      return summariseTemplateFiles(onServerDisk(ctx.templatesDir, req.body.paths ?? []), { environments: onServerDisk(ctx.templatesDir, environments) });
     },
   );
 
