@@ -6,6 +6,7 @@
 import { finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { closest } from './spelling.js';
+import { checkComponentNameCase } from './component-names.js';
 import { isMapping, type ValidationContext } from './context.js';
 
 const RULE_KEYS = ['compatible', 'requires', 'incompatible'];
@@ -13,7 +14,7 @@ const RULE_ENTRY_KEYS = ['name', 'message'];
 const PREDICATES = ['one_of', 'any_of', 'none_of', 'all_of'];
 const ML2_CORE = 'network:neutron:core:ml2';
 
-function componentLists(ctx: ValidationContext): Array<{ list: Record<string, unknown>[]; file: string }> {
+export function componentLists(ctx: ValidationContext): Array<{ list: Record<string, unknown>[]; file: string }> {
   const out: Array<{ list: Record<string, unknown>[]; file: string }> = [];
   const own = ctx.plugin.files.components;
   if (ctx.major >= 4 && Array.isArray(own)) out.push({ list: own.filter(isMapping), file: ctx.plugin.filePaths.components ?? 'components.yaml' });
@@ -41,6 +42,7 @@ function requiredNames(component: Record<string, unknown>): string[] {
 }
 
 export function checkComponents(ctx: ValidationContext): void {
+  checkComponentNameCase(ctx, componentLists(ctx));
   for (const { list } of componentLists(ctx)) {
     for (const component of list) {
       const name = typeof component.name === 'string' ? component.name : '?';
