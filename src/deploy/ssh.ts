@@ -1,0 +1,183 @@
+/**
+ * The SSH transport: OpenSSH's own client, one multiplexed connection per node (ControlMaster),
+ * so a node's hundred tasks open one TCP connection and one authentication, and rsync rides the
+ * same connection. Host keys are checked against the key Hearth recorded for the node, from a
+ * known_hosts file of one line written per node (never the operator's ~/.ssh/known_hosts), under
+ * the alias `hearth-node`, so the check does not depend on how the address is spelt.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { quote } from './quote.js';
+import { OutputTail, type DeployTarget, type ExecOptions, type ExecResult, type Transport } from './transport.js';
+
+export interface SshOptions {
+  /** Hearth's private key. */
+  keyFile: string;
+  /** Seconds to wait for a connection. */
+  connectTimeoutS?: number;
+  /** Where the control sockets live (short: a Unix socket path has ~100 bytes). */
+  controlDir?: string;
+}
+
+const ALIAS = 'hearth-node';
+
+/** Words for the ways an SSH connection fails, from OpenSSH's messages. */
+export function sshFailure(stderr: string): { code: string; message: string } {
+  const text = stderr.trim();
+  const last = text.split('\n').filter((l) => l && !l.startsWith('@') && !l.startsWith('Warning: Permanently added')).slice(-1)[0] ?? 'ssh failed without a message';
+  if (/REMOTE HOST IDENTIFICATION HAS CHANGED|Host key verification failed/.test(text)) return { code: 'ssh/host-key-changed', message: 'the node presented a host key different from the one Hearth recorded' };
+  if (/Permission denied/.test(text)) return { code: 'ssh/auth-failed', message: `the node refused Hearth's key (${last}); put the public key from \`hearth ssh-key\` in the user's ~/.ssh/authorized_keys` };
+  if (/Connection refused/.test(text)) return { code: 'ssh/unreachable', message: `nothing accepts SSH connections there (${last})` };
+  if (/timed out|No route to host|Network is unreachable|Could not resolve|Name or service not known/.test(text)) return { code: 'ssh/unreachable', message: `the node cannot be reached (${last})` };
+  return { code: 'ssh/failed', message: last };
+}
+
+/** SHA256 fingerprint of a `<type> <base64>` public key, as `ssh-keygen -l` prints it. */
+export function fingerprint(publicKey: string): string {
+  const blob = Buffer.from(publicKey.trim().split(/\s+/)[1] ?? '', 'base64');
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+}
+
+export class SshTransport implements Transport {
+  readonly kind = 'ssh' as const;
+  private readonly dir: string;
+  private readonly masters = new Set<string>();
+
+  constructor(private readonly options: SshOptions) {
+    this.dir = options.controlDir ?? mkdtempSync(join(tmpdir(), 'hearth-ssh-'));
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+  }
+
+  private slug(t: DeployTarget): string {
+    return createHash('sha256').update(`${t.user}@${t.address}:${t.port}\n${t.hostKey ?? ''}`).digest('hex').slice(0, 20);
+  }
+
+  /** The ssh options for a node (known_hosts written on the way). */
+  private baseArgs(t: DeployTarget): string[] {
+    const slug = this.slug(t);
+    const known = join(this.dir, `${slug}.known`);
+    if (t.hostKey) writeFileSync(known, `${ALIAS} ${t.hostKey.trim()}\n`, { mode: 0o600 });
+    else writeFileSync(known, '', { mode: 0o600, flag: 'a' });
+    this.masters.add(slug);
+    return [
+      '-F', '/dev/null',
+      '-i', this.options.keyFile,
+      '-o', 'IdentitiesOnly=yes',
+      '-o', 'BatchMode=yes',
+      '-o', `HostKeyAlias=${ALIAS}`,
+      '-o', `UserKnownHostsFile=${known}`,
+      '-o', 'GlobalKnownHostsFile=/dev/null',
+      '-o', `StrictHostKeyChecking=${t.hostKey ? 'yes' : 'accept-new'}`,
+      '-o', 'UpdateHostKeys=no',
+      '-o', `ConnectTimeout=${this.options.connectTimeoutS ?? 10}`,
+      '-o', 'ServerAliveInterval=5',
+      '-o', 'ServerAliveCountMax=3',
+      '-o', 'ControlMaster=auto',
+      '-o', `ControlPath=${join(this.dir, `${slug}.sock`)}`,
+      '-o', 'ControlPersist=120',
+      '-o', 'LogLevel=ERROR',
+      '-p', String(t.port),
+      '-l', t.user,
+    ];
+  }
+
+  /** The host key a node presented on its first connection (after `exec` with no recorded key). */
+  seenHostKey(t: DeployTarget): string | undefined {
+    try {
+      const line = readFileSync(join(this.dir, `${this.slug({ ...t, hostKey: undefined })}.known`), 'utf8').split('\n').find((l) => l.startsWith(`${ALIAS} `));
+      return line?.slice(ALIAS.length + 1).trim();
+    } catch {
+      return undefined;
+    }
+  }
+
+  exec(t: DeployTarget, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    // The remote side enforces the timeout too: closing our end does not stop a remote command.
+    const remote = options.timeoutMs ? `timeout --kill-after=5 ${Math.max(1, Math.ceil(options.timeoutMs / 1000))} sh -c ${quote(command)}` : command;
+    return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true);
+  }
+
+  sync(t: DeployTarget, localDir: string, remoteDir: string, options: ExecOptions = {}): Promise<ExecResult> {
+    // rsync splits -e on spaces itself; every word here is free of spaces and quotes.
+    const sshCommand = ['ssh', ...this.baseArgs(t)].join(' ');
+    const target = `${t.address.includes(':') ? `[${t.address}]` : t.address}:${remoteDir.replace(/\/?$/, '/')}`;
+    // --secluded-args (-s): the remote path reaches rsync as it is, not through the remote shell.
+    return this.spawnSsh('rsync', ['-a', '-s', '--delete', '--mkpath', '-e', sshCommand, `${localDir.replace(/\/?$/, '/')}`, target], options, true);
+  }
+
+  local(command: string, cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
+    return this.spawnSsh('/bin/sh', ['-c', command], { ...options }, false, cwd);
+  }
+
+  async waitBack(t: DeployTarget, timeoutMs: number, signal?: AbortSignal): Promise<ExecResult> {
+    const until = Date.now() + timeoutMs;
+    await this.forget(t);
+    let last: ExecResult = { exitCode: null, output: '', timedOut: true };
+    while (Date.now() < until && !signal?.aborted) {
+      last = await this.exec(t, 'true', { timeoutMs: 15_000 });
+      if (last.exitCode === 0) return { exitCode: 0, output: '', timedOut: false };
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    return { exitCode: null, output: last.output, timedOut: true, transportError: { code: 'deploy/reboot-timeout', message: `the node did not come back within ${Math.round(timeoutMs / 1000)} s${last.transportError ? `: ${last.transportError.message}` : ''}` } };
+  }
+
+  /** Drop a node's master connection (after a reboot it is dead anyway). */
+  async forget(t: DeployTarget): Promise<void> {
+    await this.spawnSsh('ssh', [...this.baseArgs(t), '-O', 'exit', t.address], { timeoutMs: 5000 }, false).catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    const { readdirSync } = await import('node:fs');
+    const socks = readdirSync(this.dir).filter((f) => f.endsWith('.sock'));
+    await Promise.all(
+      socks.map((s) => this.spawnSsh('ssh', ['-F', '/dev/null', '-o', `ControlPath=${join(this.dir, s)}`, '-O', 'exit', 'x'], { timeoutMs: 5000 }, false).catch(() => undefined)),
+    );
+    if (!this.options.controlDir) rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private spawnSsh(cmd: string, args: string[], options: ExecOptions, classify: boolean, cwd?: string): Promise<ExecResult> {
+    return new Promise((resolve) => {
+      const tail = new OutputTail();
+      let stderr = '';
+      let timedOut = false;
+      const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}), detached: false });
+      const take = (isErr: boolean) => (d: Buffer) => {
+        const s = d.toString('utf8');
+        if (isErr && stderr.length < 65536) stderr += s;
+        tail.push(s);
+        options.onOutput?.(s);
+      };
+      child.stdout.on('data', take(false));
+      child.stderr.on('data', take(true));
+      // A remote timeout ends the command first; this one only catches a connection that hangs.
+      const guard = options.timeoutMs ? setTimeout(() => ((timedOut = true), child.kill('SIGKILL')), options.timeoutMs + 15_000) : undefined;
+      const abort = () => child.kill('SIGKILL');
+      options.signal?.addEventListener('abort', abort, { once: true });
+      child.stdin.on('error', () => undefined);
+      if (options.stdin === undefined) child.stdin.end();
+      else if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
+      else child.stdin.end(options.stdin);
+      const finish = (code: number | null, spawnError?: Error) => {
+        if (guard) clearTimeout(guard);
+        options.signal?.removeEventListener('abort', abort);
+        const output = tail.toString();
+        // 124/137: coreutils timeout ended the remote command.
+        const remoteTimeout = options.timeoutMs !== undefined && (code === 124 || code === 137) && cmd === 'ssh';
+        const result: ExecResult = { exitCode: code, output, timedOut: timedOut || remoteTimeout };
+        if (spawnError) result.transportError = { code: 'deploy/no-client', message: `cannot run ${cmd}: ${spawnError.message} (install openssh-client and rsync on the Hearth server)` };
+        else if (classify && code === 255 && cmd === 'ssh' && !/^\s*$/.test(stderr) && sshLike(stderr)) result.transportError = sshFailure(stderr);
+        else if (classify && cmd === 'rsync' && code !== 0 && /ssh:|connection unexpectedly closed|Host key/.test(stderr)) result.transportError = sshFailure(stderr);
+        resolve(result);
+      };
+      child.on('error', (err) => finish(null, err));
+      child.on('close', (code) => finish(code));
+    });
+  }
+}
+
+/** Exit 255 is also a command's own status: only ssh's own words make it a transport failure. */
+const sshLike = (stderr: string) => /^(ssh|kex_exchange_identification|Connection|Host key|@@@|[^\n]*Permission denied|Control socket|mux_client)/m.test(stderr);

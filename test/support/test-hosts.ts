@@ -1,0 +1,38 @@
+/**
+ * The test hosts of scripts/test-hosts.sh, for tests of real deployments over SSH. CI exports
+ * HEARTH_TEST_HOSTS (comma-separated addresses) and HEARTH_TEST_HOSTS_KEY (a private key root may
+ * log in with). Each test file claims its own hosts by index so files running side by side never
+ * share one: 1-3 deployments, 4 transport and facts, 5 host-key changes, 6 the server's node API.
+ */
+import { readFileSync } from 'node:fs';
+import type { DeployTarget } from '../../src/deploy/transport.js';
+
+export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 6; CI sets it)';
+
+export interface TestHosts {
+  addresses: string[];
+  keyFile: string;
+  key: { private: string; public: string };
+}
+
+export function testHosts(): TestHosts | undefined {
+  const list = (process.env.HEARTH_TEST_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const keyFile = process.env.HEARTH_TEST_HOSTS_KEY ?? '/run/hearth-test-hosts/client_key';
+  if (!list.length) return undefined;
+  // Only loopback and the test network may ever be a target.
+  for (const a of list) if (!/^10\.77\.0\.\d+$/.test(a) && a !== '127.0.0.1') throw new Error(`HEARTH_TEST_HOSTS has ${a}, outside 10.77.0.0/24`);
+  return { addresses: list, keyFile, key: { private: readFileSync(keyFile, 'utf8'), public: readFileSync(`${keyFile}.pub`, 'utf8').trim() } };
+}
+
+/** Host `index` (1-based) as a target, or undefined when there are not that many. */
+export function host(hosts: TestHosts, index: number, name = `host-${index}`): DeployTarget | undefined {
+  const address = hosts.addresses[index - 1];
+  return address ? { id: String(index), name, address, port: 22, user: 'root' } : undefined;
+}
+
+/** Runs a command inside test host `index` (its namespaces), for checks the tests make there. */
+export async function onHost(index: number, command: string): Promise<string> {
+  const { execFileSync } = await import('node:child_process');
+  const script = new URL('../../scripts/test-hosts.sh', import.meta.url).pathname;
+  return execFileSync(script, ['run', String(index), 'sh', '-c', command], { encoding: 'utf8', timeout: 30_000 });
+}
