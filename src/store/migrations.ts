@@ -111,4 +111,33 @@ CREATE TABLE deployment_tasks (
 ALTER TABLE deployments ADD COLUMN owner integer NOT NULL DEFAULT 0;
 `,
   },
+  {
+    version: 3,
+    name: 'real nodes and task results',
+    sql: `
+-- A real node is reached over SSH at address:ssh_port as ssh_user; a node without an address is
+-- simulated (planning only). host_key is the key recorded at registration ("<type> <base64>");
+-- facts are what the node said about itself; reach_error the last SSH failure, in words.
+ALTER TABLE nodes ADD COLUMN address text;
+ALTER TABLE nodes ADD COLUMN ssh_user text;
+ALTER TABLE nodes ADD COLUMN ssh_port integer;
+ALTER TABLE nodes ADD COLUMN host_key text;
+ALTER TABLE nodes ADD COLUMN facts jsonb;
+ALTER TABLE nodes ADD COLUMN facts_at timestamptz;
+ALTER TABLE nodes ADD COLUMN reach_error jsonb;
+CREATE UNIQUE INDEX nodes_address ON nodes(address, ssh_port) WHERE address IS NOT NULL;
+
+-- A run is a dry run (the simulation) or real; stopped by the operator is its own outcome.
+ALTER TABLE deployments ADD COLUMN mode text NOT NULL DEFAULT 'dry-run' CHECK (mode IN ('dry-run', 'real'));
+ALTER TABLE deployments DROP CONSTRAINT deployments_status_check;
+ALTER TABLE deployments ADD CONSTRAINT deployments_status_check CHECK (status IN ('running', 'succeeded', 'failed', 'stopped'));
+
+-- What a task did on its node: exit status, attempts, the last 1 MiB of its output, why it ended.
+ALTER TABLE deployment_tasks ADD COLUMN type text;
+ALTER TABLE deployment_tasks ADD COLUMN exit_status integer;
+ALTER TABLE deployment_tasks ADD COLUMN attempts integer NOT NULL DEFAULT 0;
+ALTER TABLE deployment_tasks ADD COLUMN output text;
+ALTER TABLE deployment_tasks ADD COLUMN message text;
+`,
+  },
 ];
