@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } f
 import { Ajv } from 'ajv';
 import * as store from '../store/index.js';
 import type { Database, Presence } from '../store/index.js';
+import { conflictFrom } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
@@ -95,6 +96,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {
     if (err instanceof HttpError) return reply.status(err.status).send(err.toBody());
+    // A write that lost a race with another request or server (store/conflicts.ts): 409, not a bug.
+    const conflict = conflictFrom(err);
+    if (conflict) return reply.status(409).send({ code: conflict.code, message: conflict.message, details: { hint: conflict.hint } });
     const e = err as FastifyError;
     if (e.validation) {
       return reply.status(400).send({ code: 'request/invalid', message: `${e.validationContext ?? 'request'} ${e.validation[0]?.instancePath ?? ''} ${e.validation[0]?.message ?? 'is invalid'}`.replace(/\s+/g, ' ').trim(), details: { errors: e.validation } });

@@ -1,5 +1,6 @@
 /** Hearth's persistence: one schema over embedded PGlite or PostgreSQL, and a repository per entity. */
 export { type Database, type Engine, type Presence, type Queryable, StoreError, json } from './database.js';
+export { StoreConflict, conflictFrom } from './conflicts.js';
 export { openStore, defaultDataDir, type StoreOptions } from './open.js';
 export { migrate } from './migrate.js';
 export { MIGRATIONS } from './migrations.js';

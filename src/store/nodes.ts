@@ -1,4 +1,5 @@
 /** Nodes: registered machines (real or simulated), their environment, and deployed and pending roles. */
+import { StoreConflict } from './conflicts.js';
 import { type Queryable, json } from './database.js';
 
 export interface NodeHardware {
@@ -57,12 +58,24 @@ export async function getNodes(q: Queryable, ids: number[]): Promise<NodeRecord[
   return (await q.query<Row>('SELECT * FROM nodes WHERE id = ANY($1::int[]) ORDER BY id', [ids])).map(toRecord);
 }
 
-/** Put nodes in an environment with the roles they will get at the next deploy. */
+/**
+ * Put nodes in an environment with the roles they will get at the next deploy. Only nodes that are
+ * free or already in this environment are changed, in the statement itself: another request (or
+ * server) may have given a node to another environment, or deleted it, since the caller read it.
+ * Row locks make the second writer wait and then see the first one's change, so the loser of such
+ * a race gets a conflict and nothing of its assignment is written (the caller's transaction rolls back).
+ */
 export async function assignNodes(q: Queryable, clusterId: number, assignments: Array<{ id: number; pendingRoles: string[] }>): Promise<void> {
-  await q.query(
-    `UPDATE nodes SET cluster_id = $1, pending_roles = a.roles FROM (SELECT (x->>'id')::int AS id, x->'roles' AS roles FROM jsonb_array_elements($2::jsonb) x) a WHERE nodes.id = a.id`,
+  const rows = await q.query<{ id: number }>(
+    `UPDATE nodes SET cluster_id = $1, pending_roles = a.roles FROM (SELECT (x->>'id')::int AS id, x->'roles' AS roles FROM jsonb_array_elements($2::jsonb) x) a
+     WHERE nodes.id = a.id AND (nodes.cluster_id IS NULL OR nodes.cluster_id = $1) RETURNING nodes.id`,
     [clusterId, json(assignments.map((a) => ({ id: a.id, roles: a.pendingRoles })))],
   );
+  if (rows.length !== assignments.length) {
+    const done = new Set(rows.map((r) => r.id));
+    const lost = assignments.filter((a) => !done.has(a.id)).map((a) => a.id);
+    throw new StoreConflict('node/taken-meanwhile', `node ${lost.join(', ')} was given to another environment or removed meanwhile; nothing was assigned`, 'Read the nodes again and choose free ones.');
+  }
 }
 
 export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> {
@@ -77,6 +90,9 @@ export async function commitPendingRoles(q: Queryable, clusterId: number): Promi
   );
 }
 
+/** Delete nodes that are in no environment; a node assigned (or deleted) meanwhile is a conflict, and nothing is deleted. */
 export async function deleteNodes(q: Queryable, ids: number[]): Promise<number> {
-  return (await q.query('DELETE FROM nodes WHERE id = ANY($1::int[]) RETURNING id', [ids])).length;
+  const rows = await q.query('DELETE FROM nodes WHERE id = ANY($1::int[]) AND cluster_id IS NULL RETURNING id', [ids]);
+  if (rows.length !== new Set(ids).size) throw new StoreConflict('node/assigned', 'the node was put in an environment or removed meanwhile; it was not deleted', 'Unassign it first, then delete it.');
+  return rows.length;
 }

@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { conflictsAsErrors } from './conflicts.js';
 import { type Database, type Presence, type Queryable, StoreError, newPresenceId, quoteIdentifier } from './database.js';
 
 const LOCK_FILE = 'hearth-server.lock';
@@ -54,7 +55,7 @@ class PgliteDatabase implements Database {
   ) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.pg.query<T>(sql, params as unknown[])).rows;
+    return conflictsAsErrors(async () => (await this.pg.query<T>(sql, params as unknown[])).rows);
   }
 
   async exec(sql: string): Promise<void> {
@@ -62,11 +63,13 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pg.transaction((tx) =>
-      work({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
-        exec: async (sql: string) => void (await tx.exec(sql)),
-      }),
+    return conflictsAsErrors(() =>
+      this.pg.transaction((tx) =>
+        work({
+          query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
+          exec: async (sql: string) => void (await tx.exec(sql)),
+        }),
+      ),
     );
   }
 

@@ -1,5 +1,6 @@
 /** PostgreSQL through `pg`, for several Hearth servers sharing one database (DATABASE_URL). */
 import pg from 'pg';
+import { conflictFrom, conflictsAsErrors } from './conflicts.js';
 import { PRESENCE_LOCK_SPACE, type Database, type Presence, type Queryable, StoreError, newPresenceId, quoteIdentifier } from './database.js';
 
 function redact(url: string): string {
@@ -21,7 +22,7 @@ class PostgresDatabase implements Database {
   ) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    return (await this.pool.query(sql, params as unknown[])).rows as T[];
+    return conflictsAsErrors(async () => (await this.pool.query(sql, params as unknown[])).rows as T[]);
   }
 
   async exec(sql: string): Promise<void> {
@@ -40,7 +41,8 @@ class PostgresDatabase implements Database {
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
+      // A write that lost a race with another server or request (see conflicts.ts).
+      throw conflictFrom(err) ?? err;
     } finally {
       client.release();
     }
