@@ -9,6 +9,11 @@ import assert from 'node:assert/strict';
 import { needsBrowser } from '../support/browser.js';
 import { corpusRoot } from '../support/corpus.js';
 import { buildCorpusPackage, makeEnvironment, registerCorpusPlugin, startUi, type UiSession } from '../support/ui.js';
+import { hearthBin } from '../support/serve.js';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 const skip = needsBrowser.skip || (corpusRoot ? false : 'HEARTH_CORPUS not set: UI tests with corpus plugins skipped');
 
@@ -27,6 +32,11 @@ describe('web UI: the operator path that was broken', { skip, timeout: 600_000 }
     ui = await startUi();
     await registerCorpusPlugin(ui, 'fuel-plugin-murano');
     await registerCorpusPlugin(ui, 'fuel-plugin-cinder-netapp');
+    // A second network core beside ML2 (issue 15 item 7): a plugin made with `hearth plugin create`.
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-core-'));
+    execFileSync(process.execPath, [hearthBin, 'plugin', 'create', 'other-core'], { cwd: dir, stdio: 'pipe', timeout: 60_000 });
+    writeFileSync(join(dir, 'other-core', 'components.yaml'), "- name: 'network:neutron:core:other'\n  label: 'Other SDN'\n  description: 'A network core that is not ML2'\n");
+    await ui.call('POST', '/plugins/folders', { path: join(dir, 'other-core') });
   });
   after(async () => {
     await ui?.close();
@@ -189,6 +199,26 @@ describe('web UI: the operator path that was broken', { skip, timeout: 600_000 }
     await p.fill('#graph-search', 'monitoring-agent');
     assert.match(await p.locator('[role="status"]').first().innerText(), /^0 matching tasks/);
     await ui.shot(p, 'broken-7-no-monitoring');
+    await p.close();
+  });
+
+  test('issue 15 item 7: leaving ML2 for another core and coming back is never a dead end (the wizard shows the engine\'s state)', async () => {
+    const p = await ui.page('#/new');
+    await p.fill('#env-name', 'ml2-and-back');
+    await p.click('button:has-text("Next")');
+    await p.click('button:has-text("Next")');
+    const other = p.locator('[data-component="network:neutron:core:other"] input');
+    const ml2 = p.locator('[data-component="network:neutron:core:ml2"] input');
+    await other.click();
+    await p.waitForFunction(`document.querySelector('[data-component="network:neutron:core:other"] input')?.checked === true`);
+    assert.equal(await ml2.isChecked(), false);
+    // The drivers wait for ML2, and say so; ML2 itself stays a choice.
+    assert.match(await p.locator('[data-component="network:neutron:ml2:vlan"] .why').innerText(), /requires Neutron with ML2/);
+    assert.equal(await ml2.getAttribute('aria-disabled'), null, await p.locator('[data-component="network:neutron:core:ml2"]').innerText());
+    await ui.shot(p, 'issue15-7-other-core');
+    await ml2.click();
+    await p.waitForFunction(`document.querySelector('[data-component="network:neutron:core:ml2"] input')?.checked === true`);
+    assert.equal(await other.isChecked(), false);
     await p.close();
   });
 });
