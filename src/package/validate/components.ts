@@ -66,6 +66,20 @@ export function checkComponents(ctx: ValidationContext): void {
           }
         }
       }
+      const requires = Array.isArray(component.requires) ? component.requires.filter(isMapping) : [];
+      const named = requires.filter((r) => r.name !== undefined).length;
+      if (named > 0 && named < requires.length) {
+        // Nailgun refuses the mix ("has mixed format of requires"), and the two forms read differently.
+        ctx.findings.push(
+          finding(
+            'component/requires-mixed-format',
+            'error',
+            `component '${name}' mixes the two forms of requires: {name} entries (OR within a type, AND across types) and predicates (any_of, one_of, all_of, none_of)`,
+            keyPositionOf(component, 'requires'),
+            'write every entry in one form; to say "any of these, whatever their types", use one any_of with all the names',
+          ),
+        );
+      }
       checkBinds(ctx, component, name);
       checkRuleTargets(ctx, component, name);
       if (/^network:neutron:ml2:/.test(name)) {
