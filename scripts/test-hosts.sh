@@ -175,7 +175,10 @@ case "${1:-}" in
     check_index "${2:-}"; dir="$STATE/h$2"
     rm -f "$dir/ssh_host_ed25519_key" "$dir/ssh_host_ed25519_key.pub"
     ssh-keygen -q -t ed25519 -N '' -C "hearth-test-$2" -f "$dir/ssh_host_ed25519_key"
-    "$0" run "$2" kill -KILL "$(cat "$dir/sshd.pid")" || true
+    # Every process of the host but its init ends (sshd and its sessions), as when a host is
+    # reinstalled; init starts sshd again with the new key.
+    "$0" run "$2" kill -KILL -1 || true
+    sleep 2
     sleep 0.5
     wait_ssh "$2"
     ;;

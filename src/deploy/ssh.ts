@@ -60,8 +60,8 @@ export class SshTransport implements Transport {
   private baseArgs(t: DeployTarget): string[] {
     const slug = this.slug(t);
     const known = join(this.dir, `${slug}.known`);
-    if (t.hostKey) writeFileSync(known, `${ALIAS} ${t.hostKey.trim()}\n`, { mode: 0o600 });
-    else writeFileSync(known, '', { mode: 0o600, flag: 'a' });
+    // First contact starts from an empty file, so the key read back is the one just presented.
+    writeFileSync(known, t.hostKey ? `${ALIAS} ${t.hostKey.trim()}\n` : '', { mode: 0o600 });
     this.masters.add(slug);
     return [
       '-F', '/dev/null',
@@ -76,9 +76,8 @@ export class SshTransport implements Transport {
       '-o', `ConnectTimeout=${this.options.connectTimeoutS ?? 10}`,
       '-o', 'ServerAliveInterval=5',
       '-o', 'ServerAliveCountMax=3',
-      '-o', 'ControlMaster=auto',
-      '-o', `ControlPath=${join(this.dir, `${slug}.sock`)}`,
-      '-o', 'ControlPersist=120',
+      // A connection is shared only once the key is the recorded one: first contact stands alone.
+      ...(t.hostKey ? ['-o', 'ControlMaster=auto', '-o', `ControlPath=${join(this.dir, `${slug}.sock`)}`, '-o', 'ControlPersist=120'] : ['-o', 'ControlMaster=no', '-o', 'ControlPath=none']),
       '-o', 'LogLevel=ERROR',
       '-p', String(t.port),
       '-l', t.user,

@@ -21,6 +21,8 @@ import { clusterRoutes } from './routes/clusters.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { deploymentRoutes } from './routes/deployments.js';
 import { templateRoutes } from './routes/templates.js';
+import { realNodeRoutes } from './routes/real-nodes.js';
+import type { SshTransport } from '../deploy/ssh.js';
 import type { DeployOptions } from './domain/deploy.js';
 
 export interface AppOptions {
@@ -40,6 +42,8 @@ export interface AppOptions {
   deploy?: DeployOptions;
   /** The one folder on the server whose template files the API may read (`--templates-dir`). */
   templatesDir?: string;
+  /** Hearth's SSH identity and transport, for real nodes (start.ts settles them). */
+  ssh?: AppContext['ssh'];
 }
 
 declare module 'fastify' {
@@ -56,6 +60,7 @@ export interface AppContext {
   packageLimit: number;
   deploy: DeployOptions;
   templatesDir?: string;
+  ssh?: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -83,7 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
-  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}) };
+  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -162,6 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodeRoutes(api, ctx);
     deploymentRoutes(api, ctx);
     templateRoutes(api, ctx);
+    realNodeRoutes(api, ctx);
   }, { prefix: '/api/v1' });
 
   if (options.webDist && existsSync(options.webDist)) {

@@ -11,6 +11,8 @@ import * as store from '../store/index.js';
 import { buildApp, type AppOptions } from './app.js';
 import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
 import { readPluginFolder, storePlugin } from './domain/plugins.js';
+import { settleSshKey } from './domain/ssh-key.js';
+import { SshTransport } from '../deploy/ssh.js';
 
 export interface StartOptions {
   port?: number;
@@ -98,6 +100,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const presence = await db.presence();
     await store.failInterruptedDeployments(db, presence.alive);
     const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
+    // Hearth's SSH key: made at first start, shared through the database, copied to the data folder.
+    const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir());
+    const transport = new SshTransport({ keyFile: key.keyFile });
     const app = await buildApp({
       db,
       adminToken: token,
@@ -106,7 +111,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       deploy: options.deploy ?? { sliceDelayMs: 50, sliceSize: 200 },
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
+      ssh: { ...key, transport },
     });
+    app.addHook('onClose', () => transport.close());
     const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
     // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
     // which can be after this server started: look again from time to time, so no run stays

@@ -7,6 +7,8 @@ import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
 import { droppedDeployedRoles, registerNodes } from '../domain/nodes.js';
+import { registerRealNode } from '../domain/real-nodes.js';
+import { accessContext, nodeViews } from './real-nodes.js';
 import { NAME, clusterIdParam } from './schemas.js';
 
 export const nodeView = (n: store.NodeRecord) => ({ id: n.id, name: n.name, hardware: n.hardware, cluster_id: n.clusterId ?? null, roles: n.roles, pending_roles: n.pendingRoles, status: n.status });
@@ -19,11 +21,11 @@ const HARDWARE = { type: 'object', maxProperties: 50, properties: { cpus: { type
 const NOT_YET = new Set(['role/too-few', 'role/below-recommended']);
 
 export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.post<{ Body: { nodes?: Array<{ name: string; hardware?: store.NodeHardware }>; simulate?: { count: number; prefix?: string; hardware?: store.NodeHardware } } }>(
+  api.post<{ Body: { nodes?: Array<{ name: string; hardware?: store.NodeHardware }>; simulate?: { count: number; prefix?: string; hardware?: store.NodeHardware }; address?: string; name?: string; ssh_user?: string; ssh_port?: number; cluster_id?: number } }>(
     '/nodes',
     {
       schema: {
-        summary: 'Register nodes (or `simulate` any number of them)',
+        summary: 'Register a real node (`address`: Hearth connects over SSH, records its host key and gathers its facts), simulated nodes by `nodes` name, or `simulate` any number of them',
         tags: ['nodes'],
         body: {
           type: 'object',
@@ -32,11 +34,27 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
           properties: {
             nodes: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME, hardware: HARDWARE } } },
             simulate: { type: 'object', required: ['count'], additionalProperties: false, properties: { count: { type: 'integer', minimum: 1, maximum: 5000 }, prefix: { type: 'string', maxLength: 50, pattern: '^[A-Za-z0-9_.-]*$' }, hardware: HARDWARE } },
+            // A real node: an IP address or a DNS name (no options smuggled in: it never starts with '-').
+            address: { type: 'string', minLength: 1, maxLength: 253, pattern: '^([A-Za-z0-9][A-Za-z0-9.-]*|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*)$' },
+            name: NAME,
+            ssh_user: { type: 'string', minLength: 1, maxLength: 32, pattern: '^[a-z_][a-z0-9_.-]*$' },
+            ssh_port: { type: 'integer', minimum: 1, maximum: 65535 },
+            cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
           },
         },
       },
     },
     async (req, reply) => {
+      const b = req.body;
+      if (b.address !== undefined) {
+        if (b.nodes || b.simulate) throw new HttpError(400, 'request/invalid', 'a real node (address) is registered on its own, without nodes or simulate');
+        const id = await registerRealNode(accessContext(ctx), { address: b.address, ...(b.name !== undefined ? { name: b.name } : {}), ...(b.ssh_user ? { ssh_user: b.ssh_user } : {}), ...(b.ssh_port ? { ssh_port: b.ssh_port } : {}), ...(b.cluster_id ? { cluster_id: b.cluster_id } : {}) });
+        const nodes = await store.getNodes(ctx.db, [id]);
+        return reply.status(201).send({ ids: [id], node: (await nodeViews(ctx.db, nodes, true))[0] });
+      }
+      const stray = (['name', 'ssh_user', 'ssh_port', 'cluster_id'] as const).filter((k) => b[k] !== undefined);
+      if (stray.length) throw new HttpError(400, 'request/invalid', `${stray.join(', ')} belong${stray.length === 1 ? 's' : ''} with address (a real node)`, { hint: 'name simulated nodes with nodes: [{name}]' });
+      if (!b.nodes && !b.simulate) throw new HttpError(400, 'request/invalid', 'say address (a real node), nodes or simulate');
       const list = [...(req.body.nodes ?? []).map((n) => ({ name: n.name, hardware: n.hardware ?? {} }))];
       const sim = req.body.simulate;
       // Simulated nodes are named `<prefix>-<id>`: unique, whatever the prefix (see domain/nodes.ts).
@@ -49,7 +67,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { cluster_id?: number; unassigned?: boolean } }>(
     '/nodes',
     { config: PUBLIC_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } } } },
-    async (req) => (await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })).map(nodeView),
+    async (req) => nodeViews(ctx.db, await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
   );
 
   api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam } }, async (req, reply) => {
@@ -64,7 +82,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PUBLIC_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
-    return (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView);
+    return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
   });
 
   api.post<{ Params: { id: number }; Querystring: { dry_run?: boolean }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(

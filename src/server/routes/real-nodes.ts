@@ -1,0 +1,68 @@
+/**
+ * Real nodes over SSH: Hearth's public key (to authorize on nodes), one node with its facts, and
+ * refreshing them. Registering a real node is `POST /nodes` with `address` (routes/nodes.ts hands
+ * it to domain/real-nodes.ts).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
+import { HttpError } from '../errors.js';
+import * as store from '../../store/index.js';
+import * as real from '../../store/real-nodes.js';
+import { accessView, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
+import { nodeView } from './nodes.js';
+
+const nodeIdParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
+export const FINGERPRINT = { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}$' } as const;
+
+/** The SSH side of the context, or a clear refusal where the server runs without one (tests of other areas). */
+export function accessContext(ctx: AppContext): NodeAccessContext {
+  if (!ctx.ssh) throw new HttpError(503, 'server/no-ssh-key', 'this server has no SSH key, so it cannot reach real nodes', { hint: 'start it with `hearth serve` (which makes the key in its data folder)' });
+  return { db: ctx.db, ssh: ctx.ssh };
+}
+
+/** Node views with the real-node fields (`simulated`, address, ...); `facts` only when asked. */
+export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], withFacts = false) {
+  const access = await real.realNodes(q, nodes.map((n) => n.id));
+  return nodes.map((n) => {
+    const a = accessView(access.get(n.id));
+    if (!withFacts && 'facts' in a) {
+      const { facts: _facts, ...rest } = a;
+      return { ...nodeView(n), ...rest };
+    }
+    return { ...nodeView(n), ...a };
+  });
+}
+
+export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
+  api.get('/ssh-key', { config: PUBLIC_READ, schema: { summary: 'Hearth\'s SSH public key: authorize it for the SSH user on every real node', tags: ['nodes'] } }, async () => {
+    const ssh = accessContext(ctx).ssh;
+    return { public_key: ssh.publicKey, fingerprint: ssh.fingerprint, type: ssh.publicKey.split(' ')[0] };
+  });
+
+  api.get<{ Params: { id: number } }>('/nodes/:id', { config: PUBLIC_READ, schema: { summary: 'One node: roles, status, how it is reached and its facts', tags: ['nodes'], params: nodeIdParam } }, async (req) => {
+    const [node] = await store.getNodes(ctx.db, [req.params.id]);
+    if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
+    return (await nodeViews(ctx.db, [node], true))[0];
+  });
+
+  api.post<{ Params: { id: number }; Body: { accept_host_key?: string } | undefined }>(
+    '/nodes/:id/refresh',
+    {
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+      schema: {
+        summary: 'Connect to a real node and gather its facts again; accept_host_key (the fingerprint shown) replaces a changed host key',
+        tags: ['nodes'],
+        params: nodeIdParam,
+        body: { type: 'object', additionalProperties: false, properties: { accept_host_key: FINGERPRINT } },
+      },
+    },
+    async (req) => {
+      await refreshRealNode(accessContext(ctx), req.params.id, req.body?.accept_host_key);
+      const [node] = await store.getNodes(ctx.db, [req.params.id]);
+      return (await nodeViews(ctx.db, [node], true))[0];
+    },
+  );
+}

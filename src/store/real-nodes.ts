@@ -1,0 +1,99 @@
+/**
+ * Real nodes: how Hearth reaches a node over SSH (address, user, port), the host key recorded when
+ * it was registered, the facts it reported and its last SSH failure. A node without an address is
+ * simulated: it exists for planning and dry runs only.
+ */
+import { type Queryable, json } from './database.js';
+
+export interface NodeAccess {
+  id: number;
+  name: string;
+  address: string;
+  sshUser: string;
+  sshPort: number;
+  hostKey?: string;
+}
+
+export interface RealNodeRecord extends NodeAccess {
+  facts?: unknown;
+  factsAt?: string;
+  reachError?: { code: string; message: string; at: string; host_key?: string };
+}
+
+interface Row {
+  id: number;
+  name: string;
+  address: string | null;
+  ssh_user: string | null;
+  ssh_port: number | null;
+  host_key: string | null;
+  facts: unknown;
+  facts_at: Date | string | null;
+  reach_error: RealNodeRecord['reachError'] | null;
+}
+
+function toRecord(r: Row): RealNodeRecord | undefined {
+  if (r.address === null) return undefined;
+  const rec: RealNodeRecord = { id: r.id, name: r.name, address: r.address, sshUser: r.ssh_user ?? 'root', sshPort: r.ssh_port ?? 22 };
+  if (r.host_key !== null) rec.hostKey = r.host_key;
+  if (r.facts !== null && r.facts !== undefined) rec.facts = r.facts;
+  if (r.facts_at !== null) rec.factsAt = new Date(r.facts_at).toISOString();
+  if (r.reach_error !== null) rec.reachError = r.reach_error;
+  return rec;
+}
+
+const COLUMNS = 'id, name, address, ssh_user, ssh_port, host_key, facts, facts_at, reach_error';
+
+/** The real nodes among `ids` (simulated ones are absent from the map). */
+export async function realNodes(q: Queryable, ids: number[]): Promise<Map<number, RealNodeRecord>> {
+  const out = new Map<number, RealNodeRecord>();
+  if (!ids.length) return out;
+  for (const row of await q.query<Row>(`SELECT ${COLUMNS} FROM nodes WHERE id = ANY($1::int[]) AND address IS NOT NULL`, [ids])) {
+    const rec = toRecord(row);
+    if (rec) out.set(rec.id, rec);
+  }
+  return out;
+}
+
+/** Every real node (the periodic reachability check walks them). */
+export async function allRealNodes(q: Queryable): Promise<RealNodeRecord[]> {
+  return (await q.query<Row>(`SELECT ${COLUMNS} FROM nodes WHERE address IS NOT NULL ORDER BY id`)).map(toRecord).filter((r): r is RealNodeRecord => r !== undefined);
+}
+
+export async function nodeAtAddress(q: Queryable, address: string, port: number): Promise<{ id: number; name: string } | undefined> {
+  return (await q.query<{ id: number; name: string }>('SELECT id, name FROM nodes WHERE address = $1 AND ssh_port = $2', [address, port]))[0];
+}
+
+export async function insertRealNode(
+  q: Queryable,
+  n: { name: string; address: string; sshUser: string; sshPort: number; hostKey: string; facts: unknown; hardware: Record<string, unknown>; clusterId?: number },
+): Promise<number> {
+  const rows = await q.query<{ id: number }>(
+    `INSERT INTO nodes (name, hardware, address, ssh_user, ssh_port, host_key, facts, facts_at, status, cluster_id)
+     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7::jsonb, now(), 'discovered', $8) RETURNING id`,
+    [n.name, json(n.hardware), n.address, n.sshUser, n.sshPort, n.hostKey, json(n.facts), n.clusterId ?? null],
+  );
+  return rows[0].id;
+}
+
+/** New facts (and the key they were gathered under); the last SSH error is cleared. */
+export async function updateFacts(q: Queryable, id: number, facts: unknown, hardware: Record<string, unknown>, hostKey: string): Promise<void> {
+  await q.query(
+    `UPDATE nodes SET facts = $2::jsonb, hardware = $3::jsonb, host_key = $4, facts_at = now(), reach_error = NULL,
+       status = CASE WHEN status = 'offline' THEN (CASE WHEN jsonb_array_length(roles) > 0 THEN 'deployed' ELSE 'discovered' END) ELSE status END
+     WHERE id = $1`,
+    [id, json(facts), json(hardware), hostKey],
+  );
+}
+
+/** An SSH failure, kept in words; `offline` when the node could not be reached at all. */
+export async function recordReachError(q: Queryable, id: number, error: { code: string; message: string; host_key?: string }, offline: boolean): Promise<void> {
+  await q.query(`UPDATE nodes SET reach_error = $2::jsonb${offline ? `, status = CASE WHEN status = 'deploying' THEN status ELSE 'offline' END` : ''} WHERE id = $1`, [
+    id,
+    json({ ...error, at: new Date().toISOString() }),
+  ]);
+}
+
+export async function setNodeStatus(q: Queryable, ids: number[], status: string): Promise<void> {
+  if (ids.length) await q.query('UPDATE nodes SET status = $2 WHERE id = ANY($1::int[])', [ids, status]);
+}

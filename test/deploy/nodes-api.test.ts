@@ -1,0 +1,151 @@
+/**
+ * Real nodes through the HTTP API of a real server: Hearth's key, registering a test host (facts,
+ * host key), refusals in words (unreachable, taken, hostile fields), a changed host key refused
+ * until that very key is accepted. Hosts 5 and 6 (see test/support/test-hosts.ts).
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { after, before, describe, test } from 'node:test';
+import { startServer, type RunningServer } from '../../src/server/start.js';
+import { HOSTS_NOTE, testHosts } from '../support/test-hosts.js';
+
+const TOKEN = 'deploy-test-token-0123456789';
+const hosts = testHosts();
+
+async function serverWith(dataDir: string): Promise<{ server: RunningServer; call: (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }> }> {
+  const server = await startServer({ port: 0, dataDir, adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const text = await res.text();
+    return { status: res.status, body: text ? JSON.parse(text) : undefined };
+  };
+  return { server, call };
+}
+
+describe('Hearth\'s SSH key', () => {
+  test('made at first start in the data folder (0600), the same at the next start, served by GET /ssh-key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-key-'));
+    try {
+      let { server, call } = await serverWith(dir);
+      const first = (await call('GET', '/ssh-key')).body;
+      await server.close();
+      assert.match(first.public_key, /^ssh-ed25519 AAAA\S+ hearth@/);
+      assert.match(first.fingerprint, /^SHA256:/);
+      assert.equal(statSync(join(dir, 'ssh', 'id_ed25519')).mode & 0o777, 0o600);
+      ({ server, call } = await serverWith(dir));
+      assert.deepEqual((await call('GET', '/ssh-key')).body, first);
+      await server.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('real nodes over the API', { skip: hosts && hosts.addresses.length >= 6 ? false : HOSTS_NOTE }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-nodes-'));
+  let s: Awaited<ReturnType<typeof serverWith>>;
+  before(async () => {
+    // The test hosts authorize the test client key: this server adopts it as its own at first start.
+    mkdirSync(join(dir, 'ssh'), { recursive: true });
+    writeFileSync(join(dir, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(dir, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    s = await serverWith(dir);
+  });
+  after(async () => {
+    await s?.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('registering a host: facts, host key fingerprint, not simulated; listed beside simulated nodes', async () => {
+    assert.equal((await s.call('GET', '/ssh-key')).body.public_key, hosts!.key.public);
+    const res = await s.call('POST', '/nodes', { address: hosts!.addresses[5] });
+    assert.equal(res.status, 201, JSON.stringify(res.body));
+    const node = res.body.node;
+    assert.equal(node.name, 'hearth-test-6');
+    assert.equal(node.simulated, false);
+    assert.equal(node.status, 'discovered');
+    assert.equal(node.address, hosts!.addresses[5]);
+    assert.equal(node.ssh_user, 'root');
+    assert.equal(node.ssh_port, 22);
+    const keyscan = execFileSync('ssh-keyscan', ['-t', 'ed25519', hosts!.addresses[5]], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const expected = execFileSync('ssh-keygen', ['-lf', '-'], { input: keyscan, encoding: 'utf8' }).split(' ')[1];
+    assert.equal(node.host_key_fingerprint, expected);
+    assert.equal(node.facts.hostname, 'hearth-test-6');
+    assert.equal(node.facts.os.id, 'debian');
+    assert.ok(node.facts.interfaces.some((i: any) => i.addresses.includes(`${hosts!.addresses[5]}/24`)));
+    assert.ok(node.hardware.cpus >= 1);
+    assert.deepEqual((await s.call('GET', `/nodes/${node.id}`)).body.facts, node.facts);
+    await s.call('POST', '/nodes', { simulate: { count: 1, prefix: 'sim' } });
+    const list = (await s.call('GET', '/nodes')).body;
+    assert.deepEqual(list.map((n: any) => [n.name.replace(/\d+$/, 'N'), n.simulated]), [['hearth-test-N', false], ['sim-N', true]]);
+    assert.equal('facts' in list[0], false, 'the list stays small: facts are in GET /nodes/:id');
+    const again = await s.call('POST', '/nodes', { address: hosts!.addresses[5], name: 'other' });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'node/address-taken');
+    const refreshed = await s.call('POST', `/nodes/${node.id}/refresh`);
+    assert.equal(refreshed.status, 200);
+    assert.equal(refreshed.body.host_key_fingerprint, expected);
+  });
+
+  test('refusals in words: unreachable, closed port, bad user; nothing is kept', async () => {
+    const before = (await s.call('GET', '/nodes')).body.length;
+    const nobody = await s.call('POST', '/nodes', { address: '10.77.0.250', name: 'ghost' });
+    assert.equal(nobody.status, 422);
+    assert.equal(nobody.body.code, 'node/unreachable');
+    assert.match(nobody.body.message, /cannot be reached|timed out|No route/);
+    assert.equal(nobody.body.details.ssh_error, 'ssh/unreachable');
+    const closed = await s.call('POST', '/nodes', { address: hosts!.addresses[5], ssh_port: 2 });
+    assert.equal(closed.body.code, 'node/unreachable');
+    assert.match(closed.body.message, /Connection refused/);
+    const user = await s.call('POST', '/nodes', { address: hosts!.addresses[5], ssh_port: 22, ssh_user: 'nobody', name: 'n2' });
+    assert.equal(user.status, 409, 'the address and port are taken first');
+    assert.equal((await s.call('GET', '/nodes')).body.length, before);
+  });
+
+  test('hostile fields are refused before any connection', async () => {
+    for (const body of [
+      { address: '-oProxyCommand=touch /tmp/pwned' },
+      { address: '10.77.0.16; touch /tmp/pwned' },
+      { address: '10.77.0.16', ssh_user: 'root -oProxyCommand=x' },
+      { address: '10.77.0.16', ssh_user: '$(id)' },
+      { address: '10.77.0.16', ssh_port: 0 },
+      { address: '10.77.0.16', nodes: [{ name: 'x' }] },
+      { name: 'lonely' },
+    ]) {
+      const res = await s.call('POST', '/nodes', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+    }
+  });
+
+  test('a changed host key is refused until the operator accepts that key', async () => {
+    const reg = await s.call('POST', '/nodes', { address: hosts!.addresses[4], name: 'rekeyed' });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    const id = reg.body.node.id;
+    const old = reg.body.node.host_key_fingerprint;
+    execFileSync(new URL('../../scripts/test-hosts.sh', import.meta.url).pathname, ['rekey', '5'], { stdio: 'ignore', timeout: 60_000 });
+    const refused = await s.call('POST', `/nodes/${id}/refresh`);
+    assert.equal(refused.status, 409, JSON.stringify(refused.body));
+    assert.equal(refused.body.code, 'node/host-key-changed');
+    assert.equal(refused.body.details.recorded_fingerprint, old);
+    const now = refused.body.details.presented_fingerprint;
+    assert.notEqual(now, old);
+    assert.match(refused.body.details.hint, new RegExp(`--accept-host-key ${now.replace(/[+/]/g, '\\$&')}`));
+    assert.equal((await s.call('GET', `/nodes/${id}`)).body.reach_error.code, 'ssh/host-key-changed');
+    const wrong = await s.call('POST', `/nodes/${id}/refresh`, { accept_host_key: old });
+    assert.equal(wrong.status, 409);
+    const accepted = await s.call('POST', `/nodes/${id}/refresh`, { accept_host_key: now });
+    assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+    assert.equal(accepted.body.host_key_fingerprint, now);
+    assert.equal(accepted.body.reach_error, null);
+  });
+
+  test('a simulated node has nothing to refresh', async () => {
+    const sim = (await s.call('POST', '/nodes', { simulate: { count: 1, prefix: 'plan' } })).body.ids[0];
+    const res = await s.call('POST', `/nodes/${sim}/refresh`);
+    assert.equal(res.status, 409);
+    assert.equal(res.body.code, 'node/simulated');
+  });
+});
