@@ -28,7 +28,8 @@ function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
   const { contribution, findings } = contributionOf(p);
   return {
     ...pluginSummary(p),
-    releases: contribution.releases,
+    // The releases it extends as metadata.yaml lists them (each one's own files are composition's business).
+    releases: contribution.releases.map(({ parts: _parts, ...release }) => release),
     defines_releases: releases.map((r) => r.id),
     roles: Object.entries(contribution.roles).map(([name, r]) => ({ name, label: r.name ?? name, description: r.description ?? null, conflicts: r.conflicts ?? null, limits: r.limits ?? null })),
     components: contribution.components.map((c) => ({ name: c.name, label: c.label ?? null, description: c.description ?? null })),
