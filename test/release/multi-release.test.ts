@@ -90,6 +90,15 @@ test('variant 1 on Mitaka (Fuel 9.0): one my-task, the Fuel 9 record; Newton-onl
   assert.ok(notes.every((f) => f.severity === 'info' && /mitaka-9\.0/.test(f.message)), JSON.stringify(notes));
 });
 
+test("variant 1 on Fuel's own mitaka-9.0 release: the same choice as on Hearth's release, composition clean", needsCorpus, () => {
+  const mitaka = { release: corpusPath('release/mitaka-eol/fuel-web/nailgun/nailgun/fixtures/openstack.yaml'), tasks: corpusPath('release/mitaka-eol/fuel-library'), releaseVersion: 'mitaka-9.0' };
+  const { findings, ours, components } = compose(mitaka, v1.path);
+  assert.deepEqual(findings.filter((f) => f.severity === 'error'), []);
+  assert.equal(codes(findings).includes('task/duplicate-id'), false);
+  assert.deepEqual(ours('my-task').map((t) => t.parameters?.puppet_manifest), ['deploy_10.pp']);
+  assert.deepEqual(components, ['additional_service:mr-mitaka']);
+});
+
 test('variant 1 on Newton (Fuel 10.0): the Fuel 10 record of each group wins', needsCorpus, () => {
   const { c, findings, ours, components } = compose(newton(), v1.path);
   assert.deepEqual(problems(findings).filter((f) => f.file?.includes('hearth-mr1-') || /multi_version/.test(f.message)), []);
