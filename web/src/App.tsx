@@ -3,7 +3,7 @@ import { TokenBar } from './components/TokenBar.js';
 import { Environments } from './screens/Environments.js';
 import { Wizard } from './screens/Wizard.js';
 import { Environment } from './screens/Environment.js';
-import { Plugins } from './screens/Plugins.js';
+import { Plugins } from './plugins/Plugins.js';
 import { Releases } from './screens/Releases.js';
 
 export function App() {

@@ -13,7 +13,10 @@ export interface Cluster {
   release_id: string | number;
   components: string[];
   status?: string;
-  plugins?: Array<{ name: string; version: string }>;
+  /** Plugin name → the enabled version's id (`name@version`). */
+  plugins?: Record<string, string>;
+  deployed_at?: string | null;
+  nodes?: number;
 }
 
 export interface ComponentState {

@@ -6,6 +6,7 @@ import { PUBLIC_READ } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
 import { contributionOf, installPackage, readPluginFolder, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
+import { installFindings, keepInstallFindings, releaseFits } from '../domain/plugin-fit.js';
 import { errorResponses, idParam } from './schemas.js';
 
 export function pluginSummary(p: store.PluginRecord) {
@@ -48,7 +49,13 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Params: { id: string } }>('/plugins/:id', { config: PUBLIC_READ, schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req) => {
     const p = await store.getPlugin(ctx.db, req.params.id);
     if (!p) throw notFound('plugin', req.params.id);
-    return pluginDetail(p, await store.releasesOfPlugin(ctx.db, p.id));
+    // For the Plugins page: which releases it fits (and why not), who enables it, its install warnings.
+    return {
+      ...pluginDetail(p, await store.releasesOfPlugin(ctx.db, p.id)),
+      release_fits: await releaseFits(ctx.db, p),
+      used_by: await store.clustersEnablingPlugin(ctx.db, p.id),
+      install_findings: await installFindings(ctx.db, p.id),
+    };
   });
 
   api.post(
@@ -60,6 +67,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz file itself)');
       if (req.body.length === 0) throw new HttpError(400, 'request/empty-body', 'the package is empty');
       const { plugin, findings } = await installPackage(ctx.db, req.body);
+      await keepInstallFindings(ctx.db, plugin.id, findings);
       return reply.status(201).send({ plugin: pluginSummary(plugin), findings });
     },
   );
@@ -77,12 +85,14 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!isAbsolute(req.body.path)) throw new HttpError(400, 'plugin/relative-path', 'give the folder as an absolute path on the server');
       const read = readPluginFolder(req.body.path);
       const plugin = await storePlugin(ctx.db, read, { kind: 'folder', path: req.body.path });
+      await keepInstallFindings(ctx.db, plugin.id, read.findings);
       return reply.status(201).send({ plugin: pluginSummary(plugin), findings: read.findings });
     },
   );
 
   api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam } }, async (req) => {
     const { plugin, findings } = await syncPlugin(ctx.db, req.params.id);
+    await keepInstallFindings(ctx.db, plugin.id, findings);
     return { plugin: pluginSummary(plugin), findings };
   });
 

@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { api } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Release } from '../types.js';
+import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
 export function Releases() {
   const releases = useApi<Release[]>('/releases');
+  const clusters = useApi<Cluster[]>('/clusters');
   const [error, setError] = useState<unknown>(null);
   const remove = async (r: Release) => {
     setError(null);
     try {
-      await api('DELETE', `/releases/${r.id}`);
+      if (!window.confirm(`Delete release ${r.name} ${r.version}? Environments cannot be created from it afterwards.`)) return;
+      await api('DELETE', `/releases/${encodeURIComponent(String(r.id))}`);
       releases.reload();
     } catch (e) {
       setError(e);
@@ -28,6 +30,7 @@ export function Releases() {
             <th scope="col">Name</th>
             <th scope="col">Version</th>
             <th scope="col">Operating system</th>
+            <th scope="col">Used by</th>
             <th scope="col">
               <span className="sr-only">Actions</span>
             </th>
@@ -39,6 +42,19 @@ export function Releases() {
               <th scope="row">{r.name}</th>
               <td>{r.version}</td>
               <td>{r.operating_system}</td>
+              <td>
+                {(() => {
+                  const users = (clusters.data ?? []).filter((c) => String(c.release_id) === String(r.id));
+                  return users.length === 0
+                    ? 'no environment'
+                    : users.map((c, i) => (
+                        <span key={c.id}>
+                          {i > 0 && ', '}
+                          <a href={`#/env/${c.id}/nodes`}>{c.name}</a>
+                        </span>
+                      ));
+                })()}
+              </td>
               <td>
                 <button type="button" onClick={() => remove(r)}>
                   Delete {r.name}

@@ -1,0 +1,74 @@
+/**
+ * What operators expect of the web UI past the wizard (issue 16, "Missing"), each walked as a user
+ * in Debian's Chromium against a real `hearth serve`: the Plugins page, the Nodes tab, an
+ * environment's lifecycle, the Deploy and Graph tabs, forms and wording. Screenshots land in
+ * test-results/.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { needsBrowser } from '../support/browser.js';
+import { corpusRoot } from '../support/corpus.js';
+import { makeEnvironment, registerCorpusPlugin, startUi, type UiSession } from '../support/ui.js';
+
+const skip = needsBrowser.skip || (corpusRoot ? false : 'HEARTH_CORPUS not set: UI tests with corpus plugins skipped');
+
+interface ApiNode {
+  id: number;
+  name: string;
+  roles: string[];
+  pending_roles: string[];
+}
+
+describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
+  let ui: UiSession;
+
+  before(async () => {
+    ui = await startUi();
+    for (const plugin of ['fuel-plugin-murano', 'fuel-plugin-contrail', 'fuel-plugin-cinder-netapp', 'fuel-plugin-cinder-netapp@1.2.0-eol']) await registerCorpusPlugin(ui, plugin);
+  });
+  after(async () => {
+    await ui?.close();
+  });
+
+  async function addNodes(clusterId: number, roles: string[][]): Promise<ApiNode[]> {
+    const { ids } = await ui.call<{ ids: number[] }>('POST', '/nodes', { simulate: { count: roles.length } });
+    await ui.call('POST', `/clusters/${clusterId}/nodes`, { assignments: ids.map((id, i) => ({ node_id: id, roles: roles[i] })) });
+    return ui.call<ApiNode[]>('GET', `/clusters/${clusterId}/nodes`);
+  }
+
+  test('Plugins page: fit per release and why not, install warnings, versions side by side, enable in an existing environment', async () => {
+    const env = await makeEnvironment(ui, 'plugins-page');
+    const p = await ui.page('#/plugins');
+    // Contrail fits by name and version, but cannot be composed with the release: the page says so, and why.
+    const contrail = p.locator('article[data-plugin="contrail"]');
+    await contrail.waitFor();
+    const contrailFit = contrail.locator('[data-fit]').first();
+    assert.equal(await contrailFit.getAttribute('data-fit'), 'no');
+    assert.match(await contrailFit.innerText(), /No: .*has no disk layout/);
+    const murano = p.locator('article[data-plugin="detach-murano"]');
+    assert.match(await murano.locator('[data-fit]').first().innerText(), /^Yes: it extends ubuntu\/mitaka-9\.0/);
+    // Its warnings from install are kept.
+    await murano.locator('summary', { hasText: /warning/ }).click();
+    assert.match(await murano.locator('details').innerText(), /groups/);
+    // Two versions of one plugin, side by side.
+    const netapp = p.locator('article[data-plugin="cinder_netapp"]');
+    assert.deepEqual(await netapp.locator('thead th').allInnerTexts(), ['Version', '1.2.0', '6.0.1']);
+    await ui.shot(p, 'plugins-page');
+    // Enabled in an environment that did not choose it in the wizard.
+    await murano.locator('button', { hasText: 'Enable or disable it in an environment' }).click();
+    const row = murano.locator(`tr[data-env="${env.name}"]`);
+    await row.locator('select').selectOption('1.2.0');
+    await row.locator('button', { hasText: 'Apply' }).click();
+    await row.locator('[role="status"]', { hasText: 'Enabled detach-murano 1.2.0.' }).waitFor();
+    const cluster = await ui.call<{ plugins: Record<string, string> }>('GET', `/clusters/${env.id}`);
+    assert.equal(cluster.plugins['detach-murano'], 'detach-murano@1.2.0');
+    await p.locator(`article[data-plugin="detach-murano"] a:has-text("${env.name}")`).first().waitFor();
+    // Disabling it while a node holds its role is refused on the row, with the reason.
+    await addNodes(env.id, [['murano-node']]);
+    await row.locator('select').selectOption('');
+    await row.locator('button', { hasText: 'Apply' }).click();
+    assert.match(await row.locator('[role="alert"]').innerText(), /cannot be disabled: nodes hold its roles: node-\d+/);
+    await ui.shot(p, 'plugins-page-refused');
+    await p.close();
+  });
+});

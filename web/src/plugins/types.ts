@@ -1,0 +1,12 @@
+import type { Plugin } from '../types.js';
+
+/** `GET /plugins/{id}`: what the Plugins page shows of one version. */
+export interface PluginDetail extends Plugin {
+  description?: string | null;
+  roles?: Array<{ name: string; label?: string }>;
+  components?: Array<{ name: string; label?: string | null }>;
+  tasks?: Record<string, unknown[]>;
+  release_fits?: Array<{ release_id: string; release: string; fits: boolean; reasons: string[] }>;
+  used_by?: Array<{ id: number; name: string }>;
+  install_findings?: Array<{ code: string; severity: string; message: string }>;
+}
