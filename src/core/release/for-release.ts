@@ -178,7 +178,7 @@ export function contributionForRelease(plugin: PluginContribution, entry: Plugin
       volumesRolesMapping[role] = kept;
     }
   }
-  if (Object.keys(volumesRolesMapping).length === Object.keys(base.volumesRolesMapping).length) copyPositions(base.volumesRolesMapping, volumesRolesMapping);
+  copyPositions(base.volumesRolesMapping, volumesRolesMapping);
 
   const graphs: Record<string, PluginGraph> = {};
   for (const [type, graph] of Object.entries(base.graphs)) {
