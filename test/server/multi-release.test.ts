@@ -21,7 +21,19 @@ for (const engine of engines()) {
     before(async () => {
       t = await testApp(engine);
       release = (await api('GET', '/releases')).json()[0].id;
-      folders.push(variantOnePlugin(), perReleaseFilesPlugin());
+      // A third plugin that cannot be used with this release (its role has no disk layout): the
+      // wizard lists its components disabled, those this release would have had, not Newton's.
+      const broken = perReleaseFilesPlugin('broken_per_release', {
+        'node_roles.yaml': 'broken_role:\n  name: Broken\n  description: No disks\n',
+        'node_roles_mitaka.yaml': 'broken_role:\n  name: Broken\n  description: No disks\n',
+        'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  other_role:\n    - {id: os, allocate_size: min}\n',
+        'deployment_tasks.yaml': '[]\n',
+        'deployment_tasks_mitaka.yaml': '[]\n',
+        'newton/deployment_tasks.yaml': '[]\n',
+        'components.yaml': '- name: additional_service:broken-mitaka\n  label: Broken on Mitaka\n  fuel-version: "<10"\n- name: additional_service:broken-newton\n  label: Broken on Newton\n  fuel-version: ">=10"\n',
+        'newton/components.yaml': '- name: additional_service:broken-newton-folder\n  label: Broken, from newton/\n',
+      });
+      folders.push(variantOnePlugin(), perReleaseFilesPlugin(), broken);
       for (const folder of folders) {
         const res = await api('POST', '/plugins/folders', { path: folder.path });
         assert.equal(res.statusCode, 201, res.body);
@@ -41,6 +53,14 @@ for (const engine of engines()) {
       const roles = (await api('GET', `/releases/${release}/roles`)).json().map((r: { name: string }) => r.name);
       assert.ok(roles.includes('mr_role') && roles.includes('pr_role'));
       assert.equal(roles.includes('newton_role'), false);
+    });
+
+    test('an unusable multi-release plugin: the components this release would have had, disabled with the reason', async () => {
+      const res = await api('GET', `/releases/${release}/components/state?select=${BASE.join(',')}`);
+      assert.equal(res.statusCode, 200, res.body);
+      const broken = res.json().components.filter((c: { name: string }) => c.name.startsWith('additional_service:broken-'));
+      assert.deepEqual(broken.map((c: { name: string; enabled: boolean }) => [c.name, c.enabled]), [['additional_service:broken-mitaka', false]]);
+      assert.match(broken[0].reasons.join(' '), /broken_per_release.*cannot be used with this release/);
     });
 
     test("an environment's graph runs the chosen my-task and the Mitaka file's task on the role nodes", async () => {

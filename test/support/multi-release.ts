@@ -114,10 +114,10 @@ volumes_roles_mapping:
  * `node_roles_path`); Newton names a folder (`conf_path: newton/`) holding its own tasks and
  * components, and takes everything else from the plugin root.
  */
-export function perReleaseFilesPlugin(): Folder {
+export function perReleaseFilesPlugin(name = 'per_release', replace: Record<string, string> = {}): Folder {
   return folder('hearth-mr23-', {
     'metadata.yaml': metadata(
-      'per_release',
+      name,
       release('mitaka-9.0', '    deployment_tasks_path: deployment_tasks_mitaka.yaml\n    node_roles_path: node_roles_mitaka.yaml\n') + release('newton-10.0', '    conf_path: newton/\n'),
     ),
     'environment_config.yaml': 'attributes:\n  level: {type: text, value: root, label: Level, weight: 10}\n',
@@ -130,5 +130,6 @@ export function perReleaseFilesPlugin(): Folder {
     'newton/deployment_tasks.yaml': task('newton-task', 'newton.pp', '', 'pr_role'),
     'newton/components.yaml': '- name: additional_service:pr-newton\n  label: From newton/\n',
     'newton/environment_config.yaml': 'attributes:\n  level: {type: text, value: newton, label: Level, weight: 10}\n',
+    ...replace,
   });
 }

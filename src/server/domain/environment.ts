@@ -74,7 +74,9 @@ export async function wizardFor(q: store.Queryable, releaseId: string): Promise<
       const outcome = alone.plugins[0];
       const errors = alone.findings.filter((f) => f.severity === 'error' && !baseline.has(errorKey(f)));
       if (outcome?.applied && errors.length > 0) {
-        unusable.push({ plugin: { name: contribution.name, version: contribution.version }, components: contribution.components, reasons: errors.map((f) => f.message) });
+        // Its components as this release would have had them (per-release files, best-fit records).
+        const components = alone.composed.components.filter((c) => c.plugin?.name === contribution.name && c.plugin.version === contribution.version);
+        unusable.push({ plugin: { name: contribution.name, version: contribution.version }, components, reasons: errors.map((f) => f.message) });
       } else {
         usable.push(contribution);
       }
