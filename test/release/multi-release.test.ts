@@ -123,6 +123,9 @@ test('variants 2 and 3: each release gets its own files, the rest from the plugi
   assert.deepEqual(problems(mitaka.findings), []);
   assert.deepEqual(['root-task', 'mitaka-task', 'newton-task'].filter((id) => mitaka.ours(id).length), ['mitaka-task']);
   assert.equal(mitaka.c.roles_metadata.pr_role.name, 'Role for Mitaka');
+  assert.deepEqual(mitaka.c.volumes_metadata.volumes_roles_mapping.pr_role, [{ id: 'os', allocate_size: 'all' }]);
+  const prNetworks = (c: typeof mitaka.c) => c.network_roles_metadata.filter((r) => String(r.id).startsWith('pr/')).map((r) => r.id);
+  assert.deepEqual(prNetworks(mitaka.c), ['pr/mitaka']);
   assert.deepEqual(mitaka.components, ['additional_service:pr-root']);
   const level = (c: typeof mitaka.c) => ((c.attributes_metadata.editable as Record<string, Record<string, { value: unknown }>>).per_release.level.value);
   assert.equal(level(mitaka.c), 'root');
@@ -130,6 +133,8 @@ test('variants 2 and 3: each release gets its own files, the rest from the plugi
   const onNewton = compose(newton(), v23.path);
   assert.deepEqual(['root-task', 'mitaka-task', 'newton-task'].filter((id) => onNewton.ours(id).length), ['newton-task']);
   assert.equal(onNewton.c.roles_metadata.pr_role.name, 'Role from the plugin root');
+  assert.deepEqual(onNewton.c.volumes_metadata.volumes_roles_mapping.pr_role, [{ id: 'os', allocate_size: 'min' }]);
+  assert.deepEqual(prNetworks(onNewton.c), []);
   assert.deepEqual(onNewton.components, ['additional_service:pr-newton']);
   assert.equal(level(onNewton.c), 'newton');
 });

@@ -110,20 +110,23 @@ volumes_roles_mapping:
 }
 
 /**
- * Variants 2 and 3. Mitaka names its own task and role files (`deployment_tasks_path`,
- * `node_roles_path`); Newton names a folder (`conf_path: newton/`) holding its own tasks and
+ * Variants 2 and 3. Mitaka names its own task, role, disk and network-role files
+ * (`deployment_tasks_path`, `node_roles_path`, `volumes_path`, `network_roles_path`); Newton names a folder (`conf_path: newton/`) holding its own tasks and
  * components, and takes everything else from the plugin root.
  */
 export function perReleaseFilesPlugin(name = 'per_release', replace: Record<string, string> = {}): Folder {
   return folder('hearth-mr23-', {
     'metadata.yaml': metadata(
       name,
-      release('mitaka-9.0', '    deployment_tasks_path: deployment_tasks_mitaka.yaml\n    node_roles_path: node_roles_mitaka.yaml\n') + release('newton-10.0', '    conf_path: newton/\n'),
+      release('mitaka-9.0', '    deployment_tasks_path: deployment_tasks_mitaka.yaml\n    node_roles_path: node_roles_mitaka.yaml\n    volumes_path: volumes_mitaka.yaml\n    network_roles_path: network_roles_mitaka.yaml\n') +
+        release('newton-10.0', '    conf_path: newton/\n'),
     ),
     'environment_config.yaml': 'attributes:\n  level: {type: text, value: root, label: Level, weight: 10}\n',
     'node_roles.yaml': 'pr_role:\n  name: Role from the plugin root\n  description: Root\n',
     'node_roles_mitaka.yaml': 'pr_role:\n  name: Role for Mitaka\n  description: Mitaka\n',
     'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  pr_role:\n    - {id: os, allocate_size: min}\n',
+    'volumes_mitaka.yaml': 'volumes: []\nvolumes_roles_mapping:\n  pr_role:\n    - {id: os, allocate_size: all}\n',
+    'network_roles_mitaka.yaml': '- id: pr/mitaka\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n',
     'deployment_tasks.yaml': task('root-task', 'root.pp', '', 'pr_role'),
     'deployment_tasks_mitaka.yaml': task('mitaka-task', 'mitaka.pp', '', 'pr_role'),
     'components.yaml': '- name: additional_service:pr-root\n  label: From the root\n',
