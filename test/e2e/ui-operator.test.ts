@@ -71,4 +71,56 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     await ui.shot(p, 'plugins-page-refused');
     await p.close();
   });
+
+  test('Nodes tab: bulk roles with conflicts disabled before a click, limits said once and ranked, filter, sort, unroled nodes flagged, removal', async () => {
+    const env = await makeEnvironment(ui, 'nodes-tab');
+    const p = await ui.page(`#/env/${env.id}/nodes`);
+    p.on('dialog', (d) => void d.accept());
+    await p.fill('#node-count', '6');
+    await p.click('button:has-text("Add nodes")');
+    await p.locator('table.roles-table tbody tr').nth(5).waitFor();
+    assert.match(await p.locator('[data-testid="no-roles"]').innerText(), /^6 nodes have no role and will not be deployed/);
+    const names = await p.locator('table.roles-table tbody th[scope="row"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
+    // Three nodes selected, Controller for all of them at once: Compute is disabled before any click, with why.
+    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`).check();
+    const panel = p.locator('fieldset.roles-panel');
+    await panel.locator('[data-role="controller"] input').check();
+    const compute = panel.locator('[data-role="compute"]');
+    assert.equal(await compute.locator('input').getAttribute('aria-disabled'), 'true');
+    assert.match(await compute.locator('.why').innerText(), /Compute cannot be combined with Controller \(node-\d+\)/);
+    await ui.shot(p, 'nodes-bulk');
+    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`).uncheck();
+    for (const name of names.slice(3)) await p.getByLabel(`Select ${name}`).check();
+    await panel.locator('[data-role="compute"] input').check();
+    await p.locator('[data-testid="no-roles"]').waitFor({ state: 'detached' });
+    // The role rules' findings: each once, errors before recommendations.
+    const notes = p.locator('ul[aria-label="Before deploying"] li');
+    await notes.first().waitFor();
+    // One snapshot of the list (read in the page at once: it is redrawn as dry runs answer).
+    const listed = await notes.evaluateAll((items) => items.map((i) => ({ text: i.textContent ?? '', severity: i.getAttribute('data-severity') ?? '' })));
+    const texts = listed.map((l) => l.text);
+    assert.equal(new Set(texts).size, texts.length, `each finding once: ${texts.join(' / ')}`);
+    const ranks = listed.map((l) => ({ error: 0, warning: 1, info: 2 })[l.severity as 'info'] ?? 3);
+    assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
+    await p.click('button:has-text("Save roles")');
+    await p.locator('[role="status"]:has-text("Saved.")').waitFor();
+    let nodes = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);
+    assert.equal(nodes.filter((n) => n.pending_roles.includes('controller')).length, 3);
+    assert.equal(nodes.filter((n) => n.pending_roles.includes('compute')).length, 3);
+    // Filter and sort.
+    await p.fill('#node-filter', 'controller');
+    await p.locator('[role="status"]:has-text("3 of 6 nodes shown")').waitFor();
+    await p.fill('#node-filter', '');
+    await p.selectOption('#node-sort', 'role');
+    const firstRow = await p.locator('table.roles-table tbody tr').first().getAttribute('data-node');
+    assert.ok(nodes.find((n) => n.name === firstRow)?.pending_roles.includes('compute'), 'compute sorts before controller');
+    // Removing a node, confirmed, returns it to the pool.
+    for (const name of names) await p.getByLabel(`Select ${name}`).uncheck();
+    await p.getByLabel(`Select ${names[5]}`).check();
+    await p.click('button:has-text("Remove selected from the environment")');
+    await p.locator(`[role="status"]:has-text("Removed ${names[5]} from the environment.")`).waitFor();
+    nodes = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);
+    assert.equal(nodes.length, 5);
+    await p.close();
+  });
 });

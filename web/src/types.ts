@@ -47,6 +47,7 @@ export interface Node {
   cluster_id: string | number | null;
   roles: string[];
   pending_roles: string[];
+  status?: string;
   hardware?: Record<string, unknown>;
 }
 

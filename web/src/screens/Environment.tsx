@@ -1,7 +1,7 @@
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
-import { NodesTab } from './NodesTab.js';
+import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
 import { GraphTab } from './GraphTab.js';
 import { DeployTab } from './DeployTab.js';

@@ -1,0 +1,39 @@
+/**
+ * Role conflicts as the roles metadata states them (`conflicts: [..]` or `'*'`, either side), for
+ * disabling a role before it is clicked, as Fuel's roles panel did. The server's role rules
+ * (limits, restrictions) still answer every draft through a dry run.
+ */
+import type { Role } from '../types.js';
+
+const lists = (r: Role | undefined, other: string) => r !== undefined && (r.conflicts === '*' || (Array.isArray(r.conflicts) && r.conflicts.includes(other)));
+export const roleLabel = (r: Role | undefined, name: string) => r?.label ?? name;
+
+/** Why `role` cannot join a node that holds `held` (a clause, without the full stop), or null. */
+export function conflictReason(role: string, held: readonly string[], roles: ReadonlyMap<string, Role>): string | null {
+  const mine = roles.get(role);
+  for (const other of held) {
+    if (other === role) continue;
+    const theirs = roles.get(other);
+    if (lists(mine, other) || lists(theirs, role)) {
+      const alone = mine?.conflicts === '*' ? roleLabel(mine, role) : theirs?.conflicts === '*' ? roleLabel(theirs, other) : null;
+      return `${roleLabel(mine, role)} cannot be combined with ${roleLabel(theirs, other)}${alone ? `: ${alone} takes a node alone` : ''}`;
+    }
+  }
+  return null;
+}
+
+export interface Finding {
+  code: string;
+  severity: string;
+  message: string;
+}
+
+const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
+
+/** The role rules' findings, each said once, errors first, then recommendations. */
+export function rankFindings(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings
+    .filter((f) => (seen.has(f.message) ? false : (seen.add(f.message), true)))
+    .sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3));
+}
