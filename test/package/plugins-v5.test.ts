@@ -57,10 +57,13 @@ test('groups in a 5.0.0 task is a deprecation warning at the key, naming roles a
   assert.equal(r.valid, true);
 });
 
-test('4.0.0 with version 2.0.0 tasks: "consider package 5.0.0" is a warning', () => {
+test('4.0.0 with version 2.0.0 tasks: "consider package 5.0.0" is a warning (the fresh 4.0.0 skeleton has none, so it stays clean)', () => {
   const dir = fresh('4.0.0');
+  assert.deepEqual(at(validatePlugin(dir), 'plugin/consider-package-5'), []);
+  edit(dir, 'deployment_tasks.yaml', (t) => t.replace('  type: puppet\n', '  type: puppet\n  version: 2.0.0\n'));
   const r = validatePlugin(dir);
   assert.deepEqual(at(r, 'plugin/consider-package-5').map((f) => [f.severity, f.file]), [['warning', 'metadata.yaml']]);
+  assert.equal(r.valid, true);
 });
 
 test('modes inherited through base_release_path is warned like modes written in the record, at the base file', () => {

@@ -198,7 +198,10 @@ const v3Tasks = (name: string): string => `# Deployment tasks (package 3.0.0): a
     timeout: 3600
 `;
 
-const v4Tasks = (name: string): string => `# Deployment tasks (package 4.0.0): task version 2.0.0 adds cross-node dependencies.
+// No version 2.0.0 task here: plugins-v5 advises package 5.0.0 for those (a warning), and a
+// fresh skeleton validates cleanly.
+const v4Tasks = (name: string): string => `# Deployment tasks (package 4.0.0). A task with version: 2.0.0 may have cross-node
+# dependencies (cross-depends) and its own strategy; package 5.0.0 is made for such tasks.
 - id: ${name}_role
   type: group
   role: [${name}_role]
@@ -209,7 +212,6 @@ const v4Tasks = (name: string): string => `# Deployment tasks (package 4.0.0): t
       type: parallel
 - id: ${name}-deployment-puppet
   type: puppet
-  version: 2.0.0
   role: [${name}_role]
   requires: [deploy_start]
   required_for: [deploy_end]
