@@ -117,6 +117,18 @@ test('variant 1 in the graph: the one chosen my-task runs on the role node', () 
   assert.deepEqual(node.tasks.map((t) => t.id).filter((id) => ['my-task', 'plain-task', 'newton-only'].includes(id)).sort(), ['my-task', 'plain-task']);
 });
 
+test('release show names what a release leaves out, with the file and line of each record', () => {
+  const r = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), main, 'release', 'show', '--release', bundled, '--plugin', v1.path], { encoding: 'utf8', timeout: 120_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const section = r.stdout.split('Left out for this release (4):\n')[1]?.split('\n\n')[0] ?? '';
+  assert.deepEqual(
+    section.split('\n').map((line) => /no version of [a-z -]+ '([^']+)'/.exec(line)?.[1]).sort(),
+    ['additional_service:mr-newton', 'mr/legacy', 'newton-only', 'newton_role'],
+    r.stdout,
+  );
+  assert.match(section, /deployment_tasks\.yaml:\d+: plugin multi_version-1\.0\.0, graph 'default': no version of task 'newton-only' fits release mitaka-9\.0/);
+});
+
 test('variants 2 and 3: each release gets its own files, the rest from the plugin root', needsCorpus, () => {
   assert.equal(validatePlugin(v23.path).valid, true);
   const mitaka = compose({ release: bundled }, v23.path);

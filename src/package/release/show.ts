@@ -87,6 +87,12 @@ function human(composition: Composition | undefined, findings: Finding[]): strin
     lines.push('', 'Plugins:');
     for (const p of composition.plugins) lines.push(`  ${p.applied ? 'applied ' : 'left out'}  ${p.name} ${p.version}: ${p.reason}`);
     if (!composition.plugins.length) lines.push('  none given');
+    // Multi-release records that fit no version of this release: notes, but what a plugin author checks here.
+    const unfit = findings.filter((f) => f.code.endsWith('/no-fit-for-release'));
+    if (unfit.length) {
+      lines.push('', `Left out for this release (${unfit.length}):`);
+      for (const f of unfit) lines.push(`  ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''}: ` : ''}${f.message}`);
+    }
   }
   const shown = findings.filter((f) => f.severity !== 'info');
   if (shown.length) {
