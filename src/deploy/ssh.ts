@@ -114,14 +114,23 @@ export class SshTransport implements Transport {
 
   async waitBack(t: DeployTarget, timeoutMs: number, signal?: AbortSignal): Promise<ExecResult> {
     const until = Date.now() + timeoutMs;
-    await this.forget(t);
-    let last: ExecResult = { exitCode: null, output: '', timedOut: true };
-    while (Date.now() < until && !signal?.aborted) {
-      last = await this.exec(t, 'true', { timeoutMs: 15_000 });
-      if (last.exitCode === 0) return { exitCode: 0, output: '', timedOut: false };
-      await new Promise((r) => setTimeout(r, 1000));
+    const pause = () => new Promise((r) => setTimeout(r, 500));
+    // First see it go (a connection that fails), so a node still shutting down is not taken as back.
+    let down = false;
+    while (!down && Date.now() < until && !signal?.aborted) {
+      const r = await this.exec(t, 'true', { timeoutMs: 5000 });
+      if (r.exitCode !== 0) down = true;
+      else await pause();
     }
-    return { exitCode: null, output: last.output, timedOut: true, transportError: { code: 'deploy/reboot-timeout', message: `the node did not come back within ${Math.round(timeoutMs / 1000)} s${last.transportError ? `: ${last.transportError.message}` : ''}` } };
+    let last: ExecResult = { exitCode: null, output: '', timedOut: true };
+    while (down && Date.now() < until && !signal?.aborted) {
+      await this.forget(t);
+      last = await this.exec(t, 'true', { timeoutMs: 10_000 });
+      if (last.exitCode === 0) return { exitCode: 0, output: '', timedOut: false };
+      await pause();
+    }
+    const why = down ? `did not come back within ${Math.round(timeoutMs / 1000)} s${last.transportError ? ` (${last.transportError.message})` : ''}` : `did not go down within ${Math.round(timeoutMs / 1000)} s of the reboot command`;
+    return { exitCode: null, output: last.output, timedOut: true, transportError: { code: 'deploy/reboot-timeout', message: `the node ${why}` } };
   }
 
   /** Drop a node's master connection (after a reboot it is dead anyway). */

@@ -17,6 +17,7 @@ function remote(cmd: Command): Command {
 }
 
 const load = () => import('../client/commands.js');
+const loadNodes = () => import('../client/nodes.js');
 
 export function registerClient(program: Command): void {
   const release = group(program, 'release', 'Releases: read, compose with plugins, list and manage');
@@ -55,8 +56,24 @@ export function registerClient(program: Command): void {
     async (ref, o) => (await load()).envGraph(ref, o),
   );
 
+  remote(program.command('ssh-key').description("Print Hearth's SSH public key, to authorize on every real node")).action(async (o) => (await loadNodes()).sshKey(o));
+
   const node = group(program, 'node', 'Nodes on a Hearth server');
-  remote(node.command('add').description('Register nodes').option('--count <n>', 'simulated nodes').option('--name <name>', 'a node name (repeatable)', collect, [])).action(async (o) => (await load()).nodeAdd(o));
+  remote(
+    node
+      .command('add')
+      .argument('[address]', 'a real node: Hearth connects over SSH, records its host key and gathers its facts')
+      .description('Register a real node by address, or simulated nodes (--count, --name)')
+      .option('--count <n>', 'simulated nodes')
+      .option('--name <name>', 'a node name (repeatable for simulated nodes)', collect, [])
+      .option('--ssh-user <user>', 'SSH user of a real node (default root)')
+      .option('--ssh-port <port>', 'SSH port of a real node (default 22)')
+      .option('--env <env>', 'put the real node in this environment (id or name)'),
+  ).action(async (address, o) => (address === undefined ? (await load()).nodeAdd(o) : (await loadNodes()).nodeAddReal(address, o)));
+  remote(node.command('show').argument('<id>').description('Show a node: how it is reached, its facts (disks, interfaces), its last SSH error')).action(async (id, o) => (await loadNodes()).nodeShow(id, o));
+  remote(node.command('refresh').argument('<id>').description('Connect to a real node and gather its facts again').option('--accept-host-key <fingerprint>', 'accept the changed host key with this fingerprint (after a reinstall)')).action(
+    async (id, o) => (await loadNodes()).nodeRefresh(id, o),
+  );
   remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),

@@ -1,0 +1,93 @@
+/**
+ * One deployment: before a node's first task, its deployment data is written to
+ * /etc/hearth/deployment.yaml and /etc/astute.yaml (mode 0600: it holds the settings, passwords
+ * included) and every plugin's scripts are delivered to /etc/hearth/plugins/<name>-<version>/;
+ * then the graph is walked (run.ts) with each task run by its type (tasks.ts).
+ */
+import { stringify } from 'yaml';
+import type { DeploymentGraph } from '../core/graph/index.js';
+import { MASTER_NODE } from '../core/graph/index.js';
+import { quote } from './quote.js';
+import { runGraph, type RunEvents, type RunSummary, type VertexRef } from './run.js';
+import { PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome } from './tasks.js';
+import type { DeployTarget, Transport } from './transport.js';
+
+export interface PluginScripts {
+  /** `<name>-<version>`: the folder under /etc/hearth/plugins/. */
+  folder: string;
+  /** The scripts folder on the Hearth server; absent when the source has none. */
+  localDir?: string;
+}
+
+export interface DeploymentPlan {
+  graph: DeploymentGraph;
+  /** The graph's node ids of real nodes, and how to reach them. */
+  targets: ReadonlyMap<string, DeployTarget>;
+  /** Each node's deployment data. */
+  data: ReadonlyMap<string, Record<string, unknown>>;
+  /** Scripts of each task source: `release` and each plugin name (a task's `origin.source`). */
+  sources: ReadonlyMap<string, PluginScripts>;
+  /** The deployment's working folder on the Hearth server (master_shell runs there). */
+  workDir: string;
+  secrets: readonly string[];
+}
+
+export interface DeployOptions {
+  transport: Transport;
+  events: RunEvents;
+  maxParallel?: number;
+  signal?: AbortSignal;
+  graceMs?: number;
+  done?: (vertex: number) => boolean;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const scriptsOf = (plan: DeploymentPlan, source: string): ScriptsFolder => {
+  const s = plan.sources.get(source) ?? plan.sources.get('release');
+  return { ...(s?.localDir ? { localDir: s.localDir } : {}), remoteDir: s ? `${PLUGINS_ROOT}/${s.folder}` : '/' };
+};
+
+/** What a node gets before its first task: its data, then every source's scripts. */
+async function prepareNode(plan: DeploymentPlan, transport: Transport, target: DeployTarget, signal: AbortSignal): Promise<TaskOutcome | undefined> {
+  const data = plan.data.get(target.id) ?? {};
+  const yaml = stringify(data, { lineWidth: 0, aliasDuplicateObjects: false });
+  const write = `${uploadCommand('/etc/hearth/deployment.yaml', '0600', '0755')} && cp -p -- /etc/hearth/deployment.yaml /etc/astute.yaml`;
+  const r = await transport.exec(target, write, { stdin: yaml, timeoutMs: 120_000, signal });
+  if (r.exitCode !== 0 || r.transportError) return { exitCode: r.exitCode, output: redact(r.output, plan.secrets), attempts: 0, message: `writing the deployment data on the node failed: ${r.transportError?.message ?? `exit status ${r.exitCode}`}` };
+  for (const s of new Map([...plan.sources.values()].map((p) => [p.folder, p])).values()) {
+    const remote = `${PLUGINS_ROOT}/${s.folder}`;
+    const sent = s.localDir ? await transport.sync(target, s.localDir, remote, { timeoutMs: 600_000, signal }) : await transport.exec(target, `mkdir -p -- ${quote(remote)}`, { timeoutMs: 60_000, signal });
+    if (sent.exitCode !== 0 || sent.transportError) return { exitCode: sent.exitCode, output: redact(sent.output, plan.secrets), attempts: 0, message: `delivering ${s.folder} to the node failed: ${sent.transportError?.message ?? `exit status ${sent.exitCode}`}` };
+  }
+  return undefined;
+}
+
+export async function runDeployment(plan: DeploymentPlan, options: DeployOptions): Promise<RunSummary> {
+  const prepared = new Map<string, Promise<TaskOutcome | undefined>>();
+  const execute = async (v: VertexRef, _attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome> => {
+    const target = plan.targets.get(v.node);
+    const onMaster = v.node === MASTER_NODE || v.task.type === 'master_shell';
+    if (!target && !onMaster) return { exitCode: null, output: '', attempts: 0, message: `node ${v.node} has no address to reach it (a simulated node)` };
+    if (target && !onMaster) {
+      let ready = prepared.get(v.node);
+      if (!ready) prepared.set(v.node, (ready = prepareNode(plan, options.transport, target, signal)));
+      const failure = await ready;
+      // A node that could not be prepared fails the task; the next attempt prepares it again.
+      if (failure) {
+        prepared.delete(v.node);
+        return failure;
+      }
+    }
+    return runTask(v.task, { transport: options.transport, ...(target && !onMaster ? { target } : {}), workDir: plan.workDir, scripts: scriptsOf(plan, v.task.origin.source), data: plan.data.get(v.node) ?? {}, secrets: plan.secrets, signal, onOutput });
+  };
+  return runGraph({
+    graph: plan.graph,
+    execute,
+    events: options.events,
+    ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+    ...(options.done ? { done: options.done } : {}),
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+  });
+}

@@ -1,0 +1,234 @@
+/**
+ * Walking core's per-node graph on real nodes. The order is core's (its edges: same-node and
+ * cross-node dependencies, barriers, strategies as pacing edges); this file decides only *when*:
+ * a vertex starts once everything before it has finished, a node runs one task at a time (as
+ * Astute did, and as core's estimate assumes), and at most `maxParallel` tasks run at once.
+ * Markers (stages, groups, skipped tasks, tasks whose condition was false, barriers) finish at once
+ * without touching a node. A task that fails for good stops what depends on it, transitively;
+ * independent work goes on. `fail_on_error: false` lets its dependents run anyway.
+ * Nothing is stored here: every start and end is reported to the caller, which persists.
+ */
+import type { Task } from '../core/tasks/model.js';
+import { nodeOfVertex, type DeploymentGraph } from '../core/graph/index.js';
+import { MARKER_TYPES, type TaskOutcome } from './tasks.js';
+
+export type VertexState = 'waiting' | 'running' | 'ready' | 'error' | 'skipped' | 'stopped';
+
+export interface VertexRef {
+  vertex: number;
+  /** The graph's node id (the store's node id as text, or `master` / `sync`). */
+  node: string;
+  task: Task;
+}
+
+export interface RunEvents {
+  started?(v: VertexRef, attempt: number): void;
+  output?(v: VertexRef, chunk: string): void;
+  /** `skipped`: a marker or a false condition; `stopped`: a dependency failed, or the run was stopped. */
+  finished(v: VertexRef, state: Exclude<VertexState, 'waiting' | 'running'>, outcome?: TaskOutcome): void;
+}
+
+export interface RunInput {
+  graph: DeploymentGraph;
+  /** Runs one attempt of a task on its node; retries and their pauses are the runner's. */
+  execute(v: VertexRef, attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome>;
+  events: RunEvents;
+  maxParallel?: number;
+  /** Stop: running tasks finish (or are killed after `graceMs`), nothing new starts. */
+  signal?: AbortSignal;
+  graceMs?: number;
+  /** Vertices that finished in an earlier run (resume): taken as done, not run again. */
+  done?: (vertex: number) => boolean;
+  /** Pause between attempts, ms (tests shorten it); a task's `interval` (s) wins. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RunSummary {
+  ran: number;
+  failed: VertexRef[];
+  /** Failed with fail_on_error false: reported, not fatal. */
+  tolerated: VertexRef[];
+  stopped: number;
+  skipped: number;
+  /** True when the signal stopped the run before everything was done. */
+  interrupted: boolean;
+}
+
+const S_WAIT = 0;
+const S_RUN = 1;
+const S_OK = 2;
+const S_FAIL = 3;
+const S_STOP = 4;
+
+const num = (v: unknown, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : typeof v === 'string' && /^\d+(\.\d+)?$/.test(v) ? Number(v) : fallback);
+
+/** `parameters.retries` more attempts after the first; `interval` seconds between them. */
+export const attemptsOf = (task: Task): number => 1 + Math.min(100, Math.floor(num(task.parameters?.retries, 0)));
+export const intervalOf = (task: Task): number => num(task.parameters?.interval, 1) * 1000;
+export const failOnError = (task: Task): boolean => {
+  const raw = task.extra?.fail_on_error ?? task.parameters?.fail_on_error;
+  return !(raw === false || raw === 'false');
+};
+
+export async function runGraph(input: RunInput): Promise<RunSummary> {
+  const { graph } = input;
+  const n = graph.vertexCount;
+  const maxParallel = Math.max(1, input.maxParallel ?? 50);
+  const sleep = input.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  // Successors in compressed form, and how many predecessors each vertex still waits for.
+  const offsets = new Int32Array(n + 1);
+  for (let i = 0; i < graph.edgeFrom.length; i++) offsets[graph.edgeFrom[i] + 1]++;
+  for (let v = 0; v < n; v++) offsets[v + 1] += offsets[v];
+  const succ = new Int32Array(graph.edgeFrom.length);
+  const cursor = offsets.slice(0, n);
+  const waiting = new Int32Array(n);
+  for (let i = 0; i < graph.edgeFrom.length; i++) {
+    succ[cursor[graph.edgeFrom[i]]++] = graph.edgeTo[i];
+    waiting[graph.edgeTo[i]]++;
+  }
+  const state = new Uint8Array(n);
+  const summary: RunSummary = { ran: 0, failed: [], tolerated: [], stopped: 0, skipped: 0, interrupted: false };
+  const ref = (v: number): VertexRef => {
+    const node = graph.nodes[nodeOfVertex(graph, v)];
+    return { vertex: v, node: node.id, task: graph.classes[node.classIndex].slots[v - node.base].task };
+  };
+  const isMarker = (v: number) => v >= graph.barrierBase || graph.skipped[v] === 1 || MARKER_TYPES.has(ref(v).task.type);
+
+  // Ready task vertices per node (a node runs one at a time), lowest vertex id first.
+  const queues = new Map<number, number[]>();
+  const busy = new Set<number>();
+  const idleWithWork: number[] = [];
+  let running = 0;
+  const instant: number[] = [];
+
+  const becomeReady = (v: number) => {
+    if (input.done?.(v) || isMarker(v)) {
+      instant.push(v);
+      return;
+    }
+    const node = nodeOfVertex(graph, v);
+    let q = queues.get(node);
+    if (!q) queues.set(node, (q = []));
+    // Insert keeping the queue sorted (queues are short: one node's ready tasks).
+    let i = q.length;
+    while (i > 0 && q[i - 1] > v) i--;
+    q.splice(i, 0, v);
+    if (!busy.has(node) && q.length === 1) idleWithWork.push(node);
+  };
+
+  const release = (v: number) => {
+    for (let e = offsets[v]; e < offsets[v + 1]; e++) {
+      const w = succ[e];
+      if (state[w] !== S_WAIT) continue;
+      if (--waiting[w] === 0) becomeReady(w);
+    }
+  };
+
+  /** A failure stops every vertex that depends on it, through barriers and other nodes. */
+  const stopDependents = (v: number, why: string) => {
+    const stack = [v];
+    while (stack.length) {
+      const x = stack.pop()!;
+      for (let e = offsets[x]; e < offsets[x + 1]; e++) {
+        const w = succ[e];
+        if (state[w] !== S_WAIT) continue;
+        state[w] = S_STOP;
+        stack.push(w);
+        if (w < graph.barrierBase) {
+          summary.stopped++;
+          input.events.finished(ref(w), 'stopped', { exitCode: null, output: '', attempts: 0, message: why });
+        }
+      }
+    }
+  };
+
+  const settleInstant = () => {
+    while (instant.length) {
+      const v = instant.pop()!;
+      if (state[v] !== S_WAIT) continue;
+      state[v] = S_OK;
+      if (v < graph.barrierBase && !input.done?.(v)) {
+        // A false condition or a `skipped` task did not run; a stage or group marker is passed.
+        const r = ref(v);
+        const skipped = graph.skipped[v] === 1 || r.task.type === 'skipped';
+        if (skipped) summary.skipped++;
+        input.events.finished(r, skipped ? 'skipped' : 'ready');
+      }
+      release(v);
+    }
+  };
+
+  const controller = new AbortController();
+  const stopAll = () => {
+    summary.interrupted = true;
+    // Running tasks get a grace period, then are killed; nothing new starts meanwhile.
+    setTimeout(() => controller.abort(), input.graceMs ?? 30_000).unref();
+  };
+  if (input.signal?.aborted) stopAll();
+  else input.signal?.addEventListener('abort', stopAll, { once: true });
+
+  let wake: (() => void) | undefined;
+  const runOne = async (v: number, node: number) => {
+    const r = ref(v);
+    const attempts = attemptsOf(r.task);
+    let outcome: TaskOutcome = { exitCode: null, output: '', attempts: 0 };
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      input.events.started?.(r, attempt);
+      outcome = await input.execute(r, attempt, controller.signal, (chunk) => input.events.output?.(r, chunk)).catch((err: Error) => ({ exitCode: null, output: '', attempts: attempt, message: `Hearth failed running the task: ${err.message}` }));
+      outcome.attempts = attempt;
+      if (outcome.exitCode === 0 && !outcome.message) break;
+      if (attempt < attempts && !summary.interrupted) await sleep(intervalOf(r.task));
+      else break;
+    }
+    running--;
+    busy.delete(node);
+    summary.ran++;
+    if (outcome.exitCode === 0 && !outcome.message) {
+      state[v] = S_OK;
+      input.events.finished(r, 'ready', outcome);
+      release(v);
+    } else if (!failOnError(r.task)) {
+      state[v] = S_OK;
+      summary.tolerated.push(r);
+      input.events.finished(r, 'error', outcome);
+      release(v);
+    } else {
+      state[v] = S_FAIL;
+      summary.failed.push(r);
+      input.events.finished(r, 'error', outcome);
+      stopDependents(v, `not run: ${r.task.id} failed on node ${r.node}`);
+    }
+    if (queues.get(node)?.length) idleWithWork.push(node);
+    wake?.();
+  };
+
+  for (let v = 0; v < n; v++) if (waiting[v] === 0) becomeReady(v);
+  for (;;) {
+    settleInstant();
+    while (!summary.interrupted && running < maxParallel && idleWithWork.length) {
+      const node = idleWithWork.shift()!;
+      const q = queues.get(node);
+      if (busy.has(node) || !q?.length) continue;
+      const v = q.shift()!;
+      busy.add(node);
+      state[v] = S_RUN;
+      running++;
+      void runOne(v, node);
+    }
+    if (running === 0 && (instant.length === 0 || summary.interrupted)) break;
+    if (instant.length) continue;
+    await new Promise<void>((r) => (wake = r));
+    wake = undefined;
+  }
+  input.signal?.removeEventListener('abort', stopAll);
+  // What never started (stopped by the operator) is reported as stopped.
+  if (summary.interrupted) {
+    for (let v = 0; v < graph.barrierBase; v++) {
+      if (state[v] === S_WAIT && !input.done?.(v)) {
+        summary.stopped++;
+        input.events.finished(ref(v), 'stopped', { exitCode: null, output: '', attempts: 0, message: 'not run: the deployment was stopped' });
+      }
+    }
+  }
+  return summary;
+}

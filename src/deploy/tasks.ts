@@ -1,0 +1,209 @@
+/**
+ * Task types, run for real through a transport. Every path, mode and field reaches the remote
+ * shell quoted (quote.ts); data (file contents, deployment data) travels on stdin. A task's `cwd`
+ * and relative paths start in its source's scripts folder on the node,
+ * /etc/hearth/plugins/<name>-<version>/, as Fuel's did in /etc/fuel/plugins/<name>-<version>/.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, posix, relative, resolve } from 'node:path';
+import type { Task } from '../core/tasks/model.js';
+import { evaluateYaql, parseYaql } from '../core/yaql/index.js';
+import { quote } from './quote.js';
+import type { DeployTarget, ExecResult, Transport } from './transport.js';
+
+/** Types that mark a place in the graph and run nothing. */
+export const MARKER_TYPES: ReadonlySet<string> = new Set(['stage', 'group', 'skipped']);
+export const RUNNABLE_TYPES: ReadonlySet<string> = new Set(['shell', 'upload_file', 'copy_files', 'sync', 'reboot', 'puppet', 'master_shell']);
+
+export interface TaskOutcome {
+  exitCode: number | null;
+  output: string;
+  attempts: number;
+  /** Why it failed, in words, when the exit status alone does not say (timeout, unreachable, bad field). */
+  message?: string;
+  timedOut?: boolean;
+}
+
+export const PLUGINS_ROOT = '/etc/hearth/plugins';
+
+/** Where a task's files are: its source's scripts folder on the server and on the node. */
+export interface ScriptsFolder {
+  localDir?: string;
+  remoteDir: string;
+}
+
+export interface TaskRunContext {
+  transport: Transport;
+  /** The node; absent for tasks of the master or sync node. */
+  target?: DeployTarget;
+  /** The deployment's working folder on the Hearth server (master_shell runs there). */
+  workDir: string;
+  scripts: ScriptsFolder;
+  /** The node's deployment data (`$` of YAQL in upload_file data). */
+  data?: Record<string, unknown>;
+  /** Values never shown in output (password settings). */
+  secrets: readonly string[];
+  signal: AbortSignal;
+  onOutput: (chunk: string) => void;
+}
+
+/** Default timeouts (s) per type, where a task gives none. */
+const DEFAULT_TIMEOUT: Record<string, number> = { shell: 300, puppet: 3600, upload_file: 120, copy_files: 300, sync: 600, reboot: 300, master_shell: 300 };
+
+export const timeoutOf = (task: Task): number => {
+  const t = task.timeout ?? Number(task.parameters?.timeout);
+  return (Number.isFinite(t) && t > 0 ? t : (DEFAULT_TIMEOUT[task.type] ?? 300)) * 1000;
+};
+
+const param = (task: Task, key: string): unknown => task.parameters?.[key];
+const text = (task: Task, key: string): string | undefined => {
+  const v = param(task, key);
+  return typeof v === 'string' && v !== '' ? v : undefined;
+};
+
+export function redact(output: string, secrets: readonly string[]): string {
+  let out = output;
+  for (const s of secrets) if (s.length >= 3) out = out.split(s).join('********');
+  return out;
+}
+
+/** A path of the task, on the node: relative ones start in the scripts folder. */
+const remotePath = (scripts: ScriptsFolder, p: string): string => (p.startsWith('/') ? p : posix.join(scripts.remoteDir, p));
+
+const failed = (message: string): TaskOutcome => ({ exitCode: null, output: '', attempts: 0, message });
+
+function outcomeOf(r: ExecResult, secrets: readonly string[], timeoutS?: number): TaskOutcome {
+  const out: TaskOutcome = { exitCode: r.exitCode, output: redact(r.output, secrets), attempts: 0 };
+  if (r.transportError) out.message = r.transportError.message;
+  else if (r.timedOut) {
+    out.timedOut = true;
+    out.message = `timed out after ${timeoutS ?? '?'} s`;
+  }
+  return out;
+}
+
+/** Writes bytes to a file on the node, atomically (a temporary file, then a rename). */
+export function uploadCommand(path: string, mode: string, dirMode?: string): string {
+  const dir = posix.dirname(path);
+  const tmp = `${path}.hearth-tmp`;
+  return [`mkdir -p -- ${quote(dir)}`, ...(dirMode ? [`chmod ${quote(dirMode)} -- ${quote(dir)}`] : []), `cat > ${quote(tmp)}`, `chmod ${quote(mode)} -- ${quote(tmp)}`, `mv -f -- ${quote(tmp)} ${quote(path)}`].join(' && ');
+}
+
+/** A permission string as Fuel wrote them ("0644", "644"). */
+const MODE = /^[0-7]{3,4}$/;
+
+/** A file of the server a copy_files or sync task may read: inside the source's folder or the deployment's, nowhere else. */
+function serverPath(ctx: TaskRunContext, p: string): string | undefined {
+  const roots = [ctx.scripts.localDir, ctx.workDir].filter((r): r is string => !!r);
+  const candidates = isAbsolute(p) ? [resolve(p)] : roots.map((r) => resolve(r, p));
+  return candidates.find((c) => roots.some((r) => !relative(r, c).startsWith('..') && !isAbsolute(relative(r, c))));
+}
+
+export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutcome> {
+  const timeoutMs = timeoutOf(task);
+  const timeoutS = Math.round(timeoutMs / 1000);
+  const opts = { timeoutMs, signal: ctx.signal, onOutput: (c: string) => ctx.onOutput(redact(c, ctx.secrets)) };
+  if (task.type === 'master_shell') {
+    const cmd = text(task, 'cmd');
+    if (!cmd) return failed("master_shell needs parameters.cmd");
+    return outcomeOf(await ctx.transport.local(cmd, ctx.workDir, opts), ctx.secrets, timeoutS);
+  }
+  const t = ctx.target;
+  if (!t) return failed(`a ${task.type} task needs a node to run on`);
+  switch (task.type) {
+    case 'shell': {
+      const cmd = text(task, 'cmd');
+      if (!cmd) return failed('shell needs parameters.cmd');
+      const cwd = remotePath(ctx.scripts, text(task, 'cwd') ?? '.');
+      // The command is the task author's shell code; only Hearth's own words around it are quoted.
+      const line = `cd -- ${quote(cwd)} && if command -v bash >/dev/null 2>&1; then exec bash -c ${quote(cmd)}; else exec sh -c ${quote(cmd)}; fi`;
+      return outcomeOf(await ctx.transport.exec(t, line, opts), ctx.secrets, timeoutS);
+    }
+    case 'puppet': {
+      const manifest = text(task, 'puppet_manifest');
+      if (!manifest) return failed('puppet needs parameters.puppet_manifest');
+      const modules = text(task, 'puppet_modules');
+      const cwd = text(task, 'cwd') ?? '.';
+      const words = ['puppet', 'apply', '--detailed-exitcodes', ...(modules ? [`--modulepath=${modules.split(':').map((m) => remotePath(ctx.scripts, m)).join(':')}`] : []), remotePath(ctx.scripts, manifest)];
+      // --detailed-exitcodes: 2 means "changes were made", a success; 4 and 6 are failures.
+      const line = `cd -- ${quote(remotePath(ctx.scripts, cwd))} && { ${words.map(quote).join(' ')}; s=$?; [ $s -eq 2 ] && exit 0; exit $s; }`;
+      return outcomeOf(await ctx.transport.exec(t, line, opts), ctx.secrets, timeoutS);
+    }
+    case 'upload_file': {
+      const path = text(task, 'path');
+      if (!path) return failed('upload_file needs parameters.path');
+      let data = param(task, 'data');
+      if (data && typeof data === 'object' && 'yaql_exp' in (data as object)) {
+        const parsed = parseYaql(String((data as { yaql_exp: unknown }).yaql_exp));
+        if (!parsed.ast) return failed(`upload_file data: ${parsed.findings[0]?.message ?? 'not YAQL'}`);
+        const value = evaluateYaql(parsed.ast, { data: ctx.data ?? {} });
+        if (!value.ok) return failed(`upload_file data: ${value.error.message}`);
+        data = value.value;
+      }
+      const body = typeof data === 'string' ? data : data === undefined || data === null ? '' : JSON.stringify(data);
+      const mode = text(task, 'permissions') ?? '0644';
+      if (!MODE.test(mode)) return failed(`upload_file permissions '${mode}' is not an octal mode`);
+      return outcomeOf(await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, path), mode), { ...opts, stdin: body }), ctx.secrets, timeoutS);
+    }
+    case 'copy_files': {
+      const files = param(task, 'files');
+      if (!Array.isArray(files) || !files.length) return failed('copy_files needs parameters.files: [{src, dst}]');
+      const mode = text(task, 'permissions') ?? '0644';
+      const dirMode = text(task, 'dir_permissions') ?? '0755';
+      if (!MODE.test(mode) || !MODE.test(dirMode)) return failed(`copy_files permissions '${mode}' / dir_permissions '${dirMode}' must be octal modes`);
+      const outputs: string[] = [];
+      for (const f of files as Array<{ src?: unknown; dst?: unknown }>) {
+        if (typeof f?.src !== 'string' || typeof f?.dst !== 'string') return failed('each copy_files entry needs src and dst');
+        const local = serverPath(ctx, f.src);
+        if (!local) return failed(`copy_files src '${f.src}' is outside the plugin's folder and the deployment's: Hearth sends nothing else from its server`);
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(local);
+        } catch (err) {
+          return failed(`copy_files cannot read ${f.src}: ${(err as Error).message}`);
+        }
+        const r = await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, f.dst), mode, dirMode), { ...opts, stdin: bytes });
+        outputs.push(r.output);
+        if (r.exitCode !== 0 || r.transportError) return { ...outcomeOf(r, ctx.secrets, timeoutS), output: redact(outputs.join(''), ctx.secrets) };
+      }
+      return { exitCode: 0, output: redact(outputs.join(''), ctx.secrets), attempts: 0 };
+    }
+    case 'sync': {
+      const src = text(task, 'src');
+      const dst = text(task, 'dst');
+      if (!src || !dst) return failed('sync needs parameters.src and parameters.dst');
+      if (/^rsync:\/\//.test(src)) return failed(`sync from ${src}: Hearth pushes from its own files over SSH; give src as a folder of the plugin`);
+      const local = serverPath(ctx, src);
+      if (!local) return failed(`sync src '${src}' is outside the plugin's folder and the deployment's`);
+      if (!isDir(local)) return failed(`sync src '${src}' is not a folder on the Hearth server`);
+      return outcomeOf(await ctx.transport.sync(t, local, remotePath(ctx.scripts, dst), opts), ctx.secrets, timeoutS);
+    }
+    case 'reboot': {
+      // Detached, so the command returns before sshd goes; then wait for the node to go and come back.
+      const r = await ctx.transport.exec(t, 'nohup sh -c "sleep 1; reboot" >/dev/null 2>&1 </dev/null &', { timeoutMs: 30_000, signal: ctx.signal });
+      if (r.exitCode !== 0) return outcomeOf(r, ctx.secrets, 30);
+      const back = await ctx.transport.waitBack(t, timeoutMs, ctx.signal);
+      return { ...outcomeOf(back, ctx.secrets, timeoutS), output: back.exitCode === 0 ? 'rebooted and back\n' : back.output };
+    }
+    default:
+      return failed(`task type '${task.type}' cannot run: Hearth runs ${[...RUNNABLE_TYPES].join(', ')} (and the markers ${[...MARKER_TYPES].join(', ')})`);
+  }
+}
+
+const isDir = (p: string) => {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/** Files a folder holds (for refusing a release whose tasks name files it does not contain). */
+export function listFiles(dir: string, base = dir, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (isDir(p)) listFiles(p, base, out);
+    else out.push(relative(base, p));
+  }
+  return out;
+}

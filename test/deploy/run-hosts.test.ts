@@ -1,0 +1,158 @@
+/**
+ * The deploy layer on real hosts (1-3), without a server: core's graph for a small release of real
+ * shell scripts, walked over SSH. Each task appends "<time> <task>" to /var/lib/hearth/ran on its
+ * host; the hosts share this machine's clock, so order across hosts is read from the times.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { buildDeploymentGraph } from '../../src/core/graph/index.js';
+import type { Task } from '../../src/core/tasks/model.js';
+import { DryRunTransport, SshTransport, runDeployment, type DeploymentPlan, type RunSummary, type TaskOutcome, type VertexState } from '../../src/deploy/index.js';
+import { HOSTS_NOTE, host, onHost, testHosts } from '../support/test-hosts.js';
+
+const hosts = testHosts();
+const HOSTILE = `it's "$(touch /tmp/pwned)" \`touch /tmp/pwned\`; touch /tmp/pwned`;
+
+function task(id: string, fields: Partial<Task> & { fail_on_error?: boolean } = {}): Task {
+  const { fail_on_error, ...rest } = fields;
+  return { id, type: 'shell', version: '2.1.0', requires: [], requiredFor: [], crossDepends: [], crossDependedBy: [], origin: { source: 'release' }, ...(fail_on_error === false ? { extra: { fail_on_error } } : {}), ...rest };
+}
+const sh = (id: string, cmd: string, fields: Partial<Task> & { fail_on_error?: boolean } = {}) => {
+  const { parameters, ...rest } = fields;
+  return task(id, { roles: '*', ...rest, parameters: { ...parameters, cmd } });
+};
+const mark = (name: string) => `bash record.sh ${name}`;
+
+const TASKS: Task[] = [
+  sh('prepare', `${mark('prepare')} && test -s /etc/hearth/deployment.yaml && cmp /etc/hearth/deployment.yaml /etc/astute.yaml && grep -q "^uid:" /etc/astute.yaml`),
+  sh('ctl-write', `${mark('ctl-write')} && sleep 1`, { roles: ['controller'], requires: ['prepare'] }),
+  task('ctl-config', { type: 'upload_file', roles: ['controller'], requires: ['ctl-write'], parameters: { path: `/etc/hearth/odd name ${HOSTILE}.conf`, data: { yaql_exp: "'uid=' + $.uid" } } }),
+  sh('compute-after-controller', mark('compute-after-controller'), { roles: ['compute'], requires: ['prepare'], crossDepends: [{ name: 'ctl-config', role: ['controller'] }] }),
+  task('copy', { type: 'copy_files', roles: ['compute'], requires: ['prepare'], parameters: { files: [{ src: 'files/motd', dst: '/etc/hearth/motd' }], permissions: '0600', dir_permissions: '0750' } }),
+  task('tree', { type: 'sync', roles: ['compute'], requires: ['copy'], parameters: { src: 'tree', dst: '/var/lib/hearth/tree' } }),
+  sh('fails', `${mark('fails')}; exit 7`, { roles: ['compute'], requires: ['tree'] }),
+  sh('after-fails', mark('after-fails'), { roles: ['compute'], requires: ['fails'] }),
+  sh('independent', mark('independent'), { roles: ['compute'], requires: ['tree'] }),
+  sh('tolerated', `${mark('tolerated')}; exit 3`, { roles: ['controller'], requires: ['ctl-config'], fail_on_error: false }),
+  sh('after-tolerated', mark('after-tolerated'), { roles: ['controller'], requires: ['tolerated'] }),
+  sh('flaky', `${mark('flaky')}; n=$(cat /tmp/flaky 2>/dev/null || echo 0); echo $((n+1)) > /tmp/flaky; [ "$n" -ge 1 ]`, { roles: ['controller'], requires: ['after-tolerated'], parameters: { retries: 2, interval: 0 } }),
+  sh('slow', 'sleep 30', { roles: ['controller'], requires: ['flaky'], parameters: { timeout: 2 } }),
+  sh('hostile-cwd', 'touch /tmp/ran-in-hostile-cwd', { roles: ['controller'], requires: ['flaky'], parameters: { cwd: HOSTILE } }),
+  task('on-master', { type: 'master_shell', roles: ['controller'], requires: ['flaky'], parameters: { cmd: 'echo "master ran for $(pwd)" > master.txt' } }),
+  task('unknown', { type: 'teleport', roles: ['controller'], requires: ['flaky'] }),
+];
+
+describe('deploying a small release on test hosts over SSH', { skip: hosts && hosts.addresses.length >= 3 ? false : HOSTS_NOTE }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-run-'));
+  const states = new Map<string, { state: VertexState; outcome?: TaskOutcome }>();
+  let summary: RunSummary;
+  let ssh: SshTransport;
+  let wall = 0;
+
+  before(async () => {
+    // Fresh hosts: what an earlier run left is removed.
+    for (const i of [1, 2, 3]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml /tmp/flaky /tmp/pwned /tmp/ran-in-hostile-cwd');
+    const scripts = join(dir, 'scripts');
+    mkdirSync(join(scripts, 'files'), { recursive: true });
+    mkdirSync(join(scripts, 'tree', 'sub'), { recursive: true });
+    writeFileSync(join(scripts, 'record.sh'), 'mkdir -p /var/lib/hearth && echo "$(date +%s.%N) $1 $(pwd)" >> /var/lib/hearth/ran\n');
+    writeFileSync(join(scripts, 'files', 'motd'), 'welcome\n');
+    writeFileSync(join(scripts, 'tree', 'sub', 'leaf'), 'leaf\n');
+    mkdirSync(join(dir, 'work'));
+    const graph = buildDeploymentGraph({ tasks: TASKS, nodes: [{ id: '1', roles: ['controller'] }, { id: '2', roles: ['compute'] }, { id: '3', roles: ['compute'] }], roles: { controller: { has_primary: true } } });
+    assert.equal(graph.cycle, undefined);
+    ssh = new SshTransport({ keyFile: hosts!.keyFile });
+    const targets = new Map([1, 2, 3].map((i) => [String(i), host(hosts!, i)!]));
+    const plan: DeploymentPlan = {
+      graph,
+      targets,
+      data: new Map([1, 2, 3].map((i) => [String(i), { uid: String(i), password: 'hunter2-secret' }])),
+      sources: new Map([['release', { folder: 'test-release-1.0.0', localDir: scripts }]]),
+      workDir: join(dir, 'work'),
+      secrets: ['hunter2-secret'],
+    };
+    const started = Date.now();
+    summary = await runDeployment(plan, { transport: ssh, events: { finished: (v, state, outcome) => states.set(`${v.node}/${v.task.id}`, { state, ...(outcome ? { outcome } : {}) }) }, sleep: async () => undefined });
+    wall = Date.now() - started;
+  });
+  after(async () => {
+    await ssh?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const ran = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran 2>/dev/null || true')).trim().split('\n').filter(Boolean).map((l) => { const [t, name, cwd] = l.split(' '); return { t: Number(t), name, cwd }; });
+  const state = (node: number, id: string) => states.get(`${node}/${id}`)?.state;
+
+  test('each host ran its tasks, in the graph\'s order, in the scripts folder delivered to it', async () => {
+    const ctl = await ran(1);
+    const c2 = await ran(2);
+    assert.deepEqual(ctl.map((r) => r.name), ['prepare', 'ctl-write', 'tolerated', 'after-tolerated', 'flaky', 'flaky'], JSON.stringify([...states]));
+    assert.equal(c2[0]?.name, 'prepare');
+    assert.deepEqual(c2.map((r) => r.name).sort(), ['compute-after-controller', 'fails', 'independent', 'prepare']);
+    for (const r of [...ctl, ...c2]) assert.equal(r.cwd, '/etc/hearth/plugins/test-release-1.0.0');
+    // Across hosts: the compute task started after the controller's upload finished (after ctl-write).
+    const ctlWrite = ctl.find((r) => r.name === 'ctl-write')!.t;
+    for (const i of [2, 3]) {
+      const mine = (await ran(i)).find((r) => r.name === 'compute-after-controller');
+      assert.ok(mine && mine.t > ctlWrite + 1, `host ${i}: compute-after-controller at ${mine?.t}, ctl-write at ${ctlWrite}`);
+    }
+    assert.ok(wall < 120_000, `wall ${wall} ms`);
+  });
+
+  test('files: deployment data (0600), upload_file with YAQL data at a hostile path, copy_files modes, sync', async () => {
+    assert.equal((await onHost(1, 'stat -c %a /etc/hearth/deployment.yaml /etc/astute.yaml')).trim(), '600\n600');
+    assert.match(await onHost(1, 'cat /etc/hearth/deployment.yaml'), /password: hunter2-secret/);
+    assert.equal(await onHost(1, `cat "/etc/hearth/odd name ${HOSTILE.replace(/(["$`\\])/g, '\\$1')}.conf"`), 'uid=1');
+    assert.equal((await onHost(2, 'cat /etc/hearth/motd; stat -c %a /etc/hearth/motd /etc/hearth')).trim(), 'welcome\n600\n750');
+    assert.equal((await onHost(3, 'cat /var/lib/hearth/tree/sub/leaf')).trim(), 'leaf');
+    for (const i of [1, 2, 3]) assert.equal((await onHost(i, 'ls /tmp/pwned 2>/dev/null || echo clean')).trim(), 'clean', `host ${i}`);
+  });
+
+  test('a failure stops its dependents only; fail_on_error false, retries, a timeout, an unknown type', async () => {
+    for (const i of [2, 3]) {
+      assert.equal(state(i, 'fails'), 'error');
+      assert.equal(states.get(`${i}/fails`)!.outcome!.exitCode, 7);
+      assert.equal(state(i, 'after-fails'), 'stopped');
+      assert.match(states.get(`${i}/after-fails`)!.outcome!.message!, /fails failed on node/);
+      assert.equal(state(i, 'independent'), 'ready');
+    }
+    assert.equal(state(1, 'tolerated'), 'error');
+    assert.equal(state(1, 'after-tolerated'), 'ready');
+    assert.equal(states.get('1/flaky')!.outcome!.attempts, 2);
+    assert.equal(state(1, 'flaky'), 'ready');
+    const slow = states.get('1/slow')!;
+    assert.equal(slow.state, 'error');
+    assert.equal(slow.outcome!.timedOut, true);
+    assert.match(slow.outcome!.message!, /timed out after 2 s/);
+    assert.equal(state(1, 'hostile-cwd'), 'error', 'the hostile folder does not exist: cd fails, nothing else runs');
+    assert.equal((await onHost(1, 'ls /tmp/ran-in-hostile-cwd 2>/dev/null || echo no')).trim(), 'no');
+    assert.equal(state(1, 'unknown'), 'error');
+    assert.match(states.get('1/unknown')!.outcome!.message!, /task type 'teleport' cannot run/);
+    assert.deepEqual(summary.failed.map((f) => `${f.node}/${f.task.id}`).sort(), ['1/hostile-cwd', '1/slow', '1/unknown', '2/fails', '3/fails']);
+    assert.deepEqual(summary.tolerated.map((f) => f.task.id), ['tolerated']);
+  });
+
+  test('master_shell ran in the deployment folder on the server; secrets never in output', () => {
+    assert.match(readFileSync(join(dir, 'work', 'master.txt'), 'utf8'), /master ran for .*work/);
+    for (const { outcome } of states.values()) assert.doesNotMatch(outcome?.output ?? '', /hunter2-secret/);
+  });
+});
+
+describe('the dry-run transport walks the same plan and touches nothing', () => {
+  test('records the commands, answers success', async () => {
+    const graph = buildDeploymentGraph({ tasks: [sh('a', 'echo a'), sh('b', 'echo b', { requires: ['a'] })], nodes: [{ id: '1', roles: ['x'] }] });
+    const dry = new DryRunTransport();
+    const finished: string[] = [];
+    const summary = await runDeployment(
+      { graph, targets: new Map([['1', { id: '1', name: 'n', address: '10.77.0.250', port: 22, user: 'root' }]]), data: new Map(), sources: new Map([['release', { folder: 'r-1' }]]), workDir: tmpdir(), secrets: [] },
+      { transport: dry, events: { finished: (v, s) => finished.push(`${v.task.id}:${s}`) } },
+    );
+    assert.deepEqual(finished, ['a:ready', 'b:ready']);
+    assert.equal(summary.failed.length, 0);
+    assert.match(dry.calls[0].command, /deployment\.yaml/);
+    assert.deepEqual(dry.calls.slice(2).map((c) => /exec bash -c ('[^']*')/.exec(c.command)?.[1]), ["'echo a'", "'echo b'"]);
+  });
+});
