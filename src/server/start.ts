@@ -108,7 +108,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       adminToken: token,
       ...(options.protectReads ? { protectReads: true } : {}),
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
-      deploy: options.deploy ?? { sliceDelayMs: 50, sliceSize: 200 },
+      // A dry run paces its tasks (20 every 100 ms: 800 tasks take 4 s) so its progress can be watched.
+      deploy: options.deploy ?? { sliceDelayMs: 100, sliceSize: 20 },
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       ssh: { ...key, transport },

@@ -123,4 +123,81 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     assert.equal(nodes.length, 5);
     await p.close();
   });
+
+  test('Lifecycle and Deploy tab: rename checked as you type, deploy watched per node and task, failures first, history, redeploy, reset, delete, each confirmed in words', async () => {
+    await makeEnvironment(ui, 'taken-name');
+    const env = await makeEnvironment(ui, 'lifecycle');
+    await addNodes(env.id, [['controller', 'database', 'messaging'], ['compute'], ['compute']]);
+    const p = await ui.page(`#/env/${env.id}/nodes`);
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    // Rename: the limit and a taken name are said at the field as you type.
+    await p.click('button:has-text("Rename…")');
+    await p.fill('#env-rename', 'x'.repeat(101));
+    assert.match(await p.locator('#env-rename-problem').innerText(), /at most 100 characters; this one has 101/);
+    await p.fill('#env-rename', 'taken-name');
+    await p.locator('#env-rename-problem:has-text("exists already")').waitFor();
+    assert.equal(await p.locator('form.rename button[type="submit"]').isDisabled(), true);
+    await p.fill('#env-rename', 'lifecycle-renamed');
+    await p.click('form.rename button[type="submit"]');
+    await p.locator('h1:has-text("lifecycle-renamed")').waitFor();
+
+    // Deploy: confirmed in words, then watched: progress between 0 and every task is seen.
+    await p.click('a:has-text("Deploy")');
+    await p.click('button:has-text("Deploy changes")');
+    const status = p.locator('p[data-status]');
+    await status.waitFor();
+    const seen = new Set<string>();
+    for (let i = 0; i < 400; i++) {
+      const text = await status.innerText();
+      seen.add(text.replace(/\s+/g, ' '));
+      if ((await status.getAttribute('data-status')) !== 'running') break;
+      await p.waitForTimeout(50);
+    }
+    assert.match(dialogs[0], /^Deploy lifecycle-renamed\? The default graph runs on 3 nodes; 3 of them get new roles\.$/);
+    assert.equal(await status.getAttribute('data-status'), 'succeeded', await status.innerText());
+    assert.ok([...seen].some((t) => /running .*— [1-9]\d* of \d+ tasks done/.test(t)), `progress was watchable: ${[...seen].join(' | ')}`);
+    const nodes = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);
+    assert.deepEqual((await p.locator('table.per-node tbody th').allInnerTexts()).filter((n) => /^node-/.test(n)).sort(), nodes.map((n) => n.name).sort(), 'nodes by name');
+    // A failed run lists its failure first, with the node's name; the history keeps both runs.
+    await ui.call('POST', `/clusters/${env.id}/deploy`, { simulate_failure: { task: 'keystone' } });
+    await p.reload();
+    await p.locator('p[data-status="failed"]').waitFor({ timeout: 60_000 });
+    const first = p.locator('table.tasks tbody tr').first();
+    assert.equal(await first.getAttribute('data-state'), 'error');
+    assert.equal(await first.getAttribute('data-task'), 'keystone');
+    assert.equal(await p.locator('table.history tbody tr').count(), 2);
+    await ui.shot(p, 'deploy-failed-first');
+    await p.locator('table.history tbody tr').nth(1).locator('button').click();
+    await p.locator('p[data-status="succeeded"]').waitFor();
+    // Redeploy once the environment is deployed with nothing pending.
+    await ui.call('POST', `/clusters/${env.id}/deploy`, {});
+    for (let i = 0; i < 200 && (await ui.call<{ status: string }>('GET', `/clusters/${env.id}`)).status === 'deploying'; i++) await p.waitForTimeout(100);
+    await p.reload();
+    await p.locator('button:has-text("Redeploy")').waitFor();
+
+    // Reset: nodes keep their roles as pending; nothing is deployed.
+    await p.click('button:has-text("Reset to undeployed…")');
+    await p.locator('[data-testid="env-status"]:has-text("not deployed yet")').waitFor();
+    assert.match(dialogs[dialogs.length - 1], /keep their roles as pending roles/);
+    const reset = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);
+    assert.deepEqual(reset.map((n) => n.roles.length), [0, 0, 0]);
+    assert.ok(reset.some((n) => n.pending_roles.includes('controller')));
+
+    // The release says which environments use it, with links.
+    await p.goto(`${ui.server.url}/#/releases`);
+    await p.locator('table a:has-text("lifecycle-renamed")').waitFor();
+
+    // Delete: confirmed, and the environment is gone.
+    await p.goto(`${ui.server.url}/#/env/${env.id}/nodes`);
+    await p.click('button:has-text("Delete environment…")');
+    await p.locator('h1#envs-title').waitFor();
+    assert.match(dialogs[dialogs.length - 1], /^Delete lifecycle-renamed\? .*cannot be undone\.$/);
+    const clusters = await ui.call<Array<{ name: string }>>('GET', '/clusters');
+    assert.equal(clusters.some((c) => c.name === 'lifecycle-renamed'), false);
+    await p.close();
+  });
 });

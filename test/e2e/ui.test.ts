@@ -182,6 +182,7 @@ describe('web UI', { skip, timeout: 600_000 }, () => {
     await call('POST', `/clusters/${cluster.id}/nodes`, { assignments: [{ node_id: controller.id, roles: ['controller', 'database', 'messaging'] }, { node_id: other.id, roles: ['compute'] }] });
     const p = await page();
     await p.goto(`${server.url}/#/env/${cluster.id}/deploy`);
+    p.on('dialog', (d) => void d.accept());
     await p.click('button:has-text("Deploy changes")');
     const status = p.locator('p[data-status]');
     await p.locator('p[data-status], .problems').first().waitFor();

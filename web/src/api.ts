@@ -41,7 +41,20 @@ export async function checkToken(candidate: string): Promise<'ok' | 'wrong'> {
   throw new ApiError(response.status, `http-${response.status}`, `the server answered ${response.status} when the token was checked`);
 }
 
+/**
+ * An API path with each interpolated value encoded as one segment: apiPath`/plugins/${id}`. A
+ * plugin version like `0/../../clusters/2`, sent unencoded, made the browser resolve Uninstall to
+ * DELETE /api/v1/clusters/2.
+ */
+export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  return strings.reduce((out, text, i) => out + text + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}
+
 export async function api<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<T> {
+  // A "." or ".." segment would be resolved away by fetch, sending the request to another resource.
+  if (path.split('?')[0].split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
+    throw new ApiError(0, 'client/bad-path', `refusing to send ${method} ${path}: a path segment is "." or ".."`);
+  }
   const headers: Record<string, string> = { accept: 'application/json' };
   const t = token();
   if (t) headers.authorization = `Bearer ${t}`;

@@ -9,6 +9,7 @@ import { applyBind } from '../../core/components/bind.js';
 import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
+import { resetEnvironment } from '../domain/lifecycle.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
 
 export function clusterSummary(c: store.ClusterRecord) {
@@ -114,6 +115,10 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       });
       return clusterSummary(await clusterOr404(ctx.db, req.params.id));
     },
+  );
+
+  api.post<{ Params: { id: number } }>('/clusters/:id/reset', { schema: { summary: 'Reset an environment to undeployed: nodes keep their roles as pending, the deployed state is forgotten', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) =>
+    clusterSummary(await ctx.db.transaction((tx) => resetEnvironment(tx, req.params.id))),
   );
 
   api.delete<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Delete an environment (its nodes return to the unassigned pool)', tags: ['clusters'], params: clusterIdParam } }, async (req, reply) => {

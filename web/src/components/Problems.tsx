@@ -1,14 +1,16 @@
 import { ApiError, detailMessages } from '../api.js';
+import { inOurWords, schemaErrorWords } from './words.js';
 
-/** An error from the API, with every explanation the engine gave. */
+/** An error from the API, with every explanation the engine gave, in the UI's words. */
 export function Problems({ error, title }: { error: unknown; title?: string }) {
   if (!error) return null;
-  const details = detailMessages(error);
-  const message = error instanceof ApiError ? error.message : String((error as Error)?.message ?? error);
+  const schema = error instanceof ApiError && error.code === 'request/invalid' ? ((error.details as { errors?: unknown[] } | undefined)?.errors ?? []) : [];
+  const details = schema.length ? [] : detailMessages(error).map(inOurWords);
+  const message = schema.length ? schemaErrorWords(schema[0] as Parameters<typeof schemaErrorWords>[0]) : inOurWords(error instanceof ApiError ? error.message : String((error as Error)?.message ?? error));
   return (
     <div role="alert" className="problems">
       <strong>{title ?? 'This did not work'}</strong>
-      <p>{message}</p>
+      <p>{sentence(message)}</p>
       {details.length > 0 && (
         <ul>
           {details.map((d, i) => (
@@ -16,7 +18,15 @@ export function Problems({ error, title }: { error: unknown; title?: string }) {
           ))}
         </ul>
       )}
-      {error instanceof ApiError && error.status === 401 && <p>Sign in with the admin token that `hearth serve` printed.</p>}
+      {error instanceof ApiError && error.status === 401 && <p>Sign in with the admin token: `hearth serve` prints it when it first starts, or it is the value of HEARTH_ADMIN_TOKEN.</p>}
     </div>
   );
 }
+
+/** Server messages are clauses ("there is no release 'x'"); shown as sentences. */
+const sentence = (text: string) => {
+  const t = text.trim();
+  if (!t) return t;
+  const first = t[0].toUpperCase() + t.slice(1);
+  return /[.!?)]$/.test(first) ? first : `${first}.`;
+};

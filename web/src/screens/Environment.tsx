@@ -1,10 +1,11 @@
 import { useApi } from '../useApi.js';
-import type { Cluster } from '../types.js';
+import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
 import { GraphTab } from './GraphTab.js';
-import { DeployTab } from './DeployTab.js';
+import { DeployTab } from '../deploy/DeployTab.js';
+import { EnvironmentActions } from './EnvironmentActions.js';
 
 const TABS = [
   { id: 'nodes', title: 'Nodes' },
@@ -13,14 +14,25 @@ const TABS = [
   { id: 'deploy', title: 'Deploy' },
 ];
 
+const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
+
 export function Environment({ id, tab }: { id: string; tab: string }) {
   const cluster = useApi<Cluster>(`/clusters/${id}`);
+  const releases = useApi<Release[]>('/releases');
   if (cluster.loading && !cluster.data) return <p aria-busy="true">Loading…</p>;
   if (cluster.error) return <Problems error={cluster.error} title="Cannot open this environment" />;
   const c = cluster.data!;
+  const release = (releases.data ?? []).find((r) => String(r.id) === String(c.release_id));
   return (
     <section aria-labelledby="env-title">
-      <h1 id="env-title">{c.name}</h1>
+      <div className="title-row">
+        <h1 id="env-title">{c.name}</h1>
+        <span className="muted" data-testid="env-status" data-status={c.status}>
+          {release ? `${release.name} ${release.version}, ` : ''}
+          {STATUS[c.status ?? ''] ?? c.status}
+        </span>
+      </div>
+      <EnvironmentActions key={`${c.id}-${c.name}-${c.status}`} cluster={c} onChanged={cluster.reload} />
       <nav className="tabs" aria-label="Environment">
         {TABS.map((t) => (
           <a key={t.id} href={`#/env/${id}/${t.id}`} aria-current={t.id === tab ? 'page' : undefined}>
@@ -28,8 +40,8 @@ export function Environment({ id, tab }: { id: string; tab: string }) {
           </a>
         ))}
       </nav>
-      {tab === 'nodes' && <NodesTab cluster={c} />}
-      {tab === 'settings' && <SettingsTab cluster={c} />}
+      {tab === 'nodes' && <NodesTab key={c.status} cluster={c} />}
+      {tab === 'settings' && <SettingsTab key={c.status} cluster={c} />}
       {tab === 'graph' && <GraphTab cluster={c} />}
       {tab === 'deploy' && <DeployTab cluster={c} onDeployed={cluster.reload} />}
     </section>

@@ -6,6 +6,7 @@ import type { CatalogEntry, Cluster, ComponentState, Release, WizardState } from
 import { GROUPS, groupOf, type Pane } from '../components/groups.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
+import { NameField, nameProblem } from '../components/NameField.js';
 
 const STEPS: Array<{ id: 'start' | Pane | 'review'; title: string }> = [
   { id: 'start', title: 'Name and release' },
@@ -18,6 +19,7 @@ const STEPS: Array<{ id: 'start' | Pane | 'review'; title: string }> = [
 
 export function Wizard() {
   const releases = useApi<Release[]>('/releases');
+  const clusters = useApi<Cluster[]>('/clusters');
   const [step, setStep] = useState(0);
   const [name, setName] = useState('');
   const [releaseId, setReleaseId] = useState<string>('');
@@ -90,6 +92,8 @@ export function Wizard() {
   };
 
   const current = STEPS[step];
+  // Checked as the user types: the limit, and names taken already (the server checks again on create).
+  const problem = nameProblem(name, (clusters.data ?? []).map((c) => c.name));
   const pluginsToEnable = [
     ...new Map(
       (state?.components ?? [])
@@ -125,8 +129,7 @@ export function Wizard() {
         <h2>{current.title}</h2>
         {current.id === 'start' && (
           <div className="form">
-            <label htmlFor="env-name">Name</label>
-            <input id="env-name" value={name} onChange={(e) => setName(e.target.value)} required />
+            <NameField id="env-name" label="Name" value={name} onChange={setName} problem={problem} touched={name.length > 0} />
             <label htmlFor="env-release">Release</label>
             <select
               id="env-release"
@@ -199,11 +202,11 @@ export function Wizard() {
           Back
         </button>
         {step < STEPS.length - 1 ? (
-          <button type="button" className="primary" disabled={step === 0 && !name.trim()} onClick={() => setStep(step + 1)}>
+          <button type="button" className="primary" disabled={step === 0 && problem !== null} onClick={() => setStep(step + 1)}>
             Next
           </button>
         ) : (
-          <button type="button" className="primary" disabled={busy || !name.trim() || !state?.valid} onClick={create}>
+          <button type="button" className="primary" disabled={busy || problem !== null || !state?.valid} onClick={create}>
             Create environment
           </button>
         )}

@@ -1,0 +1,45 @@
+import { formatSeconds, seconds, type Deployment } from './model.js';
+
+/** Past deployments, newest first; choosing one shows its tasks and their output. */
+export function History({ list, current, onOpen }: { list: Deployment[]; current: number | null; onOpen: (id: number) => void }) {
+  if (list.length === 0) return <p className="muted">No deployment yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="history">
+        <caption>Deployments of this environment</caption>
+        <thead>
+          <tr>
+            <th scope="col">Deployment</th>
+            <th scope="col">Graph</th>
+            <th scope="col">Outcome</th>
+            <th scope="col">Tasks done</th>
+            <th scope="col">Started</th>
+            <th scope="col">Took</th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.map((d) => (
+            <tr key={d.id} aria-current={d.id === current ? 'true' : undefined} data-deployment={d.id}>
+              <th scope="row">
+                <button type="button" className="link" onClick={() => onOpen(d.id)}>
+                  #{d.id}
+                </button>
+                {d.mode && d.mode !== 'real' ? <span className="badge">dry run</span> : null}
+              </th>
+              <td>{d.graph_type ?? 'default'}</td>
+              <td className={d.status === 'failed' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined}>
+                {d.status}
+                {d.message ? `: ${d.message}` : ''}
+              </td>
+              <td>
+                {d.done} / {d.total}
+              </td>
+              <td>{d.started_at ? new Date(d.started_at).toLocaleString() : ''}</td>
+              <td>{formatSeconds(seconds(d.started_at, d.finished_at))}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * Deployments as the API gives them. A dry run records each task's status; a real run (its own
+ * issue) adds when each task started and finished, its exit status, attempts and output, which
+ * these views show as soon as the API carries them.
+ */
+export interface Deployment {
+  id: number;
+  graph_type?: string;
+  mode?: string;
+  status: 'running' | 'succeeded' | 'failed' | 'stopped' | string;
+  total: number;
+  done: number;
+  progress: number;
+  message: string | null;
+  started_at?: string;
+  finished_at?: string | null;
+  tasks?: TaskRun[];
+}
+
+export interface TaskRun {
+  node: string;
+  taskId: string;
+  position: number;
+  status: string;
+  type?: string | null;
+  started_at?: string | null;
+  finished_at?: string | null;
+  startedAt?: string | null;
+  finishedAt?: string | null;
+  exit_status?: number | null;
+  exitStatus?: number | null;
+  attempts?: number;
+  output?: string | null;
+  message?: string | null;
+}
+
+export const finished = (d: Deployment | null) => d !== null && d.status !== 'running';
+
+/** Failures first, then what runs, what waits, what is done, what was skipped. */
+const ORDER: Record<string, number> = { error: 0, failed: 0, stopped: 1, running: 2, pending: 3, ready: 4, skipped: 5 };
+export const byFailuresFirst = (a: TaskRun, b: TaskRun) => (ORDER[a.status] ?? 6) - (ORDER[b.status] ?? 6) || a.position - b.position;
+
+const time = (v: string | null | undefined) => (v ? Date.parse(v) : NaN);
+
+/** Seconds a task (or a deployment) took, when both ends are known. */
+export function seconds(start: string | null | undefined, end: string | null | undefined): number | null {
+  const s = time(start);
+  const e = time(end);
+  return Number.isFinite(s) && Number.isFinite(e) ? Math.max(0, (e - s) / 1000) : null;
+}
+
+export const taskSeconds = (t: TaskRun) => seconds(t.started_at ?? t.startedAt, t.finished_at ?? t.finishedAt);
+
+export function formatSeconds(s: number | null): string {
+  if (s === null) return '—';
+  if (s < 10) return `${s.toFixed(1)} s`;
+  if (s < 120) return `${Math.round(s)} s`;
+  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+}
+
+/** The status of a task in words. */
+export const STATUS_WORDS: Record<string, string> = { ready: 'done', error: 'failed', running: 'running', pending: 'waiting', skipped: 'skipped (its condition did not hold, or an earlier task failed)', stopped: 'stopped' };
