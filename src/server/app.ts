@@ -75,8 +75,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // error shape too, not Fastify's own.
     frameworkErrors: (error, _request, reply) => {
       const badUrl = error.code === 'FST_ERR_BAD_URL';
-      void (reply as FastifyReply).status(400).send({
-        code: badUrl ? 'request/bad-url' : 'request/invalid',
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+      void (reply as FastifyReply).status(status).send({
+        code: badUrl ? 'request/bad-url' : status === 414 ? 'request/uri-too-long' : 'request/invalid',
         message: badUrl ? 'the path is not valid percent-encoding' : error.message,
         details: { hint: badUrl ? 'escape "%" as %25 and use %XX with two hexadecimal digits' : 'the API reference is at /docs' },
       });

@@ -3,12 +3,61 @@
  * and stop it afterwards. Used by end-to-end tests of the API, the CLI client and the web UI.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const hearthBin = fileURLToPath(new URL('../../bin/hearth', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** What a first start's data folder depends on: the built code and the bundled release's files. */
+function templateKey(): string {
+  const hash = createHash('sha256');
+  const stamp = (path: string) => {
+    try {
+      const st = statSync(path);
+      hash.update(`${path}\0${st.size}\0${st.mtimeMs}\n`);
+      if (st.isDirectory()) for (const name of readdirSync(path).sort()) stamp(join(path, name));
+    } catch {
+      hash.update(`${path}\0missing\n`);
+    }
+  };
+  for (const part of ['dist/bundle/hearth.cjs', 'dist/store/migrations.js', 'release']) stamp(join(repoRoot, part));
+  return hash.digest('hex').slice(0, 16);
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A data folder after a first start (database created, migrated, bundled release installed), made
+ * once for the built code and copied for each server: a first start costs 8-12 s on a busy 2-core
+ * machine, a copy and a restart a few. Made in a folder of its own and renamed into place, so test
+ * processes running at once never see half of one.
+ */
+function templateDataDir(): Promise<string> {
+  template ??= (async () => {
+    const key = templateKey();
+    const ready = join(tmpdir(), `hearth-test-template-${key}`);
+    if (existsSync(ready)) return ready;
+    // Templates of older builds are of no more use once nobody could still be copying them.
+    for (const name of readdirSync(tmpdir())) {
+      const path = join(tmpdir(), name);
+      if (name.startsWith('hearth-test-template-') && !name.includes(key) && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+    }
+    const building = mkdtempSync(`${ready}.building-`);
+    const server = await spawnServer(building, { HEARTH_ADMIN_TOKEN: 'template-token-0123456789' }, []);
+    await server.stop();
+    try {
+      renameSync(building, ready);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another test process made it first
+    }
+    return ready;
+  })();
+  return template;
+}
 
 export interface RunningServer {
   url: string;
@@ -19,11 +68,32 @@ export interface RunningServer {
   stop: () => Promise<void>;
 }
 
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; args?: string[] } = {}): Promise<RunningServer> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+/**
+ * A server with its own data folder: a copy of the first-start template unless the test gives a
+ * folder, or asks for a first start of its own (`firstStart`, or `--no-bundled-release`).
+ */
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; args?: string[]; firstStart?: boolean } = {}): Promise<RunningServer> {
   const token = options.env?.HEARTH_ADMIN_TOKEN ?? `e2e-${Math.random().toString(36).slice(2)}${Date.now()}`;
-  const child = spawn(process.execPath, [hearthBin, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...(options.args ?? [])], {
-    env: { ...process.env, DATABASE_URL: '', ...options.env, HEARTH_ADMIN_TOKEN: token },
+  const args = options.args ?? [];
+  let dataDir = options.dataDir;
+  if (!dataDir) {
+    dataDir = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+    if (!options.firstStart && !args.includes('--no-bundled-release')) cpSync(await templateDataDir(), dataDir, { recursive: true });
+  }
+  const server = await spawnServer(dataDir, { ...options.env, HEARTH_ADMIN_TOKEN: token }, args);
+  return {
+    ...server,
+    stop: async () => {
+      await server.stop();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function spawnServer(dataDir: string, env: Record<string, string>, args: string[]): Promise<RunningServer> {
+  const token = env.HEARTH_ADMIN_TOKEN;
+  const child = spawn(process.execPath, [hearthBin, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir, ...args], {
+    env: { ...process.env, DATABASE_URL: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -61,7 +131,6 @@ export async function startServer(options: { env?: Record<string, string>; dataD
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
