@@ -37,6 +37,9 @@ export function client(options: ServerOptions): Client {
   return {
     base,
     async request(method, path, body, extra = {}) {
+      // Every id is encoded into its segment; a "." or ".." segment left would be resolved by fetch
+      // to another resource (DELETE /plugins/x@0/../../clusters/2 is DELETE /clusters/2).
+      if (hasDotSegment(path)) throw new ClientError(`refusing to send ${method} ${path}: a path segment is "." or ".."`, EXIT_FINDINGS);
       const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
       if (token) headers.authorization = `Bearer ${token}`;
       let payload: string | Buffer | undefined;
@@ -80,4 +83,12 @@ export async function run(options: ServerOptions, work: (c: Client) => Promise<v
     if (err.body?.details?.hint) process.stderr.write(`  hint: ${err.body.details.hint}\n`);
     process.exitCode = err.exitCode;
   }
+}
+
+/** Whether a path (before its query) has a `.` or `..` segment, plain or percent-encoded, which URL parsing would resolve away. */
+export function hasDotSegment(path: string): boolean {
+  return path
+    .split('?')[0]!
+    .split('/')
+    .some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment));
 }

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { isPluginName, isPluginVersion } from '../../core/names/index.js';
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
 import { readYamlFile } from '../yaml/index.js';
@@ -54,8 +55,6 @@ export interface BuildResult {
   hookExitCode?: number;
 }
 
-const SAFE_VERSION = /^[0-9A-Za-z][0-9A-Za-z._+~-]*$/;
-const SAFE_NAME = /^[a-z0-9_-]+$/;
 
 async function defaultValidator(dir: string): Promise<ValidationOutcome> {
   const { validatePlugin } = await import('../validate/index.js');
@@ -97,11 +96,11 @@ export async function buildPlugin(pluginDir: string, options: BuildOptions = {})
   const metadata = (meta.value ?? {}) as Record<string, unknown>;
   const name = metadata.name;
   const version = metadata.version === undefined || metadata.version === null ? undefined : String(metadata.version);
-  if (typeof name !== 'string' || !SAFE_NAME.test(name)) {
+  if (!isPluginName(name)) {
     findings.push(finding('build/bad-name', 'error', `the plugin name ${JSON.stringify(name)} cannot name a package`, { file: 'metadata.yaml', ...positionOf(metadata, 'name') }, 'Use lower-case letters, digits, "_" and "-".'));
     return stop('validate');
   }
-  if (!version || !SAFE_VERSION.test(version)) {
+  if (!isPluginVersion(version)) {
     findings.push(finding('build/bad-version', 'error', `the plugin version ${JSON.stringify(version)} cannot name a package file`, { file: 'metadata.yaml', ...positionOf(metadata, 'version') }, 'Use a version such as 1.0.0.'));
     return stop('validate');
   }

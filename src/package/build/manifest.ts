@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isPluginName, isPluginVersion } from '../../core/names/index.js';
 import { packageRoot } from '../root.js';
 
 export const MANIFEST_FORMAT = 'hearth-package/1';
@@ -74,8 +75,8 @@ export function manifestProblem(value: unknown): string | undefined {
   for (const key of ['name', 'version', 'package_version'] as const) {
     if (typeof m[key] !== 'string' || m[key] === '') return `"${key}" is missing or not a string`;
   }
-  if (!/^[a-z0-9_-]+$/.test(m.name as string)) return `"name" ${JSON.stringify(m.name)} is not a valid plugin name`;
-  if (!/^[0-9A-Za-z._+~-]+$/.test(m.version as string)) return `"version" ${JSON.stringify(m.version)} is not a plain version string`;
+  if (!isPluginName(m.name)) return `"name" ${JSON.stringify(m.name)} is not a valid plugin name`;
+  if (!isPluginVersion(m.version)) return `"version" ${JSON.stringify(m.version)} is not a plain version string`;
   if (!Array.isArray(m.releases)) return '"releases" is not a list';
   if (typeof m.files !== 'object' || m.files === null || Array.isArray(m.files)) return '"files" is not an object';
   for (const [path, digest] of Object.entries(m.files as Record<string, unknown>)) {

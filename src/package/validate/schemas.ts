@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionAt, positionOf } from '../../core/positions.js';
+import { PLUGIN_VERSION_PATTERN } from '../../core/names/index.js';
 import { closest } from './spelling.js';
 import { AJV_OPTIONS, SCHEMA_BASE, exportName, schemasDigest, schemasStamp } from './schema-names.js';
 import * as precompiled from './compiled-schemas.js';
@@ -256,6 +257,9 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
       case 'minLength':
         f = finding('schema/too-short', 'error', `${where} is empty text`, at(path), 'write a value, or remove the key');
         break;
+      case 'maxLength':
+        f = finding('schema/too-long', 'error', `${where} is longer than ${(e.params as { limit: number }).limit} characters`, at(path), 'shorten it');
+        break;
       case 'uniqueItems':
         f = finding('schema/duplicate-item', 'error', `${where} lists the same value twice`, at(path), 'remove the repeated value');
         break;
@@ -295,5 +299,6 @@ function patternHint(pattern: string): string {
   if (pattern === '^[0-7]{4}$') return "write the permissions as four octal digits in quotes, e.g. '0644'";
   if (pattern.startsWith('^\\d+.\\d+.\\d+$')) return "write the task version as three numbers, e.g. '2.0.0'";
   if (pattern === '^[a-z0-9_-]+$') return 'use lower-case letters, digits, `_` and `-` only';
+  if (pattern === PLUGIN_VERSION_PATTERN) return 'write a plain version such as 1.0.0: letters, digits, `.`, `_`, `+`, `~` and `-`, starting with a letter or digit (it names the package file and the plugin in URLs)';
   return 'use letters, digits, `_` and `-` only';
 }

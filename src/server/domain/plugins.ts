@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sortFindings, type Finding } from '../../core/findings.js';
+import { pluginIdentityProblem } from '../../core/names/index.js';
 import type { Release } from '../../core/release/model.js';
 import type { PluginContribution } from '../../core/release/plugin.js';
 import { readPackage } from '../../package/build/index.js';
@@ -58,6 +59,9 @@ function pluginFields(p: LoadedPlugin) {
 /** Store a read plugin and its releases in one transaction. */
 export async function storePlugin(db: store.Database, read: ReadPlugin, source: { kind: store.PluginSourceKind; path?: string }): Promise<store.PluginRecord> {
   const { loaded, releases } = read;
+  // The validator refuses such a name or version already; this is the one door every stored plugin passes.
+  const problem = pluginIdentityProblem(loaded.name, loaded.version);
+  if (problem) throw new HttpError(400, 'plugin/bad-identity', problem, { hint: 'fix name or version in metadata.yaml: they name the package file and the plugin in URLs' });
   const id = store.pluginId(loaded.name, loaded.version);
   // A package's files live in a temporary folder that is removed after install: keep no path to it.
   const kept: LoadedPlugin = source.kind === 'package' ? { ...loaded, root: `package:${id}` } : loaded;

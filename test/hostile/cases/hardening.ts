@@ -2,6 +2,7 @@
  * Hardening II (issue 20): what an attacker and a crash still broke after the first catalog. Each
  * case here failed before its fix; docs/reliability.md lists them with what Hearth does now.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateYaql, parseYaql } from '../../../src/core/yaql/index.js';
 import { append, plugin, type CliCase, type HostileCase, type LibraryCase } from '../case.js';
@@ -50,4 +51,17 @@ export const hardeningCases: HostileCase[] = [
   library('expression', "a YAQL string repeated to 500 MB ('a' * 500000000)", ['yaql/too-much-work'], () => yaqlWork("'a' * 500000000")),
   library('expression', 'YAQL lambdas nested three deep over 400 elements (64 million calls)', ['yaql/too-much-work'], () => yaqlWork('$a.select($a.select($a.select($.uid))).len()', { a: list })),
   library('expression', 'a YAQL list of lists flattened to 64 million items', ['yaql/too-much-work'], () => yaqlWork('$a.select($a.select($a)).flatten().flatten().len()', { a: list })),
+  // Item 9: one strict pattern for plugin names and versions, everywhere.
+  {
+    kind: 'cli',
+    face: 'plugin folder',
+    name: "a plugin version '0/../../clusters/2' (the web UI's Uninstall became DELETE /clusters/2)",
+    setup: (f) => {
+      const meta = join(plugin(f), 'metadata.yaml');
+      writeFileSync(meta, readFileSync(meta, 'utf8').replace(/^version: .*$/m, "version: '0/../../clusters/2'"));
+    },
+    args: (f) => ['plugin', 'validate', join(f.in, 'demo'), '--json'],
+    exit: 1,
+    codes: ['schema/bad-format'],
+  } satisfies CliCase,
 ];
