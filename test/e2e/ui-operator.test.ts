@@ -200,4 +200,37 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     assert.equal(clusters.some((c) => c.name === 'lifecycle-renamed'), false);
     await p.close();
   });
+
+  test('Graph tab: nodes by name and role, a time axis and legend, the critical path explained, DOT, Mermaid, SVG and PNG exports', async () => {
+    const env = await makeEnvironment(ui, 'graph-tab');
+    const nodes = await addNodes(env.id, [['controller', 'database', 'messaging'], ['compute']]);
+    const p = await ui.page(`#/env/${env.id}/graph`);
+    await p.locator('[data-testid="graph-summary"]').waitFor({ timeout: 60_000 });
+    const labels = await p.locator('text.node-label').allTextContents();
+    const controller = nodes.find((n) => n.pending_roles.includes('controller'))!;
+    assert.ok(labels.includes(`${controller.name} · controller, database, messaging`), labels.join(' | '));
+    assert.ok((await p.locator('g.axis text').allTextContents()).includes('0 min'));
+    assert.match(await p.locator('.legend').innerText(), /critical path/);
+    await p.locator('.critical-path summary').click();
+    assert.match(await p.locator('.critical-path').innerText(), /set how long the deployment takes/);
+    await p.locator('.critical-path li button').first().click();
+    assert.match(await p.locator('[aria-label="Selected task"]').innerText(), /on the critical path/);
+    await ui.shot(p, 'graph-tab');
+    const fetched = async (name: string) => {
+      const [download] = await Promise.all([p.waitForEvent('download'), p.locator('.exports button', { hasText: new RegExp(`^${name}$`) }).click()]);
+      const file = await download.path();
+      const { readFileSync } = await import('node:fs');
+      return { name: download.suggestedFilename(), bytes: readFileSync(file!) };
+    };
+    const dot = await fetched('DOT');
+    assert.match(dot.name, /^graph-tab-default-graph\.dot$/);
+    assert.match(dot.bytes.toString(), /^digraph/);
+    assert.match((await fetched('Mermaid')).bytes.toString(), /^flowchart/);
+    const svg = (await fetched('SVG')).bytes.toString();
+    assert.match(svg, /^<svg /);
+    assert.ok(svg.includes(controller.name), 'the SVG names the nodes');
+    const png = (await fetched('PNG')).bytes;
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    await p.close();
+  });
 });

@@ -55,7 +55,8 @@ export function formatSeconds(s: number | null): string {
   if (s === null) return '—';
   if (s < 10) return `${s.toFixed(1)} s`;
   if (s < 120) return `${Math.round(s)} s`;
-  return `${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
+  const rest = Math.round(s % 60);
+  return rest ? `${Math.floor(s / 60)} min ${rest} s` : `${Math.floor(s / 60)} min`;
 }
 
 /** The status of a task in words. */

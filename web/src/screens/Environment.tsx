@@ -3,7 +3,7 @@ import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
-import { GraphTab } from './GraphTab.js';
+import { GraphTab } from '../graph/GraphTab.js';
 import { DeployTab } from '../deploy/DeployTab.js';
 import { EnvironmentActions } from './EnvironmentActions.js';
 

@@ -16,7 +16,7 @@ export interface GraphJson {
  * Flatten the server's graph for drawing. A barrier (one vertex standing for "every node of a role")
  * is shown by what it means, not expanded into node pairs.
  */
-export function readGraph(json: GraphJson): { tasks: GraphTask[]; critical: Array<{ node: string; task: string }>; findings: Array<{ message: string }> } {
+export function readGraph(json: GraphJson): { tasks: GraphTask[]; critical: Array<{ node: string; task: string }>; findings: Array<{ message: string }>; roles: Map<string, string[]> } {
   const barrierName = new Map((json.barriers ?? []).map((b) => [b.id, b.meaning]));
   const tasks: GraphTask[] = [];
   for (const node of json.nodes ?? []) {
@@ -27,5 +27,6 @@ export function readGraph(json: GraphJson): { tasks: GraphTask[]; critical: Arra
       tasks.push({ node: String(node.id), task: t.id, type: t.type, duration: Math.max(0, (t.finish_s ?? start) - start), start, deps });
     }
   }
-  return { tasks, critical: json.critical_path ?? [], findings: json.findings ?? [] };
+  const roles = new Map((json.nodes ?? []).map((n) => [String(n.id), n.roles ?? []]));
+  return { tasks, critical: json.critical_path ?? [], findings: json.findings ?? [], roles };
 }

@@ -1,0 +1,158 @@
+import { useMemo, useState } from 'react';
+import { token } from '../api.js';
+import { useApi } from '../useApi.js';
+import type { Cluster, Node } from '../types.js';
+import { Problems } from '../components/Problems.js';
+import { keyOf, schedule, type GraphTask } from './schedule.js';
+import { readGraph, type GraphJson } from './graphJson.js';
+import { AXIS, LABEL, ROW, download, pictureSvg, svgToPng, ticks, type Picture } from './picture.js';
+import { CriticalPath } from './CriticalPath.js';
+
+/**
+ * The deployment graph as a picture: one row per node (by name, with its roles), each task a bar
+ * placed by its earliest start on a time axis, the critical path in red and explained. Only the
+ * rows in view are drawn, so 100 nodes stay smooth; exports draw them all.
+ */
+export function GraphTab({ cluster }: { cluster: Cluster }) {
+  const [type, setType] = useState('default');
+  const graph = useApi<GraphJson>(`/clusters/${cluster.id}/graphs/${type}?format=json`);
+  const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
+  const [zoom, setZoom] = useState(1);
+  const [search, setSearch] = useState('');
+  const [scrollTop, setScrollTop] = useState(0);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<unknown>(null);
+
+  const model = useMemo<(Picture & { findings: Array<{ message: string }>; path: Picture['placed'] }) | null>(() => {
+    if (!graph.data) return null;
+    const { tasks, critical, findings, roles } = readGraph(graph.data);
+    const { placed, makespan } = schedule(tasks as GraphTask[]);
+    const names = new Map((nodes.data ?? []).map((n) => [String(n.id), n.name]));
+    const label = (id: string) => {
+      if (id === 'master' || id === 'sync') return `${id} (Hearth)`;
+      const r = roles.get(id) ?? [];
+      return `${names.get(id) ?? `node ${id}`}${r.length ? ` · ${r.join(', ')}` : ''}`;
+    };
+    const ids = [...new Set(placed.map((p) => p.node))].sort((a, b) => (a === 'master' || a === 'sync' ? -1 : b === 'master' || b === 'sync' ? 1 : label(a).localeCompare(label(b), undefined, { numeric: true })));
+    const criticalKeys = new Set(critical.map((c) => keyOf(c.node, c.task)));
+    const byKey = new Map(placed.map((p) => [p.key, p]));
+    const path = critical.map((c) => byKey.get(keyOf(c.node, c.task))).filter((p): p is NonNullable<typeof p> => p !== undefined);
+    return { placed, makespan, nodes: ids, rows: new Map(ids.map((n, i) => [n, i])), critical: criticalKeys, label, findings, path };
+  }, [graph.data, nodes.data]);
+
+  if (graph.loading && !graph.data) return <p aria-busy="true">Building the graph…</p>;
+  if (graph.error) return <Problems error={graph.error} title="The graph cannot be built" />;
+  if (!model) return null;
+  const scale = (zoom * 1000) / Math.max(1000, model.makespan);
+  const width = LABEL + model.makespan * scale + 40;
+  const height = AXIS + model.nodes.length * ROW + 10;
+  const viewHeight = 520;
+  const firstRow = Math.max(0, Math.floor(scrollTop / ROW) - 5);
+  const lastRow = Math.min(model.nodes.length, firstRow + Math.ceil(viewHeight / ROW) + 10);
+  const needle = search.trim().toLowerCase();
+  const matches = needle ? model.placed.filter((p) => p.task.toLowerCase().includes(needle)) : [];
+  const visible = model.placed.filter((p) => {
+    const r = model.rows.get(p.node)!;
+    return r >= firstRow && r < lastRow;
+  });
+  const sel = selected ? model.placed.find((p) => p.key === selected) : undefined;
+  const base = `${cluster.name}-${type}-graph`.replace(/[^A-Za-z0-9_.-]+/g, '-');
+
+  // DOT and Mermaid come from the server (the CLI's own formats); SVG and PNG are this picture, whole.
+  const exportAs = async (format: 'dot' | 'mermaid' | 'svg' | 'png') => {
+    setExportError(null);
+    try {
+      if (format === 'dot' || format === 'mermaid') {
+        const response = await fetch(`/api/v1/clusters/${cluster.id}/graphs/${type}?format=${format}`, { headers: token() ? { authorization: `Bearer ${token()}` } : {} });
+        if (!response.ok) throw new Error(`the server answered ${response.status}`);
+        download(`${base}.${format === 'dot' ? 'dot' : 'mmd'}`, await response.text());
+        return;
+      }
+      const svg = pictureSvg(model, scale, `Deployment graph of ${cluster.name} (${type})`);
+      if (format === 'svg') download(`${base}.svg`, svg, 'image/svg+xml');
+      else download(`${base}.png`, await svgToPng(svg));
+    } catch (e) {
+      setExportError(e);
+    }
+  };
+  return (
+    <div className="graph">
+      <div className="title-row">
+        <label htmlFor="graph-type">Graph</label>
+        <select id="graph-type" value={type} onChange={(e) => setType(e.target.value)}>
+          {['default', 'provisioning', 'deletion', 'network_verification'].map((t) => (
+            <option key={t}>{t}</option>
+          ))}
+        </select>
+        <button type="button" aria-label="Zoom out" onClick={() => setZoom((z) => Math.max(0.25, z / 1.5))}>
+          −
+        </button>
+        <button type="button" aria-label="Zoom in" onClick={() => setZoom((z) => Math.min(40, z * 1.5))}>
+          +
+        </button>
+        <label htmlFor="graph-search">Find task</label>
+        <input id="graph-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="e.g. keystone" />
+        {needle && <span role="status">{matches.length} matching tasks</span>}
+      </div>
+      <div className="title-row exports" role="group" aria-label="Export the graph">
+        <span className="muted">Export:</span>
+        {(['dot', 'mermaid', 'svg', 'png'] as const).map((f) => (
+          <button key={f} type="button" onClick={() => void exportAs(f)}>
+            {f === 'dot' ? 'DOT' : f === 'mermaid' ? 'Mermaid' : f.toUpperCase()}
+          </button>
+        ))}
+      </div>
+      <Problems error={exportError} title="The export did not work" />
+      <p className="muted" data-testid="graph-summary">
+        {model.nodes.length} nodes, {model.placed.length} tasks, estimated {Math.round(model.makespan / 60)} min; critical path: {model.critical.size} tasks (in red).
+      </p>
+      <p className="legend" aria-label="Legend">
+        <span className="swatch task" /> a task <span className="swatch critical" /> on the critical path <span className="swatch hit" /> matches the search <span className="swatch selected" /> selected. Bars run from a task's earliest start for its
+        timeout.
+      </p>
+      <div className="graph-view" style={{ height: viewHeight }} onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}>
+        <svg width={width} height={height} role="img" aria-label={`Deployment graph of ${model.nodes.length} nodes`}>
+          <g className="axis" aria-hidden="true">
+            {ticks(model.makespan).map((t) => (
+              <g key={t}>
+                <line x1={LABEL + t * scale} y1={AXIS - 6} x2={LABEL + t * scale} y2={height} />
+                <text x={LABEL + t * scale + 2} y={AXIS - 10}>
+                  {Math.round(t / 60)} min
+                </text>
+              </g>
+            ))}
+          </g>
+          {model.nodes.slice(firstRow, lastRow).map((n, i) => (
+            <text key={n} x={4} y={AXIS + (firstRow + i) * ROW + 15} className="node-label">
+              {model.label(n)}
+            </text>
+          ))}
+          {visible.map((p) => {
+            const y = AXIS + model.rows.get(p.node)! * ROW + 3;
+            const hit = needle && p.task.toLowerCase().includes(needle);
+            const cls = ['bar', model.critical.has(p.key) ? 'critical' : '', hit ? 'hit' : '', needle && !hit ? 'dim' : '', p.key === selected ? 'selected' : ''].join(' ');
+            return (
+              <rect key={p.key} className={cls} x={LABEL + p.start * scale} y={y} width={Math.max(2, p.duration * scale)} height={ROW - 6} onClick={() => setSelected(p.key)}>
+                <title>{`${p.task} on ${model.label(p.node)}: ${Math.round(p.start)}–${Math.round(p.end)} s`}</title>
+              </rect>
+            );
+          })}
+        </svg>
+      </div>
+      {sel && (
+        <div className="task-detail" role="region" aria-label="Selected task">
+          <strong>{sel.task}</strong> on {model.label(sel.node)} ({sel.type ?? 'task'}), {Math.round(sel.start)}–{Math.round(sel.end)} s{model.critical.has(sel.key) ? ', on the critical path' : ''}. Waits for:{' '}
+          {sel.deps.length ? sel.deps.map((d) => `${d.task} on ${d.node === 'all' ? 'every node of a role' : model.label(d.node)}`).join(', ') : 'nothing'}
+        </div>
+      )}
+      <CriticalPath path={model.path} label={model.label} makespan={model.makespan} onSelect={setSelected} />
+      {model.findings.length > 0 && (
+        <ul className="notes">
+          {model.findings.map((f, i) => (
+            <li key={i}>{f.message}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
