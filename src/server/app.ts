@@ -14,6 +14,13 @@ import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError } from './errors.js';
 import { ApiCatalog } from './openapi.js';
 import { hearthVersion } from '../package/build/manifest.js';
+import { GraphAnswers } from './domain/graph-answers.js';
+
+/**
+ * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
+ * nodes (about 5 KB each), and Fuel's largest clouds were about this size.
+ */
+export const DEFAULT_MAX_ENVIRONMENT_NODES = 1000;
 import { loggerOptions, requestId, type LogOptions } from './log.js';
 import { releaseRoutes } from './routes/releases.js';
 import { pluginRoutes } from './routes/plugins.js';
@@ -42,6 +49,8 @@ export interface AppOptions {
   deploy?: DeployOptions;
   /** The one folder on the server whose template files the API may read (`--templates-dir`). */
   templatesDir?: string;
+  /** At most this many nodes in one environment (default 1,000). */
+  maxEnvironmentNodes?: number;
   /** Hearth's SSH identity and transport, for real nodes (start.ts settles them). */
   ssh?: AppContext['ssh'];
 }
@@ -61,6 +70,10 @@ export interface AppContext {
   deploy: DeployOptions;
   templatesDir?: string;
   ssh?: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport };
+  /** Graph answers cached per environment state (domain/graph-answers.ts). */
+  graphs: GraphAnswers;
+  /** At most this many nodes in one environment (`--max-environment-nodes`). */
+  maxEnvironmentNodes: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -89,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
-  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
+  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

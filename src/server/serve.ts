@@ -6,7 +6,7 @@ import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 
-export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string }): Promise<void> {
+export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string; maxEnvironmentNodes?: string }): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`hearth: --port must be a number from 0 to 65535\n`);
@@ -22,6 +22,12 @@ export async function serve(options: { port: string; host: string; dataDir?: str
   const format = options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (format !== 'json' && format !== 'pretty') {
     process.stderr.write(`hearth: --log-format must be json or pretty\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const maxNodes = options.maxEnvironmentNodes === undefined ? undefined : Number(options.maxEnvironmentNodes);
+  if (maxNodes !== undefined && !(Number.isInteger(maxNodes) && maxNodes >= 1 && maxNodes <= 1_000_000)) {
+    process.stderr.write(`hearth: --max-environment-nodes must be a whole number from 1 to 1000000\n`);
     process.exitCode = EXIT_USAGE;
     return;
   }
@@ -41,6 +47,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(options.protectReads ? { protectReads: true } : {}),
       logger: { level, format },
       ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
+      ...(maxNodes !== undefined ? { maxEnvironmentNodes: maxNodes } : {}),
       ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
     });
   } catch (err) {

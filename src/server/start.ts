@@ -30,6 +30,8 @@ export interface StartOptions {
   logger?: AppOptions['logger'];
   /** The folder whose template files the API may read. */
   templatesDir?: string;
+  /** At most this many nodes in one environment. */
+  maxEnvironmentNodes?: number;
   /** How often to look for runs whose server died (ms). */
   sweepMs?: number;
 }
@@ -112,6 +114,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       deploy: options.deploy ?? { sliceDelayMs: 100, sliceSize: 20 },
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
+      ...(options.maxEnvironmentNodes ? { maxEnvironmentNodes: options.maxEnvironmentNodes } : {}),
       ssh: { ...key, transport },
     });
     app.addHook('onClose', () => transport.close());

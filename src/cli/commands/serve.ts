@@ -8,6 +8,7 @@ interface ServeOptions {
   protectReads?: boolean;
   bundledRelease?: boolean;
   templatesDir?: string;
+  maxEnvironmentNodes?: string;
   logLevel?: string;
   logFormat?: string;
 }
@@ -21,6 +22,7 @@ export function registerServe(program: Command): void {
     .option('--data-dir <dir>', 'embedded database folder (default: $XDG_DATA_HOME/hearth or ~/.local/share/hearth)')
     .option('--protect-reads', 'require the admin token for read-only requests too')
     .option('--templates-dir <dir>', 'a folder of Heat templates the API may read by path (otherwise clients send the files)')
+    .option('--max-environment-nodes <n>', 'at most this many nodes in one environment', '1000')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
     .option('--log-format <format>', 'json (one record a line) or pretty (default on a terminal)')
     .option('--no-bundled-release', 'do not install the bundled default release on first start')

@@ -1,22 +1,24 @@
 /** Graphs and deployments of an environment. */
 import type { FastifyInstance } from 'fastify';
-import { graphToDot, graphToJson, graphToMermaid } from '../../core/graph/format.js';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { clusterGraph, startDeployment } from '../domain/deploy.js';
+import { startDeployment } from '../domain/deploy.js';
+import { refuseSimulated, registryOf, simulatedNodes, startRealDeployment } from '../domain/real-deploy.js';
+import { accessContext } from './real-nodes.js';
+import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
 
 const GRAPH_TYPE = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
 
-function deploymentView(d: store.DeploymentRecord) {
-  return { id: d.id, cluster_id: d.clusterId, graph_type: d.graphType, status: d.status, total: d.total, done: d.done, progress: d.total ? Math.round((d.done / d.total) * 100) : 100, message: d.message ?? null, started_at: d.startedAt, finished_at: d.finishedAt ?? null };
+export function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'real' = 'dry-run') {
+  return { id: d.id, mode, dry_run: mode === 'dry-run', cluster_id: d.clusterId, graph_type: d.graphType, status: d.status, total: d.total, done: d.done, progress: d.total ? Math.round((d.done / d.total) * 100) : 100, message: d.message ?? null, started_at: d.startedAt, finished_at: d.finishedAt ?? null };
 }
 
 export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get<{ Params: { id: number; type: string }; Querystring: { format?: 'json' | 'dot' | 'mermaid' } }>(
+  api.get<{ Params: { id: number; type: string }; Querystring: { format?: 'json' | 'dot' | 'mermaid'; limit?: number; marker?: string; node?: string } }>(
     '/clusters/:id/graphs/:type',
     {
       config: PUBLIC_READ,
@@ -24,20 +26,31 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         summary: 'The per-node deployment graph (json, dot or mermaid)',
         tags: ['deployment'],
         params: { type: 'object', required: ['id', 'type'], properties: { id: clusterIdParam.properties.id, type: GRAPH_TYPE } },
-        querystring: { type: 'object', properties: { format: { type: 'string', enum: ['json', 'dot', 'mermaid'] } } },
+        querystring: {
+          type: 'object',
+          properties: {
+            format: { type: 'string', enum: ['json', 'dot', 'mermaid'] },
+            // Pages of nodes, as OpenStack lists page: at most `limit`, after the node `marker`; `node` picks nodes by id.
+            limit: { type: 'integer', minimum: 1, maximum: 10000 },
+            marker: { type: 'string', maxLength: 200 },
+            node: { type: 'string', maxLength: 10000, description: 'node ids, comma-separated' },
+          },
+        },
       },
     },
     async (req, reply) => {
       const cluster = await clusterOr404(ctx.db, req.params.id);
-      const { graph, findings } = await clusterGraph(ctx.db, cluster, req.params.type);
-      const format = req.query.format ?? 'json';
-      if (format === 'dot') return reply.type('text/vnd.graphviz; charset=utf-8').send(graphToDot(graph));
-      if (format === 'mermaid') return reply.type('text/plain; charset=utf-8').send(graphToMermaid(graph));
-      return { ...graphToJson(graph), critical_path: graph.criticalPath, makespan_s: graph.makespan, cycle: graph.cycle ?? null, findings };
+      const { limit, marker, node } = req.query;
+      const page = { ...(limit !== undefined ? { limit } : {}), ...(marker !== undefined ? { marker } : {}), ...(node !== undefined ? { nodes: node.split(',').map((n) => n.trim()).filter(Boolean) } : {}) };
+      const answer = await ctx.graphs.answer(ctx.db, cluster, req.params.type, req.query.format ?? 'json', page);
+      reply.header('etag', answer.etag);
+      if (req.headers['if-none-match'] === answer.etag) return reply.status(304).send();
+      if (answer.contentType) return reply.type(answer.contentType).send(answer.body);
+      return answer.body;
     },
   );
 
-  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string } } | undefined }>(
+  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number } | undefined }>(
     '/clusters/:id/deploy',
     {
       // A bare POST (no body) means "deploy the default graph".
@@ -45,17 +58,37 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         if (req.body === undefined || req.body === null) req.body = {};
       },
       schema: {
-        summary: 'Run the pre-deployment checks and start a (simulated) deployment; answers 202 with the deployment to watch',
+        summary:
+          'Run the pre-deployment checks and start a deployment; answers 202 with the deployment to watch. Real on real nodes over SSH; dry_run: true simulates (the default when every node is simulated); simulated nodes in a real run are refused by name',
         tags: ['deployment'],
         params: clusterIdParam,
         body: {
           type: 'object',
           additionalProperties: false,
-          properties: { graph_type: GRAPH_TYPE, simulate_failure: { type: 'object', required: ['task'], additionalProperties: false, properties: { task: { type: 'string', maxLength: 200 } } } },
+          properties: {
+            graph_type: GRAPH_TYPE,
+            simulate_failure: { type: 'object', required: ['task'], additionalProperties: false, properties: { task: { type: 'string', maxLength: 200 } } },
+            dry_run: { type: 'boolean' },
+            max_parallel: { type: 'integer', minimum: 1, maximum: 1000 },
+          },
         },
       },
     },
     async (req, reply) => {
+      const body = req.body ?? {};
+      let dryRun = body.dry_run ?? (body.simulate_failure ? true : undefined);
+      if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
+      if (dryRun === undefined) {
+        // No choice made: real when every node is real, the simulation when every node is simulated.
+        const { real, simulated } = await simulatedNodes(ctx.db, req.params.id);
+        if (real.length && simulated.length) throw refuseSimulated((await clusterOr404(ctx.db, req.params.id)).name, simulated);
+        dryRun = real.length === 0;
+      }
+      if (!dryRun) {
+        const ssh = accessContext(ctx).ssh;
+        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}) });
+        return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord, 'real'));
+      }
       const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
       return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
     },
@@ -63,7 +96,9 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PUBLIC_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
-    return (await store.deploymentsOf(ctx.db, req.params.id)).map(deploymentView);
+    const list = await store.deploymentsOf(ctx.db, req.params.id);
+    const modes = await runs.deploymentModes(ctx.db, list.map((d) => d.id));
+    return list.map((d) => deploymentView(d, modes.get(d.id)));
   });
 
   api.get<{ Params: { id: number; deployment: number }; Querystring: { tasks?: boolean } }>(
@@ -80,7 +115,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req) => {
       const d = await store.getDeployment(ctx.db, req.params.deployment);
       if (!d || d.clusterId !== req.params.id) throw new HttpError(404, 'deployment/not-found', `environment ${req.params.id} has no deployment ${req.params.deployment}`);
-      return { ...deploymentView(d), ...(req.query.tasks ? { tasks: await store.deploymentTasks(ctx.db, d.id) } : {}) };
+      return { ...deploymentView(d, (await runs.deploymentModes(ctx.db, [d.id])).get(d.id)), ...(req.query.tasks ? { tasks: await store.deploymentTasks(ctx.db, d.id) } : {}) };
     },
   );
 }

@@ -123,6 +123,12 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         const wanted = new Map(req.body.assignments.map((a) => [a.node_id, [...new Set(a.roles)]]));
         const current = await store.listNodes(tx, { clusterId: cluster.id });
         const all = [...current.filter((n) => !wanted.has(n.id)), ...nodes];
+        if (all.length > ctx.maxEnvironmentNodes) {
+          throw new HttpError(409, 'cluster/too-many-nodes', `environment '${cluster.name}' would hold ${all.length} nodes; this server allows ${ctx.maxEnvironmentNodes} in one environment`, {
+            limit: ctx.maxEnvironmentNodes,
+            hint: 'split the cloud into several environments, or start the server with a higher --max-environment-nodes',
+          });
+        }
         const composition = await composeCluster(tx, cluster);
         const proposal = all.map((n) => ({ id: n.id, name: n.name, roles: [...new Set([...n.roles, ...(wanted.get(n.id) ?? n.pendingRoles)])] }));
         const checks = checkRoleAssignment(composition.composed, proposal, cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
