@@ -97,12 +97,13 @@ function knownRoles(ctx: ValidationContext, sources: TaskSource[]): Set<string> 
 export function checkTasks(ctx: ValidationContext): void {
   const sources = collectTaskSources(ctx);
   const roles = knownRoles(ctx, sources);
+  const inGroups = tasksListedByGroups(ctx, sources);
   for (const source of sources) {
     if (!source.deploymentTasksFile && source.releaseRecord === undefined && !source.label.endsWith('.deployment_tasks')) {
       // Per-release task files of extensions are not covered by the file matrix (release records are, by their schema).
       ctx.findings.push(...checkSchema('graph.json#/definitions/tasks', source.tasks, { file: source.file }));
     }
-    for (const task of source.tasks) checkOneTask(ctx, task, source, roles);
+    for (const task of source.tasks) checkOneTask(ctx, task, source, roles, inGroups);
   }
   checkPackageRules(ctx, sources);
   checkDependencies(ctx, sources);
@@ -114,7 +115,31 @@ function taskLabel(task: Record<string, unknown>, source: TaskSource): string {
   return id ? `task '${id}'` : `a task in ${source.label}`;
 }
 
-function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, source: TaskSource, roles: Set<string>): void {
+/**
+ * Task ids a group names in its `tasks:` list: a group task's (the plugin's or, with a release,
+ * the release's) and a node role's (node_roles.yaml, package 5.0.0). Such a task reaches the
+ * group's nodes without roles of its own, as Nailgun placed it.
+ */
+function tasksListedByGroups(ctx: ValidationContext, sources: TaskSource[]): Set<string> {
+  const listed = new Set<string>();
+  const add = (list: unknown) => {
+    if (Array.isArray(list)) for (const id of list) if (typeof id === 'string') listed.add(id);
+  };
+  for (const s of sources) for (const t of s.tasks) if (t.type === 'group') add(t.tasks);
+  const nodeRoles = ctx.plugin.files.node_roles;
+  if (isMapping(nodeRoles)) for (const meta of Object.values(nodeRoles)) if (isMapping(meta)) add(meta.tasks);
+  for (const record of ctx.plugin.releases) {
+    for (const key of ['node_roles', 'roles', 'roles_metadata']) {
+      const r = record.resolved[key];
+      if (isMapping(r)) for (const meta of Object.values(r)) if (isMapping(meta)) add(meta.tasks);
+    }
+  }
+  for (const graph of Object.values(ctx.release?.graphs ?? {})) for (const t of graph.tasks ?? []) if (t.type === 'group') add(t.tasks);
+  for (const meta of Object.values(ctx.release?.roles_metadata ?? {})) add(meta.tasks);
+  return listed;
+}
+
+function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, source: TaskSource, roles: Set<string>, inGroups: Set<string>): void {
   const { findings } = ctx;
   const label = taskLabel(task, source);
   checkKnownKeys(ctx, task, TASK_KEYS, label);
@@ -173,7 +198,10 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
       }
     });
   }
-  if (ctx.major >= 4 && task.type !== 'stage' && !['role', 'roles', 'groups'].some((k) => truthy(task[k]))) {
+  // A skipped task runs nowhere by design (it switches a release task off), and a task a group
+  // lists runs on the group's nodes: neither needs roles of its own.
+  const placedByGroup = typeof task.id === 'string' && inGroups.has(task.id);
+  if (ctx.major >= 4 && task.type !== 'stage' && task.type !== 'skipped' && !placedByGroup && !['role', 'roles', 'groups'].some((k) => truthy(task[k]))) {
     findings.push(
       finding('task/no-roles', 'warning', `${label} has no role, roles or groups, so it may be assigned to no node`, positionOf(task) ?? { file: source.file, line: 1, column: 1 }, "add roles: [...] (or '*' for every node)"),
     );
