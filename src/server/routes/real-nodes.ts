@@ -11,6 +11,7 @@ import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import { accessView, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
+import { deployRunRoutes } from './deploy-runs.js';
 
 const nodeIdParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
 export const FINGERPRINT = { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}$' } as const;
@@ -35,6 +36,7 @@ export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], w
 }
 
 export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
+  deployRunRoutes(api, ctx);
   api.get('/ssh-key', { config: PUBLIC_READ, schema: { summary: 'Hearth\'s SSH public key: authorize it for the SSH user on every real node', tags: ['nodes'] } }, async () => {
     const ssh = accessContext(ctx).ssh;
     return { public_key: ssh.publicKey, fingerprint: ssh.fingerprint, type: ssh.publicKey.split(' ')[0] };

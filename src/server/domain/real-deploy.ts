@@ -1,0 +1,192 @@
+/**
+ * Real deployments: the same checks as the dry run, then the refusals only a real run has
+ * (simulated nodes, files Hearth does not hold), then the graph walked on the nodes by deploy/,
+ * whose reports are persisted here in batches. A run belongs to the server that started it; stop
+ * reaches it through this server's registry.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeVertex } from '../../core/graph/index.js';
+import { checkRoleAssignment } from '../../core/roles/index.js';
+import { finding } from '../../core/findings.js';
+import { runDeployment, OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type Transport, type VertexRef } from '../../deploy/index.js';
+import * as store from '../../store/index.js';
+import * as real from '../../store/real-nodes.js';
+import * as runs from '../../store/task-runs.js';
+import { HttpError, errorsOf, refused } from '../errors.js';
+import { clusterGraph } from './deploy.js';
+import { clusterOr404 } from './environment.js';
+import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
+
+export interface RealDeployOptions {
+  transport: Transport;
+  registry: RunRegistry;
+  maxParallel?: number;
+  /** Flush task reports every this many ms (and at the end). */
+  flushMs?: number;
+  graceMs?: number;
+}
+
+const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
+
+/** Running real deployments of one server (one app), by id: their stop switch and their end. */
+export type RunRegistry = Map<number, { stop: AbortController; done: Promise<void> }>;
+const registries = new WeakMap<object, RunRegistry>();
+export function registryOf(owner: object): RunRegistry {
+  let r = registries.get(owner);
+  if (!r) registries.set(owner, (r = new Map()));
+  return r;
+}
+
+/** Which of an environment's nodes (with roles) are simulated: a real run refuses them by name. */
+export async function simulatedNodes(q: store.Queryable, clusterId: number): Promise<{ real: store.NodeRecord[]; simulated: store.NodeRecord[] }> {
+  const nodes = (await store.listNodes(q, { clusterId })).filter((n) => rolesOfNode(n).length > 0);
+  const access = await real.realNodes(q, nodes.map((n) => n.id));
+  return { real: nodes.filter((n) => access.has(n.id)), simulated: nodes.filter((n) => !access.has(n.id)) };
+}
+
+export function refuseSimulated(clusterName: string, simulated: store.NodeRecord[]): HttpError {
+  const names = simulated.map((n) => `'${n.name}'`);
+  return new HttpError(400, 'deploy/simulated-nodes', `environment '${clusterName}' has simulated node${names.length === 1 ? '' : 's'} ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}: a real deployment needs real hosts`, {
+    nodes: simulated.map((n) => ({ id: n.id, name: n.name })),
+    hint: 'deploy with --dry-run (dry_run: true) to simulate, or replace them with real hosts (hearth node add <address>)',
+  });
+}
+
+export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
+  const prepared: Prepared = await db.transaction(async (tx) => {
+    let cluster = await clusterOr404(tx, clusterId, { lock: true });
+    if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
+    if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
+    const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
+    if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
+    const { simulated } = await simulatedNodes(tx, cluster.id);
+    if (simulated.length) throw refuseSimulated(cluster.name, simulated);
+    const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+    const covered = checks.some((f) => f.code === 'task/conflict-on-node');
+    const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
+    if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
+    if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
+    const sources = await sourcesOf(tx, cluster);
+    const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'deploy from plugin folders registered on this server'));
+    const missing = missingFiles(graph, sources);
+    if (unusable.length || missing.length) throw refused('deploy/files-missing', `a real deployment needs files its release and plugins do not hold: ${missing.length + unusable.length} problem${missing.length + unusable.length === 1 ? '' : 's'}; nothing was run`, [...unusable, ...missing]);
+    const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string }> = [];
+    for (const v of graph.order) {
+      if (v >= graph.barrierBase) continue;
+      const pair = describeVertex(graph, v);
+      const node = graph.nodes.find((n) => n.id === pair.node)!;
+      const type = graph.classes[node.classIndex].slots[v - node.base].task.type;
+      tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
+    }
+    const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
+    await runs.markReal(tx, id, tasks);
+    await store.updateCluster(tx, cluster.id, { status: 'deploying' });
+    const access = await real.realNodes(tx, nodes.map((n) => n.id));
+    await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
+    const settings = settingsOf(cluster.attributes);
+    return { id, cluster, graphType: type, graph, access, sources, settings, data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
+  });
+  const stop = new AbortController();
+  const done = walk(db, prepared, options, stop.signal).finally(() => options.registry.delete(prepared.id));
+  options.registry.set(prepared.id, { stop, done });
+  return prepared.id;
+}
+
+/** Stop a running deployment of this server: nothing new starts, running tasks get a grace period. */
+export function stopRealDeployment(registry: RunRegistry, deploymentId: number): boolean {
+  const run = registry.get(deploymentId);
+  if (!run) return false;
+  run.stop.abort();
+  return true;
+}
+
+/** Ends every real deployment of this server (server shutdown), waiting for their bookkeeping. */
+export async function settleRealDeployments(registry: RunRegistry): Promise<void> {
+  for (const run of registry.values()) run.stop.abort();
+  await Promise.all([...registry.values()].map((r) => r.done));
+}
+
+interface Prepared {
+  id: number;
+  cluster: store.ClusterRecord;
+  graphType: string;
+  graph: Awaited<ReturnType<typeof clusterGraph>>['graph'];
+  access: Map<number, real.RealNodeRecord>;
+  sources: Awaited<ReturnType<typeof sourcesOf>>;
+  settings: ReturnType<typeof settingsOf>;
+  data: Map<string, Record<string, unknown>>;
+  statusBefore: store.ClusterStatus;
+}
+
+const keyOf = (v: VertexRef) => `${v.node}\u0000${v.task.id}`;
+
+async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, signal: AbortSignal): Promise<void> {
+  const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
+  mkdirSync(workDir, { recursive: true, mode: 0o700 });
+  // Reports wait here, one entry per task (its latest state), until the next flush.
+  const pending = new Map<string, runs.TaskRunUpdate>();
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = () => {
+    if (!pending.size) return flushing;
+    const batch = [...pending.values()];
+    pending.clear();
+    flushing = flushing.then(() => runs.applyTaskUpdates(db, p.id, batch)).catch(() => undefined);
+    return flushing;
+  };
+  const timer = setInterval(flush, options.flushMs ?? 250);
+  const put = (v: VertexRef, u: Omit<runs.TaskRunUpdate, 'node' | 'taskId'>) => {
+    const key = keyOf(v);
+    const before = pending.get(key);
+    pending.set(key, { ...(before?.startedAt ? { startedAt: before.startedAt } : {}), node: v.node, taskId: v.task.id, ...u });
+    if (pending.size >= 2000) void flush();
+  };
+  const trim = (s: string) => (s.length > OUTPUT_LIMIT ? s.slice(s.length - OUTPUT_LIMIT) : s);
+  const events: RunEvents = {
+    started: (v, attempt) => put(v, { status: 'running', attempts: attempt, startedAt: new Date().toISOString() }),
+    finished: (v, state, o?: TaskOutcome) =>
+      put(v, {
+        status: state,
+        ...(o ? { exitStatus: o.exitCode, attempts: o.attempts, output: trim(o.output), ...(o.message ? { message: o.message } : {}) } : {}),
+        finishedAt: new Date().toISOString(),
+      }),
+  };
+  let outcome: { status: 'succeeded' | 'failed' | 'stopped'; message?: string };
+  const failedNodes = new Set<string>();
+  try {
+    const summary = await runDeployment(
+      { graph: p.graph, targets: targetsOf(p.access), data: p.data, sources: p.sources, workDir, secrets: p.settings.secrets },
+      { transport: options.transport, events, signal, ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
+    );
+    for (const f of summary.failed) failedNodes.add(f.node);
+    const words = summary.failed.slice(0, 5).map((f) => `${f.task.id} on node ${f.node}`).join(', ') + (summary.failed.length > 5 ? ` and ${summary.failed.length - 5} more` : '');
+    outcome = summary.interrupted ? { status: 'stopped', message: 'stopped by the operator' } : summary.failed.length ? { status: 'failed', message: `${summary.failed.length} task${summary.failed.length === 1 ? '' : 's'} failed: ${words}` } : { status: 'succeeded' };
+  } catch (err) {
+    outcome = { status: 'failed', message: `the orchestrator stopped: ${(err as Error).message}` };
+  }
+  clearInterval(timer);
+  await flush();
+  await db
+    .transaction(async (tx) => {
+      await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message);
+      const ids = [...p.access.keys()];
+      await real.setNodeStatus(tx, ids.filter((id) => failedNodes.has(String(id))), 'error');
+      await real.setNodeStatus(tx, ids.filter((id) => !failedNodes.has(String(id))), outcome.status === 'succeeded' ? 'deployed' : 'ready');
+      if (outcome.status === 'succeeded' && deploysRoles(p)) {
+        const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
+        await store.commitPendingRoles(tx, p.cluster.id);
+        await real.setNodeStatus(tx, ids, 'deployed');
+        const nodes = await store.listNodes(tx, { clusterId: p.cluster.id });
+        await store.updateCluster(tx, p.cluster.id, {
+          status: 'operational',
+          deployed: { at: new Date().toISOString(), deploymentId: p.id, attributes: cluster.attributes, components: cluster.components, plugins: cluster.plugins, nodes: Object.fromEntries(nodes.map((n) => [String(n.id), n.roles])) },
+        });
+      } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? (outcome.status === 'succeeded' ? 'operational' : 'error') : p.statusBefore });
+    })
+    .catch(() => undefined);
+  rmSync(workDir, { recursive: true, force: true });
+}
+
+/** Only the default graph deploys roles (as the dry run: other graphs leave roles and status alone). */
+const deploysRoles = (p: Prepared) => p.graphType === 'default';

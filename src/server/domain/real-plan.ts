@@ -1,0 +1,112 @@
+/**
+ * What a real deployment needs besides core's graph: how to reach each node, each node's deployment
+ * data, where each task source's scripts are on this server, and the secret values to keep out of
+ * logs. Also the refusals that must come before anything runs: simulated nodes, sources whose files
+ * Hearth does not hold, tasks naming files their source does not contain.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { MASTER_NODE, SYNC_NODE, deploymentCommon, nodeDeploymentInfo, type DeploymentGraph } from '../../core/graph/index.js';
+import { finding, type Finding } from '../../core/findings.js';
+import type { ComposedRelease } from '../../core/release/compose.js';
+import type { DeployTarget, PluginScripts } from '../../deploy/index.js';
+import { PLUGINS_ROOT } from '../../deploy/index.js';
+import * as store from '../../store/index.js';
+import * as real from '../../store/real-nodes.js';
+import { targetOf } from './real-nodes.js';
+
+/** `{section: {field: value}}` from a settings tree, and the values of password fields. */
+export function settingsOf(editable: Record<string, unknown>): { values: Record<string, Record<string, unknown>>; secrets: string[] } {
+  const values: Record<string, Record<string, unknown>> = {};
+  const secrets: string[] = [];
+  for (const [section, fields] of Object.entries(editable)) {
+    if (!fields || typeof fields !== 'object' || Array.isArray(fields)) continue;
+    for (const [field, slot] of Object.entries(fields as Record<string, unknown>)) {
+      if (field === 'metadata' || !slot || typeof slot !== 'object' || !('value' in slot)) continue;
+      const s = slot as { value: unknown; type?: unknown };
+      (values[section] ??= {})[field] = s.value;
+      if (s.type === 'password' && typeof s.value === 'string' && s.value) secrets.push(s.value);
+    }
+  }
+  return { values, secrets };
+}
+
+export interface SourceFolder extends PluginScripts {
+  plugin: string;
+  /** Why Hearth cannot deliver this source's files, when it cannot. */
+  unusable?: string;
+  bundled?: boolean;
+}
+
+/** The scripts folder of a plugin for a release: the record's deployment_scripts_path, else deployment_scripts/. */
+function scriptsFolder(p: store.PluginRecord, release?: { name: string; version: string }): SourceFolder {
+  const folder = `${p.name}-${p.version}`;
+  if (!p.sourcePath) return { folder, plugin: p.id, unusable: `plugin ${p.id} was installed from a package, whose files Hearth does not keep; register its folder (hearth plugin install --folder) to deploy it for real` };
+  const records = p.loaded.releases;
+  const fit = records.find((r) => release && r.raw.name === release.name) ?? records.find((r) => typeof r.raw.deployment_scripts_path === 'string') ?? records[0];
+  const rel = typeof fit?.raw.deployment_scripts_path === 'string' ? fit.raw.deployment_scripts_path : 'deployment_scripts';
+  const dir = resolve(p.sourcePath, rel);
+  return { folder, plugin: p.id, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
+}
+
+/** Task sources (`release` and each enabled plugin's name) and their scripts. */
+export async function sourcesOf(q: store.Queryable, cluster: store.ClusterRecord): Promise<Map<string, SourceFolder>> {
+  const out = new Map<string, SourceFolder>();
+  const release = await store.getRelease(q, cluster.releaseId);
+  const releasePlugin = release?.pluginId ? await store.getPlugin(q, release.pluginId) : undefined;
+  if (releasePlugin) out.set('release', scriptsFolder(releasePlugin, release?.release));
+  else out.set('release', { folder: `${cluster.releaseId.replace(/[^A-Za-z0-9._-]/g, '-')}`, plugin: cluster.releaseId, unusable: `release ${cluster.releaseId} came from a fixture, not a release plugin: Hearth holds no scripts for it` });
+  for (const [name, id] of Object.entries(cluster.plugins)) {
+    const p = await store.getPlugin(q, id);
+    if (p) out.set(name, scriptsFolder(p));
+  }
+  return out;
+}
+
+const FILE_FIELDS: Record<string, string[]> = { puppet: ['puppet_manifest'] };
+
+/**
+ * Files the graph's tasks name that their source does not contain: a puppet manifest, a copy_files
+ * or sync source. Shell commands are the author's code; they are not guessed at.
+ */
+export function missingFiles(graph: DeploymentGraph, sources: ReadonlyMap<string, SourceFolder>): Finding[] {
+  const out = new Map<string, Finding>();
+  const seen = new Set<string>();
+  for (const cls of graph.classes) {
+    for (const slot of cls.slots) {
+      const t = slot.task;
+      if (seen.has(`${t.origin.source}|${t.id}`)) continue;
+      seen.add(`${t.origin.source}|${t.id}`);
+      const source = sources.get(t.origin.source) ?? sources.get('release');
+      const names: string[] = [];
+      for (const field of FILE_FIELDS[t.type] ?? []) if (typeof t.parameters?.[field] === 'string') names.push(t.parameters[field] as string);
+      if (t.type === 'copy_files' && Array.isArray(t.parameters?.files)) for (const f of t.parameters.files as Array<{ src?: unknown }>) if (typeof f?.src === 'string') names.push(f.src);
+      if (t.type === 'sync' && typeof t.parameters?.src === 'string' && !/^rsync:/.test(t.parameters.src)) names.push(t.parameters.src);
+      for (const name of names) {
+        if (name.startsWith('/')) continue;
+        if (source?.localDir && existsSync(join(source.localDir, name))) continue;
+        const where = source?.localDir ?? `${source?.plugin ?? t.origin.source} (no scripts folder)`;
+        out.set(`${t.id}|${name}`, finding('deploy/missing-file', 'error', `task '${t.id}' (${t.origin.source}) needs ${name}, which is not in ${where}`, t.origin, source?.bundled ? 'the bundled release is a planning model: its tasks name Fuel\'s puppet manifests, which Hearth does not ship; deploy a release whose tasks are real scripts (hearth plugin create --release-plugin makes one)' : 'add the file to the plugin\'s deployment scripts, or fix the task'));
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** Each graph node's deployment data: the common part, the node's own keys, and where Hearth put things. */
+export function deploymentData(composed: ComposedRelease, graph: DeploymentGraph, cluster: store.ClusterRecord, settings: Record<string, Record<string, unknown>>, access: ReadonlyMap<number, real.RealNodeRecord>, sources: ReadonlyMap<string, SourceFolder>): Map<string, Record<string, unknown>> {
+  const nodes = graph.nodes.filter((n) => n.id !== MASTER_NODE && n.id !== SYNC_NODE);
+  const labelled = nodes.map((n) => ({ input: { id: n.id, roles: n.roles }, labels: n.labels }));
+  const { common } = deploymentCommon(composed, labelled, settings, { id: cluster.id, name: cluster.name });
+  const plugins = [...sources.entries()].map(([source, s]) => ({ source, plugin: s.plugin, scripts: `${PLUGINS_ROOT}/${s.folder}` }));
+  const out = new Map<string, Record<string, unknown>>();
+  nodes.forEach((n, i) => {
+    const a = access.get(Number(n.id));
+    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, plugins } });
+  });
+  return out;
+}
+
+export function targetsOf(access: ReadonlyMap<number, real.RealNodeRecord>): Map<string, DeployTarget> {
+  return new Map([...access.values()].map((a) => [String(a.id), targetOf(a)]));
+}

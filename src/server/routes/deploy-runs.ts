@@ -1,0 +1,54 @@
+/**
+ * Watching and stopping deployments: each task's status, exit status, attempts, times and output
+ * (`GET /deployments/:id/tasks`, failures first), and stopping a real run (`POST /clusters/:id/stop`).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { PUBLIC_READ } from '../access.js';
+import { HttpError } from '../errors.js';
+import * as store from '../../store/index.js';
+import * as runs from '../../store/task-runs.js';
+import { clusterOr404 } from '../domain/environment.js';
+import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/real-deploy.js';
+import { clusterIdParam } from './schemas.js';
+import { deploymentView } from './deployments.js';
+
+const STATUS = { type: 'string', enum: ['pending', 'running', 'ready', 'error', 'skipped'] } as const;
+
+export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
+  // A server that stops ends its runs' bookkeeping first (their tasks are let finish for a grace period).
+  api.addHook('onClose', () => settleRealDeployments(registryOf(ctx)));
+
+  api.get<{ Params: { id: number }; Querystring: { node?: string; status?: string; task?: string; output?: boolean } }>(
+    '/deployments/:id/tasks',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary: "A deployment's tasks, failures first: status, exit status, attempts, times, the reason; with output=true the last 1 MiB of each task's output",
+        tags: ['deployment'],
+        params: clusterIdParam,
+        querystring: { type: 'object', additionalProperties: false, properties: { node: { type: 'string', maxLength: 100 }, status: STATUS, task: { type: 'string', maxLength: 200 }, output: { type: 'boolean' } } },
+      },
+    },
+    async (req) => {
+      const d = await store.getDeployment(ctx.db, req.params.id);
+      if (!d) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
+      const q = req.query;
+      return runs.taskRuns(ctx.db, d.id, { ...(q.node !== undefined ? { node: q.node } : {}), ...(q.status !== undefined ? { status: q.status } : {}), ...(q.task !== undefined ? { task: q.task } : {}), ...(q.output ? { withOutput: true } : {}) });
+    },
+  );
+
+  api.post<{ Params: { id: number } }>(
+    '/clusters/:id/stop',
+    { schema: { summary: "Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period", tags: ['deployment'], params: clusterIdParam } },
+    async (req, reply) => {
+      const cluster = await clusterOr404(ctx.db, req.params.id);
+      const running = (await store.deploymentsOf(ctx.db, cluster.id)).find((d) => d.status === 'running');
+      if (!running) throw new HttpError(409, 'deployment/not-running', `environment '${cluster.name}' has no running deployment`);
+      const mode = (await runs.deploymentModes(ctx.db, [running.id])).get(running.id);
+      if (mode !== 'real') throw new HttpError(409, 'deployment/dry-run', `deployment ${running.id} is a dry run: it finishes by itself in moments`);
+      if (!stopRealDeployment(registryOf(ctx), running.id)) throw new HttpError(409, 'deployment/elsewhere', `deployment ${running.id} runs on another Hearth server`, { hint: 'send the stop to the server that started it' });
+      return reply.status(202).send(deploymentView(running, 'real'));
+    },
+  );
+}

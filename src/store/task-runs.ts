@@ -1,0 +1,99 @@
+/**
+ * What each task of a real deployment did: status, exit status, attempts, the last 1 MiB of its
+ * output, why it ended, when it started and finished. The orchestrator reports in batches (one
+ * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
+ */
+import { type Queryable, json } from './database.js';
+
+export interface TaskRunUpdate {
+  node: string;
+  taskId: string;
+  status: 'running' | 'ready' | 'error' | 'skipped' | 'stopped';
+  exitStatus?: number | null;
+  attempts?: number;
+  output?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+}
+
+export interface TaskRunView {
+  node: string;
+  task_id: string;
+  type: string | null;
+  position: number;
+  status: string;
+  exit_status: number | null;
+  attempts: number;
+  message: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  output?: string | null;
+}
+
+/** Marks a deployment as real (not a dry run) and records each task's type. */
+export async function markReal(q: Queryable, deploymentId: number, types: Array<{ node: string; taskId: string; type: string }>): Promise<void> {
+  await q.query(`UPDATE deployments SET mode = 'real' WHERE id = $1`, [deploymentId]);
+  await q.query(
+    `UPDATE deployment_tasks d SET type = u.type FROM jsonb_to_recordset($2::jsonb) AS u(node text, "taskId" text, type text) WHERE d.deployment_id = $1 AND d.node = u.node AND d.task_id = u."taskId"`,
+    [deploymentId, json(types)],
+  );
+}
+
+/** Whether each deployment was real or a dry run. */
+export async function deploymentModes(q: Queryable, ids: number[]): Promise<Map<number, 'dry-run' | 'real'>> {
+  if (!ids.length) return new Map();
+  const rows = await q.query<{ id: number; mode: 'dry-run' | 'real' }>('SELECT id, mode FROM deployments WHERE id = ANY($1::int[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.mode]));
+}
+
+/**
+ * Applies updates (at most one per task: the caller merges a task's start and end). A task that
+ * stopped because a dependency failed is stored as `skipped` with its reason: the schema's
+ * statuses are Nailgun's.
+ */
+export async function applyTaskUpdates(q: Queryable, deploymentId: number, updates: TaskRunUpdate[]): Promise<void> {
+  if (!updates.length) return;
+  const rows = updates.map((u) => ({
+    node: u.node,
+    task_id: u.taskId,
+    status: u.status === 'stopped' ? 'skipped' : u.status,
+    exit_status: u.exitStatus ?? null,
+    attempts: u.attempts ?? null,
+    output: u.output ?? null,
+    message: u.message ?? null,
+    started_at: u.startedAt ?? null,
+    finished_at: u.finishedAt ?? null,
+  }));
+  const finished = updates.filter((u) => u.status !== 'running').length;
+  await q.query(
+    `UPDATE deployment_tasks d SET status = u.status, exit_status = coalesce(u.exit_status, d.exit_status), attempts = coalesce(u.attempts, d.attempts),
+       output = coalesce(u.output, d.output), message = coalesce(u.message, d.message),
+       started_at = coalesce(d.started_at, u.started_at::timestamptz), finished_at = coalesce(u.finished_at::timestamptz, d.finished_at)
+     FROM jsonb_to_recordset($2::jsonb) AS u(node text, task_id text, status text, exit_status int, attempts int, output text, message text, started_at text, finished_at text)
+     WHERE d.deployment_id = $1 AND d.node = u.node AND d.task_id = u.task_id`,
+    [deploymentId, json(rows)],
+  );
+  if (finished) await q.query('UPDATE deployments SET done = done + $2 WHERE id = $1', [deploymentId, finished]);
+}
+
+export async function taskRuns(q: Queryable, deploymentId: number, filter: { node?: string; status?: string; task?: string; withOutput?: boolean } = {}): Promise<TaskRunView[]> {
+  const where = ['deployment_id = $1'];
+  const params: unknown[] = [deploymentId];
+  if (filter.node !== undefined) where.push(`node = $${params.push(filter.node)}`);
+  if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
+  if (filter.task !== undefined) where.push(`task_id = $${params.push(filter.task)}`);
+  const rows = await q.query<TaskRunView & { started_at: Date | string | null; finished_at: Date | string | null }>(
+    `SELECT node, task_id, type, position, status, exit_status, attempts, message, started_at, finished_at${filter.withOutput ? ', output' : ''}
+     FROM deployment_tasks WHERE ${where.join(' AND ')}
+     ORDER BY CASE status WHEN 'error' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, position`,
+    params,
+  );
+  return rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() }));
+}
+
+/** The end of a real run: its status and words, and every task that never started marked skipped. */
+export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string): Promise<void> {
+  await q.query('UPDATE deployments SET status = $2, message = $3, finished_at = now() WHERE id = $1', [deploymentId, status, message ?? null]);
+  await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, 'not run') WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId]);
+}

@@ -1,0 +1,204 @@
+/**
+ * A real deployment through a real server on test hosts 7-9: a release plugin made by
+ * `plugin create --release-plugin`, its graph replaced by real shell scripts and registered as a
+ * folder; one controller and two computes registered by address. Refusals first (simulated nodes,
+ * files the release does not hold), then a deployment checked on each host and through
+ * GET /deployments/:id/tasks (output stored, the password setting never shown), then a stop.
+ */
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createPlugin } from '../../src/package/create/index.js';
+import { startServer, type RunningServer } from '../../src/server/start.js';
+import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
+
+const TOKEN = 'deploy-api-token-0123456789';
+const SECRET = 'Sup3r-s3cret-pw';
+const hosts = testHosts();
+
+const GRAPH = `
+- id: prepare
+  type: shell
+  version: 2.1.0
+  roles: ['*']
+  parameters: {cmd: "bash record.sh prepare && grep -q 'name: hearth-test' /etc/astute.yaml", timeout: 60}
+- id: controller-setup
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [prepare]
+  parameters: {cmd: "bash record.sh controller-setup && echo configured controller; echo password is ${SECRET}", timeout: 60}
+- id: compute-setup
+  type: shell
+  version: 2.1.0
+  roles: [compute]
+  requires: [prepare]
+  cross-depends: [{name: controller-setup, role: [controller]}]
+  parameters: {cmd: "bash record.sh compute-setup", timeout: 60}
+- id: sleeper
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [controller-setup]
+  condition: {yaql_exp: '$.debug'}
+  parameters: {cmd: "bash record.sh sleeper; sleep 8", timeout: 60}
+- id: after-sleeper
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [sleeper]
+  parameters: {cmd: "bash record.sh after-sleeper", timeout: 60}
+`;
+
+async function json(res: Response) {
+  const text = await res.text();
+  return text ? JSON.parse(text) : undefined;
+}
+
+describe('a real deployment through the server', { skip: hosts && hosts.addresses.length >= 9 ? false : HOSTS_NOTE }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-deploy-api-'));
+  let server: RunningServer;
+  let clusterId = 0;
+  let releasePath = '';
+  const ids: number[] = [];
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${server.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${TOKEN}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    return { status: res.status, body: await json(res) };
+  };
+  const waitFor = async (deployment: number, timeoutMs = 120_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const d = (await call('GET', `/clusters/${clusterId}/deployments/${deployment}`)).body;
+      if (d.status !== 'running') return d;
+      if (Date.now() > until) throw new Error(`deployment ${deployment} still running: ${JSON.stringify(d)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+
+  before(async () => {
+    for (const i of [7, 8, 9]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml');
+    const made = createPlugin('hosttest', { releasePlugin: true, parentDir: dir });
+    assert.ok(made.ok, JSON.stringify(made.findings));
+    const release = join(made.dir!, 'hosttest-release');
+    releasePath = made.dir!;
+    writeFileSync(join(release, 'graphs', 'deployment.yaml'), GRAPH);
+    writeFileSync(join(release, 'deployment_scripts', 'record.sh'), 'mkdir -p /var/lib/hearth && echo "$(date +%s.%N) $1" >> /var/lib/hearth/ran\n');
+    const attributes = join(release, 'attributes', 'attributes.yaml');
+    writeFileSync(attributes, readFileSync(attributes, 'utf8').replace(/^ {2}common:\n/m, `  common:\n    admin_password:\n      value: "${SECRET}"\n      label: "Admin password"\n      weight: 5\n      type: password\n`));
+    mkdirSync(join(dir, 'data', 'ssh'), { recursive: true });
+    writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    server = await startServer({ port: 0, dataDir: join(dir, 'data'), adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
+    const plugin = await call('POST', '/plugins/folders', { path: made.dir });
+    assert.equal(plugin.status, 201, JSON.stringify(plugin.body));
+    const releaseId = (await call('GET', '/releases')).body[0].id;
+    const env = await call('POST', '/clusters', { name: 'real-env', release_id: releaseId, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] });
+    assert.equal(env.status, 201, JSON.stringify(env.body));
+    clusterId = env.body.id;
+    for (const i of [7, 8, 9]) {
+      const res = await call('POST', '/nodes', { address: hosts!.addresses[i - 1], cluster_id: clusterId });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      ids.push(res.body.node.id);
+    }
+    const assigned = await call('POST', `/clusters/${clusterId}/nodes`, { assignments: [{ node_id: ids[0], roles: ['controller'] }, { node_id: ids[1], roles: ['compute'] }, { node_id: ids[2], roles: ['compute'] }] });
+    assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
+  });
+  after(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a simulated node in the environment: a real run refuses it by name; the dry run takes it', async () => {
+    const sim = (await call('POST', '/nodes', { simulate: { count: 1, prefix: 'paper' } })).body.ids[0];
+    await call('POST', `/clusters/${clusterId}/nodes`, { assignments: [{ node_id: sim, roles: ['compute'] }] });
+    for (const body of [{}, { dry_run: false }]) {
+      const refused = await call('POST', `/clusters/${clusterId}/deploy`, body);
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'deploy/simulated-nodes');
+      assert.match(refused.body.message, new RegExp(`'paper-${sim}'`));
+      assert.deepEqual(refused.body.details.nodes, [{ id: sim, name: `paper-${sim}` }]);
+    }
+    const dry = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: true });
+    assert.equal(dry.status, 202);
+    assert.equal(dry.body.mode, 'dry-run');
+    assert.equal((await waitFor(dry.body.id)).status, 'succeeded');
+    for (const i of [7, 8, 9]) assert.equal((await onHost(i, 'ls /var/lib/hearth/ran 2>/dev/null || echo untouched')).trim(), 'untouched', 'a dry run touches no host');
+    await call('POST', `/clusters/${clusterId}/nodes/unassign`, { node_ids: [sim] });
+  });
+
+  test('tasks naming files the release does not hold are refused before anything runs, with the list', async () => {
+    const graphFile = join(releasePath, 'hosttest-release', 'graphs', 'deployment.yaml');
+    writeFileSync(graphFile, `${GRAPH}\n- id: needs-manifest\n  type: puppet\n  version: 2.1.0\n  roles: [compute]\n  parameters: {puppet_manifest: site/missing.pp, puppet_modules: modules, timeout: 60}\n`);
+    assert.equal((await call('POST', '/plugins/hosttest@1.0.0/sync')).status, 200);
+    try {
+      const refused = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: false });
+      assert.equal(refused.status, 400, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'deploy/files-missing');
+      assert.deepEqual(refused.body.details.findings.map((f: any) => f.code), ['deploy/missing-file']);
+      assert.match(refused.body.details.findings[0].message, /needs-manifest.*site\/missing\.pp/);
+      assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
+    } finally {
+      writeFileSync(graphFile, GRAPH);
+      assert.equal((await call('POST', '/plugins/hosttest@1.0.0/sync')).status, 200);
+    }
+  });
+
+  test('deploys for real: each host ran its tasks in order; results, output and statuses stored; no password shown', async () => {
+    const started = await call('POST', `/clusters/${clusterId}/deploy`);
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    assert.equal(started.body.mode, 'real');
+    assert.equal(started.body.dry_run, false);
+    const d = await waitFor(started.body.id);
+    assert.equal(d.status, 'succeeded', JSON.stringify(d));
+    const ran = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => ({ t: Number(l.split(' ')[0]), name: l.split(' ')[1] }));
+    const ctl = await ran(7);
+    assert.deepEqual(ctl.map((r) => r.name), ['prepare', 'controller-setup', 'after-sleeper'], 'sleeper is off: its condition ($.debug) is false');
+    for (const i of [8, 9]) {
+      const mine = await ran(i);
+      assert.deepEqual(mine.map((r) => r.name), ['prepare', 'compute-setup']);
+      assert.ok(mine[1].t > ctl[1].t, 'a compute task waited for the controller\'s');
+    }
+    const tasks = (await call('GET', `/deployments/${d.id}/tasks?output=true`)).body;
+    const setup = tasks.find((t: any) => t.task_id === 'controller-setup');
+    assert.equal(setup.status, 'ready');
+    assert.equal(setup.exit_status, 0);
+    assert.equal(setup.attempts, 1);
+    assert.equal(setup.type, 'shell');
+    assert.ok(setup.started_at && setup.finished_at && setup.started_at <= setup.finished_at);
+    assert.match(setup.output, /configured controller/);
+    assert.doesNotMatch(JSON.stringify(tasks), new RegExp(SECRET));
+    assert.match(setup.output, /password is \*{8}/);
+    assert.equal(tasks.find((t: any) => t.task_id === 'sleeper').status, 'skipped');
+    const filtered = (await call('GET', `/deployments/${d.id}/tasks?node=${ids[1]}&status=ready`)).body;
+    assert.deepEqual(filtered.map((t: any) => t.task_id).sort(), ['compute-setup', 'prepare']);
+    assert.equal('output' in filtered[0], false);
+    const nodes = (await call('GET', `/clusters/${clusterId}/nodes`)).body;
+    assert.deepEqual(nodes.map((n: any) => [n.status, n.roles]), [['deployed', ['controller']], ['deployed', ['compute']], ['deployed', ['compute']]]);
+    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
+    assert.equal((await onHost(7, 'stat -c %a /etc/hearth/deployment.yaml; ls /etc/hearth/plugins')).trim(), '600\nhosttest-1.0.0');
+  });
+
+  test('stop: the running task is let finish or killed after the grace period, nothing new starts', async () => {
+    await onHost(7, 'rm -f /var/lib/hearth/ran');
+    const set = await call('PUT', `/clusters/${clusterId}/attributes`, { editable: { common: { debug: { value: true } } } });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    const started = await call('POST', `/clusters/${clusterId}/deploy`, { max_parallel: 2 });
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const until = Date.now() + 60_000;
+    while (!(await call('GET', `/deployments/${started.body.id}/tasks?task=sleeper&status=running`)).body.length) {
+      assert.ok(Date.now() < until, 'the sleeper never started');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const stop = await call('POST', `/clusters/${clusterId}/stop`);
+    assert.equal(stop.status, 202, JSON.stringify(stop.body));
+    const d = await waitFor(started.body.id, 90_000);
+    assert.equal(d.status, 'stopped');
+    const after = (await call('GET', `/deployments/${d.id}/tasks?task=after-sleeper`)).body[0];
+    assert.equal(after.status, 'skipped');
+    assert.match(after.message, /stopped/);
+    assert.deepEqual((await onHost(7, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]), ['prepare', 'controller-setup', 'sleeper']);
+    assert.equal((await call('POST', `/clusters/${clusterId}/stop`)).body.code, 'deployment/not-running');
+  });
+});
