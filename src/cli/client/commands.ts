@@ -175,20 +175,24 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
     });
   });
 
-export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean }) =>
+export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean }) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
-    let d = await c.request('POST', `/clusters/${id}/deploy`, o.graph ? { graph_type: o.graph } : {});
-    if (o.wait !== false) {
+    const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
+    if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
+    let d = await c.request('POST', `/clusters/${id}/deploy`, { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}) });
+    const { follow } = await import('./follow.js');
+    if (o.follow) d = await follow(c, id, d, o.json ?? false);
+    else if (o.wait !== false) {
       while (d.status === 'running') {
-        if (!o.json) process.stderr.write(`\rdeploying: ${d.done}/${d.total} tasks (${d.progress}%)`);
+        if (!o.json) process.stderr.write(`\r${d.dry_run ? 'dry run' : 'deploying'}: ${d.done}/${d.total} tasks (${d.progress}%)`);
         await new Promise((r) => setTimeout(r, 250));
         d = await c.request('GET', `/clusters/${id}/deployments/${d.id}`);
       }
       if (!o.json) process.stderr.write('\n');
     }
-    print(o.json, d, () => `deployment ${d.id}: ${d.status}${d.message ? ` (${d.message})` : ''}, ${d.done}/${d.total} tasks\n`);
-    if (d.status === 'failed') process.exitCode = EXIT_FINDINGS;
+    print(o.json, d, () => `${d.dry_run ? 'dry run' : 'deployment'} ${d.id}: ${d.status}${d.message ? ` (${d.message})` : ''}, ${d.done}/${d.total} tasks${d.dry_run ? ' (simulated: nothing ran on the nodes)' : ''}\n`);
+    if (d.status === 'failed' || d.status === 'stopped') process.exitCode = EXIT_FINDINGS;
   });
 
 export const envGraph = (ref: string, o: ServerOptions & { type?: string; format?: string }) =>

@@ -49,8 +49,20 @@ export function registerClient(program: Command): void {
       .option('--plugin <name=version|off>', 'enable, switch or disable a plugin (repeatable)', collect, [])
       .option('--dry-run', 'show what would change without applying it'),
   ).action(async (ref, o) => (await load()).envSettings(ref, o));
-  remote(env.command('deploy').argument('<env>', 'id or name').description('Deploy, showing progress').option('--graph <type>', 'graph type', 'default').option('--no-wait', 'return once started')).action(
-    async (ref, o) => (await load()).envDeploy(ref, o),
+  remote(
+    env
+      .command('deploy')
+      .argument('<env>', 'id or name')
+      .description('Deploy, showing progress: for real on real nodes over SSH; --dry-run simulates (the default when every node is simulated)')
+      .option('--graph <type>', 'graph type', 'default')
+      .option('--no-wait', 'return once started')
+      .option('--dry-run', 'simulate: walk the graph, run nothing on the nodes')
+      .option('--no-dry-run', 'deploy for real (refused, by name, if a node is simulated)')
+      .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default 50)')
+      .option('--follow', 'print each task as it ends, failures with their output'),
+  ).action(async (ref, o) => (await load()).envDeploy(ref, o));
+  remote(env.command('stop').argument('<env>', 'id or name').description('Stop the running deployment: nothing new starts, running tasks finish or are killed after a grace period')).action(
+    async (ref, o) => (await import('../client/follow.js')).envStop(ref, o),
   );
   remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
