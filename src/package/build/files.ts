@@ -7,6 +7,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
+import { readFailure } from '../yaml/index.js';
 import type { TarEntry } from './tar.js';
 
 export const MANIFEST_FILE = 'hearth-package.json';
@@ -44,11 +45,25 @@ export function collectPluginFiles(root: string, options: CollectOptions = {}): 
   const visiting = new Set<string>([realRoot]);
 
   const walk = (dir: string, rel: string): void => {
-    for (const name of readdirSync(dir).sort()) {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (err) {
+      // A folder Hearth may not list is an error to fix, not a crash (nor a package missing it).
+      findings.push(readFailure(err, rel || '.', { file: rel || '.' }));
+      return;
+    }
+    for (const name of names) {
       const relPath = rel ? `${rel}/${name}` : name;
       if (isSkippedName(name, rel === '')) continue;
       const full = join(dir, name);
-      const link = lstatSync(full);
+      let link;
+      try {
+        link = lstatSync(full);
+      } catch (err) {
+        findings.push(readFailure(err, relPath, { file: relPath }));
+        continue;
+      }
       let real = full;
       if (link.isSymbolicLink()) {
         const target = safeRealpath(full);
@@ -64,7 +79,13 @@ export function collectPluginFiles(root: string, options: CollectOptions = {}): 
         }
         real = target;
       }
-      const realStat = link.isSymbolicLink() ? statSync(real) : link;
+      let realStat;
+      try {
+        realStat = link.isSymbolicLink() ? statSync(real) : link;
+      } catch (err) {
+        findings.push(readFailure(err, relPath, { file: relPath }));
+        continue;
+      }
       const realPath = safeRealpath(real) ?? real;
       if (excluded.has(realPath)) continue;
       if (realStat.isDirectory()) {
@@ -77,7 +98,14 @@ export function collectPluginFiles(root: string, options: CollectOptions = {}): 
         walk(real, relPath);
         visiting.delete(realPath);
       } else if (realStat.isFile()) {
-        entries.push({ path: relPath, type: 'file', executable: (realStat.mode & 0o111) !== 0, data: readFileSync(real) });
+        let data: Buffer;
+        try {
+          data = readFileSync(real);
+        } catch (err) {
+          findings.push(readFailure(err, relPath, { file: relPath }));
+          continue;
+        }
+        entries.push({ path: relPath, type: 'file', executable: (realStat.mode & 0o111) !== 0, data });
       } else {
         findings.push(finding('build/special-file', 'warning', `'${relPath}' is neither a file nor a folder (a socket, FIFO or device) and is left out`, { file: relPath }));
       }

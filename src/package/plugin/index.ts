@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
-import { readYamlFile } from '../yaml/index.js';
+import { readFailure, readYamlFile } from '../yaml/index.js';
 import { inside, safeRealpath } from './glob.js';
 import { isMapping, putWithPosition } from './merge.js';
 import { FOLDER_KEYS, PathContext, resolvePathKeys } from './paths.js';
@@ -33,11 +33,12 @@ export const PLUGIN_FILES = [
 
 const METADATA_NAMES = ['metadata.yaml', 'metadata.yml', 'metadata.json'];
 
-function listTop(root: string): string[] {
+/** The top folder's names, or why it cannot be listed. */
+function listTop(root: string): string[] | { error: unknown } {
   try {
     return readdirSync(root).sort();
-  } catch {
-    return [];
+  } catch (error) {
+    return { error };
   }
 }
 
@@ -57,6 +58,11 @@ export function loadPlugin(dir: string): LoadResult {
     return { findings };
   }
   const entries = listTop(root);
+  if (!Array.isArray(entries)) {
+    // Not "no metadata.yaml": the folder is there, Hearth may not list it.
+    findings.push(readFailure(entries.error, dir, { file: dir, line: 1, column: 1 }));
+    return { findings };
+  }
   const metadataFile = METADATA_NAMES.find((name) => entries.includes(name));
   if (!metadataFile) {
     findings.push(
@@ -72,6 +78,7 @@ export function loadPlugin(dir: string): LoadResult {
   }
   const parsed = readYamlFile(join(root, metadataFile), metadataFile);
   findings.push(...parsed.findings);
+  if (!parsed.ok && parsed.findings.some((f) => f.code === 'file/unreadable')) return { findings };
   if (!parsed.ok) {
     findings.push(
       finding(

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf, recordContainer } from '../../core/positions.js';
-import { readYamlFile } from '../yaml/index.js';
+import { readFailure, readYamlFile } from '../yaml/index.js';
 import { globFiles, globProblem, inside, isGlob, safeRealpath } from './glob.js';
 import { deepOverride, isMapping, mappingLike, mergeGlobRoots, putWithPosition } from './merge.js';
 
@@ -62,8 +62,8 @@ export class PathContext {
     let stat;
     try {
       stat = statSync(abs);
-    } catch {
-      this.findings.push(finding('file/missing', 'error', `the file '${shown}' does not exist`, where));
+    } catch (err) {
+      this.findings.push(readFailure(err, shown, where));
       return undefined;
     }
     if (!stat.isFile()) {
@@ -74,7 +74,12 @@ export class PathContext {
       this.findings.push(finding('file/too-large', 'error', `'${shown}' is ${stat.size} bytes, over the limit of ${MAX_TEXT_BYTES}`, where, 'split the file or trim it'));
       return undefined;
     }
-    return readFileSync(abs, 'utf8');
+    try {
+      return readFileSync(abs, 'utf8');
+    } catch (err) {
+      this.findings.push(readFailure(err, shown, where));
+      return undefined;
+    }
   }
 
   readData(abs: string): { value: unknown; ok: boolean } {

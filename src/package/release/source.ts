@@ -12,7 +12,7 @@ import type { Release } from '../../core/release/model.js';
 import type { PluginGraph } from '../../core/release/plugin.js';
 import { normalizeTasks } from '../../core/tasks/index.js';
 import { loadPlugin } from '../plugin/index.js';
-import { parseYamlBytes } from '../yaml/index.js';
+import { parseYamlBytes, readFailure } from '../yaml/index.js';
 import { graphsFromEntries } from './contribution.js';
 import { readTasksFolder } from '../tasks/index.js';
 
@@ -51,8 +51,8 @@ export function readReleaseFixture(path: string): { releases: Release[]; finding
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
-  } catch {
-    return { releases: [], findings: [finding('file/missing', 'error', `cannot read '${path}'`, { file, line: 1, column: 1 })] };
+  } catch (err) {
+    return { releases: [], findings: [readFailure(err, file)] };
   }
   const parsed = parseYamlBytes(bytes, file);
   const findings: Finding[] = [...checkTemplateMarkup(bytes.toString('utf8'), file), ...parsed.findings];

@@ -1,2 +1,2 @@
 export { parseYaml, resolvePlainScalar, type ParsedYaml, type YamlParseOptions } from './parse.js';
-export { readYamlFile, parseYamlBytes, type ReadOptions } from './read.js';
+export { readYamlFile, parseYamlBytes, readFailure, type ReadOptions } from './read.js';

@@ -1,6 +1,6 @@
 /** Reading YAML (and JSON) files from disk: the checks that need bytes, not text. */
 import { readFileSync, statSync } from 'node:fs';
-import { finding } from '../../core/findings.js';
+import { finding, type Finding } from '../../core/findings.js';
 import { parseYaml, type ParsedYaml, type YamlParseOptions } from './parse.js';
 
 export interface ReadOptions extends YamlParseOptions {
@@ -10,6 +10,18 @@ export interface ReadOptions extends YamlParseOptions {
 
 const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The finding for a file or folder the system would not let Hearth read: a missing one is
+ * `file/missing`; one it may not read (permissions, an I/O error) is `file/unreadable` naming the
+ * reason, where reading it used to end `plugin validate` with a stack trace and the API with a 500.
+ */
+export function readFailure(err: unknown, displayPath: string, where: { file: string; line?: number; column?: number } = { file: displayPath, line: 1, column: 1 }): Finding {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return finding('file/missing', 'error', `the file '${displayPath}' does not exist`, where);
+  const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : code ? `${code}: ${(err as Error).message.replace(/^[A-Z]+: /, '')}` : String(err);
+  return finding('file/unreadable', 'error', `'${displayPath}' cannot be read (${why})`, where, code === 'EACCES' || code === 'EPERM' ? 'give the user running Hearth read access to it (and search access to its folders)' : 'check the file and the disk');
+}
 
 /**
  * Read and parse a YAML or JSON file. `displayPath` is what findings name (usually relative to the
@@ -24,8 +36,8 @@ export function readYamlFile(path: string, displayPath: string, options: ReadOpt
       return { value: undefined, ok: false, findings: [finding('file/not-a-file', 'error', `'${displayPath}' is not a regular file`, where)] };
     }
     size = stat.size;
-  } catch {
-    return { value: undefined, ok: false, findings: [finding('file/missing', 'error', `the file '${displayPath}' does not exist`, where)] };
+  } catch (err) {
+    return { value: undefined, ok: false, findings: [readFailure(err, displayPath, where)] };
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   if (size > maxBytes) {
@@ -35,7 +47,12 @@ export function readYamlFile(path: string, displayPath: string, options: ReadOpt
       findings: [finding('file/too-large', 'error', `'${displayPath}' is ${size} bytes, over the limit of ${maxBytes}`, where, 'split the file or trim it')],
     };
   }
-  const bytes = readFileSync(path);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    return { value: undefined, ok: false, findings: [readFailure(err, displayPath, where)] };
+  }
   return parseYamlBytes(bytes, displayPath, options);
 }
 
