@@ -12,6 +12,7 @@ import { inside, safeRealpath } from './glob.js';
 import { isMapping, putWithPosition } from './merge.js';
 import { FOLDER_KEYS, PathContext, resolvePathKeys } from './paths.js';
 import type { LoadedPlugin, LoadResult, PluginReleaseRecord } from './model.js';
+import { assumePackageVersion, templateSigns } from './partial.js';
 
 export * from './model.js';
 export { mergeGlobRoots, deepOverride } from './merge.js';
@@ -80,16 +81,20 @@ export function loadPlugin(dir: string): LoadResult {
   findings.push(...parsed.findings);
   if (!parsed.ok && parsed.findings.some((f) => f.code === 'file/unreadable')) return { findings };
   if (!parsed.ok) {
+    const { placeholders, makefile } = templateSigns(join(root, metadataFile));
+    const names = [...new Set(placeholders.map((p) => p.text))];
     findings.push(
       finding(
         'plugin/metadata-not-yaml',
         'error',
-        `${metadataFile} is not YAML, so the plugin cannot be read`,
-        { file: metadataFile, line: 1, column: 1 },
+        names.length > 0
+          ? `${metadataFile} is not YAML: it still holds build-time placeholders (${names.slice(0, 6).join(', ')}${names.length > 6 ? ', ...' : ''}), so the plugin's name, version and package version are unknown`
+          : `${metadataFile} is not YAML${makefile ? ' (it looks like a Makefile)' : ''}, so the plugin's name, version and package version are unknown`,
+        placeholders[0] ? { file: metadataFile, line: placeholders[0].line, column: placeholders[0].column } : { file: metadataFile, line: 1, column: 1 },
         'if this is a template (for make, Jinja or similar), render it first and validate the result',
       ),
     );
-    return { findings };
+    return { findings, partial: partialPlugin(root, entries, findings) };
   }
   if (!isMapping(parsed.value)) {
     const what = parsed.value === null ? 'empty' : Array.isArray(parsed.value) ? 'a list' : `a single value (${JSON.stringify(parsed.value).slice(0, 40)})`;
@@ -102,34 +107,12 @@ export function loadPlugin(dir: string): LoadResult {
         'write metadata.yaml as `name: ...`, `version: ...`, `package_version: ...` and so on; if it is a template, render it first',
       ),
     );
-    return { findings };
+    return { findings, partial: partialPlugin(root, entries, findings) };
   }
   const metadata = parsed.value;
   const packageVersion = metadata.package_version === undefined || metadata.package_version === null ? '1.0.0' : String(metadata.package_version);
 
-  const realRoot = safeRealpath(root) ?? root;
-  const files: Record<string, unknown> = {};
-  const filePaths: Record<string, string> = {};
-  for (const name of entries) {
-    const m = /^(.+)\.(ya?ml|json)$/i.exec(name);
-    if (!m || METADATA_NAMES.includes(name)) continue;
-    const key = m[1];
-    // `x.yaml` wins over `x.yml`, in sorted order. `__proto__.yaml` would replace the prototype of
-    // `files` (and `constructor.yaml` would look present already), so own keys only.
-    if (Object.hasOwn(files, key) || key === '__proto__') continue;
-    const path = join(root, name);
-    if (isDir(path)) continue;
-    if (!inside(realRoot, path)) {
-      findings.push(
-        finding('path/outside-plugin', 'error', `'${name}' is a link to a file outside the plugin folder; Hearth reads nothing outside it`, { file: name, line: 1, column: 1 }, 'copy the file into the plugin folder instead of linking to it'),
-      );
-      continue;
-    }
-    const read = readYamlFile(path, name);
-    findings.push(...read.findings);
-    files[key] = read.ok ? read.value : undefined;
-    filePaths[key] = name;
-  }
+  const { files, filePaths } = readTopFiles(root, entries, findings);
 
   const ctx = new PathContext(root);
   const rawReleases = Array.isArray(metadata.releases) ? metadata.releases : [];
@@ -153,6 +136,44 @@ export function loadPlugin(dir: string): LoadResult {
     isReleasePlugin: releases.some((r) => r.isRelease),
   };
   return { plugin, findings };
+}
+
+/** The plugin files beside metadata.yaml (`*.yaml`, `*.yml`, `*.json` at the top), parsed. */
+function readTopFiles(root: string, entries: string[], findings: Finding[]): { files: Record<string, unknown>; filePaths: Record<string, string> } {
+  const realRoot = safeRealpath(root) ?? root;
+  const files: Record<string, unknown> = {};
+  const filePaths: Record<string, string> = {};
+  for (const name of entries) {
+    const m = /^(.+)\.(ya?ml|json)$/i.exec(name);
+    if (!m || METADATA_NAMES.includes(name)) continue;
+    const key = m[1];
+    // `x.yaml` wins over `x.yml`, in sorted order. `__proto__.yaml` would replace the prototype of
+    // `files` (and `constructor.yaml` would look present already), so own keys only.
+    if (Object.hasOwn(files, key) || key === '__proto__') continue;
+    const path = join(root, name);
+    if (isDir(path)) continue;
+    if (!inside(realRoot, path)) {
+      findings.push(
+        finding('path/outside-plugin', 'error', `'${name}' is a link to a file outside the plugin folder; Hearth reads nothing outside it`, { file: name, line: 1, column: 1 }, 'copy the file into the plugin folder instead of linking to it'),
+      );
+      continue;
+    }
+    const read = readYamlFile(path, name);
+    findings.push(...read.findings);
+    files[key] = read.ok ? read.value : undefined;
+    filePaths[key] = name;
+  }
+  return { files, filePaths };
+}
+
+/**
+ * What can be known without metadata.yaml: the other top-level files, under the newest package
+ * version that introduced one of them (partial.ts). No release records, so no `*_path` files.
+ */
+function partialPlugin(root: string, entries: string[], findings: Finding[]): LoadedPlugin {
+  const { files, filePaths } = readTopFiles(root, entries, findings);
+  const assumed = assumePackageVersion(files);
+  return { root, name: '', version: '', packageVersion: assumed.version, metadata: {}, files, filePaths, releases: [], isReleasePlugin: false, assumedPackageVersion: assumed };
 }
 
 /** Packages before 5.0.0 only name two folders per release; check they exist, load nothing. */

@@ -44,10 +44,21 @@ export interface LoadedPlugin {
   releases: PluginReleaseRecord[];
   /** True when any release record has `is_release: true`. */
   isReleasePlugin: boolean;
+  /**
+   * Set when the package version could not be read (metadata.yaml unreadable): `packageVersion`
+   * is then this assumption (the newest version that introduced a file present), not the author's.
+   */
+  assumedPackageVersion?: { version: PackageVersion; because: string[] };
 }
 
 export interface LoadResult {
   /** Undefined only when nothing usable could be read (no metadata.yaml, or not YAML). */
   plugin?: LoadedPlugin;
   findings: Finding[];
+  /**
+   * When metadata.yaml cannot be read (not YAML, or not a mapping) and `plugin` is therefore
+   * absent: the other files, loaded for the validator to check what it still can. Nothing else
+   * (build, install, composition) may use a plugin without its metadata.
+   */
+  partial?: LoadedPlugin;
 }

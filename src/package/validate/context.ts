@@ -9,6 +9,8 @@ export interface ValidationContext {
   major: number;
   release?: Release;
   findings: Finding[];
+  /** The package version is not the author's but assumed (metadata.yaml unreadable): version-specific rules are skipped. */
+  assumedVersion?: boolean;
 }
 
 /** Fuel's core role names, known when no release is given. */

@@ -3,9 +3,11 @@
  * package version, then the rules the reference builder had and the ones it lacked (see
  * docs/validator.md for every finding code). Never throws for bad input.
  */
-import { hasErrors, type Finding } from '../../core/findings.js';
+import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
 import { loadPlugin } from '../plugin/index.js';
+import { assumePackageVersion } from '../plugin/partial.js';
+import { keyPositionOf } from '../../core/positions.js';
 import { checkFiles, checkReleaseFiles } from './files.js';
 import { checkMetadata, checkPackageVersion } from './metadata.js';
 import { checkTasks } from './tasks.js';
@@ -31,14 +33,49 @@ export { checkSchema, schemaValidator, schemasDir } from './schemas.js';
 export { closest, editDistance } from './spelling.js';
 export { findCycles } from './cycles.js';
 
+/**
+ * The package version is unknown (metadata.yaml unreadable, or its package_version missing or not
+ * a format): the files, tasks, roles, volumes, components and their cross references are still
+ * checked, as the assumed version reads them. What needs the version as the author wrote it
+ * (metadata fields, release records, the plugins-v5 package rules) is skipped, and a note says so.
+ */
+function checkWithAssumedVersion(ctx: ValidationContext): void {
+  const assumed = ctx.plugin.assumedPackageVersion;
+  if (!assumed) return;
+  ctx.assumedVersion = true;
+  const files = assumed.because.map((n) => ctx.plugin.filePaths[n] ?? `${n}.yaml`);
+  const unreadable = Object.keys(ctx.plugin.metadata).length === 0;
+  ctx.findings.push(
+    finding(
+      'plugin/package-version-assumed',
+      'info',
+      `${unreadable ? 'metadata.yaml cannot be read' : 'metadata.yaml names no known package_version'}, so the other files were checked as package ${assumed.version}${files.length > 0 ? `, the newest version that reads ${files.join(', ')}` : ' (the plugin has none of the files a later version introduced)'}; ${unreadable ? "metadata.yaml's fields, its releases and " : 'its releases and '}the rules of one package version were not checked`,
+      keyPositionOf(ctx.plugin.metadata, 'package_version') ?? { file: 'metadata.yaml', line: 1, column: 1 },
+      'fix metadata.yaml first (render a template, set package_version); then every check runs for the version it names',
+    ),
+  );
+  checkFiles(ctx);
+  checkTasks(ctx);
+  checkRolesAndVolumes(ctx);
+  checkSettingsRestrictions(ctx);
+  checkComponents(ctx);
+}
+
 export function validatePlugin(dir: string, options: ValidateOptions = {}): ValidationResult {
   const loaded = loadPlugin(dir);
   const findings: Finding[] = [...loaded.findings];
   const plugin = loaded.plugin;
-  if (!plugin) return { valid: false, findings: inFileOrder(findings) };
+  if (!plugin) {
+    // metadata.yaml cannot be read: check every other file with what can be known (issue 18).
+    if (loaded.partial) checkWithAssumedVersion({ plugin: loaded.partial, major: Number(loaded.partial.packageVersion[0]), findings, ...(options.release ? { release: options.release } : {}) });
+    return { valid: false, findings: inFileOrder(dedupe(findings)) };
+  }
   const summary = { name: plugin.name, version: plugin.version, package_version: plugin.packageVersion };
   const ctx: ValidationContext = { plugin, major: Number(plugin.packageVersion[0]), findings, ...(options.release ? { release: options.release } : {}) };
-  if (checkPackageVersion(ctx)) {
+  if (!checkPackageVersion(ctx)) {
+    const assumed = assumePackageVersion(plugin.files);
+    checkWithAssumedVersion({ ...ctx, plugin: { ...plugin, packageVersion: assumed.version, assumedPackageVersion: assumed }, major: Number(assumed.version[0]) });
+  } else {
     checkMetadata(ctx);
     checkFiles(ctx);
     checkReleaseFiles(ctx);

@@ -252,7 +252,7 @@ export function reportExpression(findings: Finding[], text: string, at: ReturnTy
 function checkPackageRules(ctx: ValidationContext, sources: TaskSource[]): void {
   const { plugin, findings, major } = ctx;
   const file = sources.find((s) => s.deploymentTasksFile);
-  if (!file || major < 4) return;
+  if (!file || major < 4 || ctx.assumedVersion) return;
   const tasks = file.tasks;
   const v2 = tasks.filter((t) => typeof t.version === 'string' && VERSION_2.test(t.version));
   const where = { file: file.file, line: 1, column: 1 };
