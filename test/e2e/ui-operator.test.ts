@@ -233,4 +233,45 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
     await p.close();
   });
+
+  test('Forms and wording: names checked at the field as you type, reasons are sentences, limits read as English and say their own message, a favicon', async () => {
+    await makeEnvironment(ui, 'form-taken');
+    const p = await ui.page('#/new');
+    await p.fill('#env-name', 'n'.repeat(101));
+    assert.match(await p.locator('#env-name-problem').innerText(), /^A name has at most 100 characters; this one has 101\.$/);
+    assert.equal(await p.locator('button:has-text("Next")').isDisabled(), true);
+    await p.fill('#env-name', 'form-taken');
+    assert.equal(await p.locator('#env-name-problem').innerText(), "An environment named 'form-taken' exists already.");
+    await p.fill('#env-name', 'form-new');
+    await p.locator('#env-name-problem').waitFor({ state: 'detached' });
+    await p.click('button:has-text("Next")');
+    const reasons: string[] = [];
+    for (let pane = 0; pane < 4; pane++) {
+      await p.locator('.choice').first().waitFor();
+      reasons.push(...(await p.locator('.choice .why').allInnerTexts()));
+      await p.click('button:has-text("Next")');
+    }
+    assert.ok(reasons.length > 3);
+    for (const r of reasons) assert.doesNotMatch(r, /\.[,;]|\.\.|\s\./, `a broken join: ${r}`);
+    assert.ok(reasons.some((r) => /^Ceph RBD for ephemeral disks .* requires Ceph RBD for images .*, which is not chosen yet: Ephemeral disks in Ceph need images in Ceph too\./.test(r)), reasons.join('\n'));
+    assert.ok(reasons.some((r) => r.includes('(which you chose): Choose one hypervisor. To enable it: unselect KVM')), reasons.join('\n'));
+    await ui.shot(p, 'wording-wizard');
+    // Limits: English counts, and the Ceph OSD limit's own message.
+    const release = (await ui.call<Array<{ id: string }>>('GET', '/releases'))[0].id;
+    const env = await ui.call<{ id: number }>('POST', '/clusters', { name: 'wording-ceph', release_id: release, components: ['hypervisor:kvm', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'] });
+    await addNodes(env.id, [['controller'], ['compute']]);
+    await p.goto(`${ui.server.url}/#/env/${env.id}/nodes`);
+    const notes = p.locator('ul[aria-label="Before deploying"]');
+    await notes.waitFor();
+    const text = await notes.innerText();
+    assert.match(text, /At least 1 Database node is required/);
+    assert.doesNotMatch(text, /1 Database nodes/);
+    assert.match(text, /There must be at least as many Ceph OSD nodes as the Ceph replication factor\./);
+    // A favicon.
+    assert.equal(await p.locator('link[rel="icon"]').getAttribute('href'), '/favicon.svg');
+    const icon = await fetch(`${ui.server.url}/favicon.svg`);
+    assert.equal(icon.status, 200);
+    assert.match(icon.headers.get('content-type') ?? '', /svg/);
+    await p.close();
+  });
 });

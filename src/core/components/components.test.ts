@@ -52,7 +52,7 @@ test('NSX only with vCenter: disabled until vCenter is chosen, with the fix', ()
   const withKvm = one(state(spec, ['hypervisor:libvirt:kvm']), 'network:neutron:core:nsx');
   assert.equal(withKvm.enabled, false);
   assert.equal(withKvm.deadEnd, false);
-  assert.match(withKvm.reasons[0], /NSX \(network:neutron:core:nsx\) requires VMware vCenter \(hypervisor:vmware\): NSX works only with ESX, which is not chosen yet/);
+  assert.match(withKvm.reasons[0], /NSX \(network:neutron:core:nsx\) requires VMware vCenter \(hypervisor:vmware\), which is not chosen yet: NSX works only with ESX$/);
   assert.deepEqual(withKvm.fix, ['also choose VMware vCenter (hypervisor:vmware)']);
   const withVcenter = one(state(spec, ['hypervisor:vmware']), 'network:neutron:core:nsx');
   assert.equal(withVcenter.enabled, true);

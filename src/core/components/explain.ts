@@ -25,7 +25,13 @@ function listText(catalog: Catalog, rule: Constraint): string {
   return shown.join(', ');
 }
 
-const withMessage = (text: string, message: string | undefined) => (message ? `${text}: ${message}` : text);
+/**
+ * "<rule>: <the author's message>". Authors end their messages with a full stop ("Choose one
+ * hypervisor."), and these clauses are joined into longer sentences ("…; so X cannot be chosen"),
+ * so the message's own closing punctuation is dropped here and the sentence ends where it ends.
+ */
+export const authorMessage = (message: string | undefined) => (message ? message.trim().replace(/[\s.;,:!]+$/, '') : '');
+const withMessage = (text: string, message: string | undefined) => (authorMessage(message) ? `${text}: ${authorMessage(message)}` : text);
 
 /**
  * Sentences depend on the catalog alone, and the wizard asks for the same ones after every click
@@ -55,6 +61,11 @@ export function describeRule(catalog: Catalog, k: number): string {
 }
 
 function ruleText(catalog: Catalog, k: number): string {
+  return withMessage(ruleClause(catalog, k), catalog.constraints[k].message);
+}
+
+/** The rule in words, without its author's message. */
+export function ruleClause(catalog: Catalog, k: number): string {
   const rule = catalog.constraints[k];
   const who = rule.trigger >= 0 ? nameOf(catalog, rule.trigger) : '';
   const many = rule.items.length !== 1;
@@ -82,7 +93,7 @@ function ruleText(catalog: Catalog, k: number): string {
       text = `exactly one network core plugin must be chosen (${list(catalog, rule)})`;
       break;
   }
-  return withMessage(text, rule.message);
+  return text;
 }
 
 /** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */

@@ -65,7 +65,7 @@ test('a radio member disabled while a sibling is checked is explained by its own
   const waiting = one(state(spec, ['hypervisor:libvirt:kvm', 'network:neutron:core:ml2']), 'network:neutron:core:nsx');
   assert.equal(waiting.enabled, false);
   assert.equal(waiting.deadEnd, false);
-  assert.match(waiting.reasons[0], /requires VMware vCenter \(hypervisor:vmware\): NSX works only with ESX, which is not chosen yet$/);
+  assert.match(waiting.reasons[0], /requires VMware vCenter \(hypervisor:vmware\), which is not chosen yet: NSX works only with ESX$/);
   // TestNet clashes with the libvirt hypervisor the user chose.
   const testNet = one(state(spec, ['hypervisor:libvirt:qemu', 'network:neutron:core:ml2']), 'network:neutron:core:test_net');
   assert.equal(testNet.enabled, false);

@@ -7,7 +7,7 @@
  * are new. Objects and lists handed out are frozen, since later answers share them.
  */
 import type { Catalog } from './catalog.js';
-import { describeRule, nameOf, pairText } from './explain.js';
+import { authorMessage, nameOf, pairText, ruleClause } from './explain.js';
 import { NONE } from './gates.js';
 import type { ComponentState } from './state.js';
 
@@ -30,9 +30,10 @@ export class Shown {
     this.clashTexts = new Array(catalog.components.length);
   }
 
-  /** "X requires Y, which is not chosen yet", told once per rule and catalog. */
+  /** "X requires Y, which is not chosen yet: <the author's message>", told once per rule and catalog. */
   notChosenYet(k: number): string {
-    return (this.gate[k] ??= `${describeRule(this.catalog, k)}, which is not chosen yet`);
+    const message = authorMessage(this.catalog.constraints[k].message);
+    return (this.gate[k] ??= `${ruleClause(this.catalog, k)}, which is not chosen yet${message ? `: ${message}` : ''}`);
   }
 
   /**

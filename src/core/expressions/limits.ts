@@ -111,7 +111,9 @@ export function evaluateLimits(limits: unknown, context: ExpressionContext, opti
   for (const type of limitTypes) {
     if (effective[type]) continue;
     const value = limitValue(map[type], `limits.${type}`, context, findings);
-    if (value !== undefined) effective[type] = { value };
+    if (value === undefined) continue;
+    // A role's own `message` says why its bounds are what they are (Ceph OSD: "as many as the replication factor").
+    effective[type] = typeof map.message === 'string' && type !== 'recommended' ? { value, message: map.message } : { value };
   }
   const result: LimitsEvaluation = { limits: effective, failures: [], valid: true, findings };
   if (options.count === undefined) return result;
@@ -120,19 +122,22 @@ export function evaluateLimits(limits: unknown, context: ExpressionContext, opti
   result.count = count;
   const { min, max, recommended } = effective;
   if (min && min.value && count < min.value) {
-    result.failures.push({ type: 'min', limit: min.value, severity: 'error', message: min.message ?? `At least ${min.value} ${role} nodes are required (${count} selected currently).` });
+    result.failures.push({ type: 'min', limit: min.value, severity: 'error', message: min.message ?? `At least ${nodes(min.value, role)} ${min.value === 1 ? 'is' : 'are'} required (${count} selected currently).` });
   }
   if (max && max.value && count > max.value) {
-    result.failures.push({ type: 'max', limit: max.value, severity: 'error', message: max.message ?? `At most ${max.value} ${role} nodes are allowed.` });
+    result.failures.push({ type: 'max', limit: max.value, severity: 'error', message: max.message ?? `At most ${nodes(max.value, role)} ${max.value === 1 ? 'is' : 'are'} allowed.` });
   }
   if (recommended && recommended.value && count < recommended.value) {
     result.failures.push({
       type: 'recommended',
       limit: recommended.value,
       severity: 'warning',
-      message: recommended.message ?? `It is recommended to have at least ${recommended.value} of ${role} nodes (${count} selected currently).`,
+      message: recommended.message ?? `At least ${nodes(recommended.value, role)} ${recommended.value === 1 ? 'is' : 'are'} recommended (${count} selected currently).`,
     });
   }
   result.valid = !result.failures.some((f) => f.severity === 'error');
   return result;
 }
+
+/** "1 Database node", "3 Database nodes". */
+const nodes = (n: number, role: string) => `${n} ${role} node${n === 1 ? '' : 's'}`;

@@ -95,7 +95,7 @@ test('limits: numbers or expressions, overrides first, strictest override wins',
   assert.equal(two.valid, false);
   assert.deepEqual(two.failures.map((f) => [f.type, f.severity, f.message]), [
     ['min', 'error', 'At least 3 in HA'],
-    ['recommended', 'warning', 'It is recommended to have at least 3 of controller nodes (2 selected currently).'],
+    ['recommended', 'warning', 'At least 3 controller nodes are recommended (2 selected currently).'],
   ]);
   const five = evaluateLimits(limits, models, { count: 5, role: 'controller' });
   assert.deepEqual(five.failures.map((f) => f.message), ['At most 3 controller nodes are allowed.']);
@@ -117,4 +117,14 @@ test('an override of 0 lifts the base limit while its condition holds', () => {
   const withCeph = evaluateLimits(limits, settings(true), { count: 2, role: 'ceph-osd' });
   assert.equal(withCeph.failures[0]?.type, 'min');
   assert.equal(withCeph.failures[0]?.limit, 3);
+});
+
+test('limits: a role\'s own message is said for its bounds, and counts read as English (issue 16)', () => {
+  const osd = { min: 'settings:storage.osd_pool_size.value', message: 'There must be at least as many Ceph OSD nodes as the Ceph replication factor.' };
+  const models = { settings: { storage: { osd_pool_size: { value: '3' } } } };
+  assert.deepEqual(evaluateLimits(osd, models, { count: 1, role: 'Ceph OSD' }).failures.map((f) => f.message), ['There must be at least as many Ceph OSD nodes as the Ceph replication factor.']);
+  assert.deepEqual(evaluateLimits({ min: 1, recommended: 3 }, {}, { count: 0, role: 'Database' }).failures.map((f) => f.message), [
+    'At least 1 Database node is required (0 selected currently).',
+    'At least 3 Database nodes are recommended (0 selected currently).',
+  ]);
 });

@@ -1,4 +1,5 @@
 import type { ComponentState } from '../types.js';
+import { sentence } from './words.js';
 
 /**
  * One component in the wizard. A disabled choice stays focusable (aria-disabled, not `disabled`)
@@ -36,7 +37,7 @@ export function Choice({ c, kind, name, onToggle }: { c: ComponentState; kind: '
       </label>
       {why && (
         <p id={why} className={disabled ? 'why' : 'why note'}>
-          {reasons.join(' ')}
+          {reasons.map(sentence).join(' ')}
           {disabled && c.fix.length > 0 && <span className="fix"> To enable it: {c.fix.join('; ')}.</span>}
         </p>
       )}

@@ -1,5 +1,5 @@
 import { ApiError, detailMessages } from '../api.js';
-import { inOurWords, schemaErrorWords } from './words.js';
+import { inOurWords, schemaErrorWords, sentence } from './words.js';
 
 /** An error from the API, with every explanation the engine gave, in the UI's words. */
 export function Problems({ error, title }: { error: unknown; title?: string }) {
@@ -22,11 +22,3 @@ export function Problems({ error, title }: { error: unknown; title?: string }) {
     </div>
   );
 }
-
-/** Server messages are clauses ("there is no release 'x'"); shown as sentences. */
-const sentence = (text: string) => {
-  const t = text.trim();
-  if (!t) return t;
-  const first = t[0].toUpperCase() + t.slice(1);
-  return /[.!?)]$/.test(first) ? first : `${first}.`;
-};

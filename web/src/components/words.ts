@@ -46,3 +46,11 @@ export function schemaErrorWords(e: AjvError): string {
 
 /** "cluster" in a server message reads "environment" (the UI's word); identifiers in quotes stay. */
 export const inOurWords = (text: string) => text.replace(/\bclusters\b(?![^']*'[^']*$)/g, 'environments').replace(/\bcluster\b(?![^']*'[^']*$)/g, 'environment');
+
+/** A clause as a sentence: a capital first letter and a full stop at the end. */
+export function sentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  const first = t[0].toUpperCase() + t.slice(1);
+  return /[.!?)]$/.test(first) ? first : `${first}.`;
+}
