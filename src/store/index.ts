@@ -11,3 +11,4 @@ export * from './clusters.js';
 export * from './nodes.js';
 export * from './deployments.js';
 export { schemaState, KNOWN_SCHEMA, type SchemaState } from './schema-version.js';
+export { exportDatabase, importDatabase, checkDump, type Dump } from './dump.js';

@@ -7,6 +7,7 @@ import { registerGraph } from './graph.js';
 import { registerTemplate } from './template.js';
 import { registerServe } from './serve.js';
 import { registerClient } from './client.js';
+import { registerDb } from './db.js';
 
 /** Every area's subcommands. Registration only declares options; actions load their code lazily. */
 export function registerCommands(program: Command): void {
@@ -18,4 +19,5 @@ export function registerCommands(program: Command): void {
   registerTemplate(program);
   registerServe(program);
   registerClient(program);
+  registerDb(program);
 }

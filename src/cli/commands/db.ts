@@ -1,0 +1,80 @@
+/**
+ * `hearth db export | import`: the whole database as one versioned JSON file and back, to move an
+ * embedded database to PostgreSQL (DATABASE_URL) or across a PGlite upgrade. Run while no server
+ * uses the embedded folder (it is locked while one does).
+ */
+import type { Command } from 'commander';
+import { EXIT_FINDINGS, EXIT_OK, usageError } from '../exit.js';
+
+interface DbOptions {
+  dataDir?: string;
+  output?: string;
+}
+
+async function withStore<T>(options: DbOptions, work: (db: import('../../store/index.js').Database) => Promise<T>): Promise<T | undefined> {
+  const store = await import('../../store/index.js');
+  let db;
+  try {
+    db = await store.openStore({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+    return await work(db);
+  } catch (err) {
+    if (err instanceof store.StoreError) {
+      process.stderr.write(`hearth: ${err.message}\n${err.hint ? `  hint: ${err.hint}\n` : ''}`);
+      process.exitCode = EXIT_FINDINGS;
+      return undefined;
+    }
+    throw err;
+  } finally {
+    await db?.close();
+  }
+}
+
+export function registerDb(program: Command): void {
+  const db = program.command('db').description('Move the database: export it to a JSON file, import one into an empty database');
+
+  db.command('export')
+    .description('Write every plugin, release, environment, node and deployment to a versioned JSON file (DATABASE_URL, else the embedded folder)')
+    .option('-o, --output <file>', 'where to write (default: standard output)')
+    .option('--data-dir <dir>', 'the embedded database folder (default: $XDG_DATA_HOME/hearth or ~/.local/share/hearth)')
+    .action(async (options: DbOptions) => {
+      await withStore(options, async (store) => {
+        const { exportDatabase } = await import('../../store/index.js');
+        const text = `${JSON.stringify(await exportDatabase(store))}\n`;
+        if (!options.output) {
+          process.stdout.write(text);
+        } else {
+          // Whole or not at all: an interrupted export never leaves a file that looks complete.
+          const { renameSync, writeFileSync } = await import('node:fs');
+          const partial = `${options.output}.partial-${process.pid}`;
+          writeFileSync(partial, text, { mode: 0o600 });
+          renameSync(partial, options.output);
+          process.stderr.write(`exported to ${options.output}\n`);
+        }
+        process.exitCode = EXIT_OK;
+      });
+    });
+
+  db.command('import')
+    .description('Load an export into an empty database (DATABASE_URL, else the embedded folder), all of it or nothing')
+    .argument('<file>', 'a file written by hearth db export')
+    .option('--data-dir <dir>', 'the embedded database folder')
+    .action(async (file: string, options: DbOptions) => {
+      const { existsSync, readFileSync } = await import('node:fs');
+      if (!existsSync(file)) return usageError(`no such file: ${file}`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(readFileSync(file, 'utf8'));
+      } catch (err) {
+        process.stderr.write(`hearth: ${file} is not JSON: ${(err as Error).message}\n  hint: give a file written by hearth db export\n`);
+        process.exitCode = EXIT_FINDINGS;
+        return;
+      }
+      await withStore(options, async (store) => {
+        const { checkDump, importDatabase } = await import('../../store/index.js');
+        const counts = await importDatabase(store, checkDump(parsed));
+        const summary = Object.entries(counts).filter(([, n]) => n > 0).map(([t, n]) => `${n} ${t}`).join(', ');
+        process.stdout.write(`imported ${summary || 'nothing (the export was empty)'}\n`);
+        process.exitCode = EXIT_OK;
+      });
+    });
+}
