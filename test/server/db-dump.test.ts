@@ -22,7 +22,7 @@ function comparable(dump: Dump): unknown {
   const norm = (v: unknown): unknown => {
     if (typeof v === 'string' && ISO.test(v)) return new Date(v).toISOString();
     if (Array.isArray(v)) return v.map(norm);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]).sort(([a], [b]) => (a < b ? -1 : 1)));
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)] as const).sort(([a], [b]) => (a < b ? -1 : 1)));
     return v;
   };
   return norm(dump.tables);

@@ -78,7 +78,7 @@ describe('graph answers and the node cap', () => {
     const seen: string[] = [];
     let marker: string | null = null;
     for (let i = 0; i < 10; i++) {
-      const page = (await call('GET', `${url}?limit=2${marker ? `&marker=${marker}` : ''}`)).json();
+      const page: { nodes: Array<{ id: string }>; next_marker: string | null } = (await call('GET', `${url}?limit=2${marker ? `&marker=${marker}` : ''}`)).json();
       assert.ok(page.nodes.length <= 2);
       seen.push(...page.nodes.map((n: { id: string }) => String(n.id)));
       marker = page.next_marker;
