@@ -31,13 +31,22 @@ export interface TaskRunView {
   output?: string | null;
 }
 
-/** Marks a deployment as real (not a dry run) and records each task's type. */
-export async function markReal(q: Queryable, deploymentId: number, types: Array<{ node: string; taskId: string; type: string }>): Promise<void> {
-  await q.query(`UPDATE deployments SET mode = 'real' WHERE id = $1`, [deploymentId]);
+/**
+ * Records a real run and one row per (node, task) with its type: arrays unnested in one statement
+ * (a 200,000-task run in one round trip, several times faster than a JSON document).
+ */
+export async function createRealDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string; type: string; skipped?: boolean }>, owner: number): Promise<number> {
+  const [{ id }] = await q.query<{ id: number }>(`INSERT INTO deployments (cluster_id, graph_type, status, total, owner, mode) VALUES ($1, $2, 'running', $3, $4, 'real') RETURNING id`, [clusterId, graphType, tasks.length, owner]);
   await q.query(
-    `UPDATE deployment_tasks d SET type = u.type FROM jsonb_to_recordset($2::jsonb) AS u(node text, "taskId" text, type text) WHERE d.deployment_id = $1 AND d.node = u.node AND d.task_id = u."taskId"`,
-    [deploymentId, json(types)],
+    `INSERT INTO deployment_tasks (deployment_id, node, task_id, type, position, status)
+     SELECT $1, t.node, t.task_id, t.type, (t.i - 1)::int, CASE WHEN t.skipped THEN 'skipped' ELSE 'pending' END
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS t(node, task_id, type, skipped, i)`,
+    [id, tasks.map((t) => t.node), tasks.map((t) => t.taskId), tasks.map((t) => t.type), tasks.map((t) => t.skipped === true)],
   );
+  // Fresh statistics, so each batch of reports is joined by index lookups rather than by hashing
+  // the whole run's rows (the planner's figures otherwise predate the run: quadratic in its size).
+  await q.query('ANALYZE deployment_tasks');
+  return id;
 }
 
 /** Whether each deployment was real or a dry run. */
@@ -97,3 +106,4 @@ export async function endRealDeployment(q: Queryable, deploymentId: number, stat
   await q.query('UPDATE deployments SET status = $2, message = $3, finished_at = now() WHERE id = $1', [deploymentId, status, message ?? null]);
   await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, 'not run') WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId]);
 }
+

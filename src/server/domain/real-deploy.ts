@@ -80,8 +80,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       const type = graph.classes[node.classIndex].slots[v - node.base].task.type;
       tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
     }
-    const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
-    await runs.markReal(tx, id, tasks);
+    const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id);
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
