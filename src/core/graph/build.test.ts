@@ -277,3 +277,82 @@ test('property: expansion is deterministic', () => {
     { seed: 4243, numRuns: 60 },
   );
 });
+
+test('a primary node is in both its role and primary-<role>, unless the task source names primary-<role> itself', () => {
+  const roles = { controller: { has_primary: true, tags: ['controller', 'database'] }, compute: {} };
+  const tagsMetadata = { controller: { has_primary: true }, database: { has_primary: true } };
+  const hearth = { source: 'hearth' };
+  const graph = buildDeploymentGraph({
+    tasks: [
+      // A release that names only `controller` (and the `database` tag) reaches the primary too.
+      task('api', { roles: ['controller'], origin: hearth }),
+      task('db', { tags: ['database'], origin: hearth }),
+      task('agent', { roles: ['compute'], crossDepends: [{ name: 'api', role: ['controller'] }], origin: hearth }),
+      // A Fuel-style source names primary-keystone; its plain `keystone`-like names keep meaning "the others".
+      task('primary-only', { roles: ['primary-controller'], origin: { source: 'fuel' } }),
+      task('others-only', { roles: ['controller'], origin: { source: 'fuel' } }),
+    ],
+    nodes: nodes({ controller: 2, compute: 1 }),
+    roles,
+    tagsMetadata,
+  });
+  assert.deepEqual(graph.nodes.find((n) => n.id === 'controller-1')!.labels, ['primary-controller', 'primary-database']);
+  assert.deepEqual(tasksOn(graph, 'controller-1'), ['api', 'db', 'primary-only']);
+  assert.deepEqual(tasksOn(graph, 'controller-2'), ['api', 'db', 'others-only']);
+  // The cross-dependency on `controller` waits for the primary's api as well.
+  assert.deepEqual(depsOf(graph, 'compute-1', 'agent'), ['controller-1:api', 'controller-2:api']);
+});
+
+test('one task id from two plugins: each node runs the definition its roles reach; both on one node is an error', () => {
+  const roles = { pa: {}, pb: {}, controller: {} };
+  const defs = [
+    task('shared', { roles: ['pa'], parameters: { cmd: 'a' }, origin: { source: 'pa' } }),
+    task('shared', { roles: ['pb'], parameters: { cmd: 'b' }, origin: { source: 'pb' } }),
+    task('after', { roles: ['pa', 'pb'], requires: ['shared'], origin: { source: 'pa' } }),
+  ];
+  const apart = buildDeploymentGraph({ tasks: defs, nodes: [{ id: 'n1', roles: ['pa'] }, { id: 'n2', roles: ['pb'] }, { id: 'n3', roles: ['controller'] }], roles });
+  const slot = (graph: DeploymentGraph, node: string) => graph.classes[graph.nodes.find((n) => n.id === node)!.classIndex].slots.find((s) => s.id === 'shared');
+  assert.equal(slot(apart, 'n1')?.task.parameters?.cmd, 'a');
+  assert.equal(slot(apart, 'n2')?.task.parameters?.cmd, 'b');
+  assert.equal(slot(apart, 'n3'), undefined);
+  assert.deepEqual(depsOf(apart, 'n2', 'after'), ['n2:shared']);
+  assert.deepEqual(apart.findings.filter((f) => f.severity !== 'info'), []);
+
+  const together = buildDeploymentGraph({ tasks: defs, nodes: [{ id: 'n1', roles: ['pa', 'pb'] }], roles });
+  const conflict = together.findings.find((f) => f.code === 'task/conflict-on-node');
+  assert.equal(conflict?.severity, 'error');
+  assert.match(conflict!.message, /node 'n1' would run two definitions of task 'shared': from pa and pb/);
+
+  // Two plugins that both switch a task off agree: no error on a node of both.
+  const skips = buildDeploymentGraph({ tasks: [task('x', { type: 'skipped', roles: '*', origin: { source: 'pa' } }), task('x', { type: 'skipped', roles: ['pb'], origin: { source: 'pb' } })], nodes: [{ id: 'n1', roles: ['pb'] }], roles });
+  assert.deepEqual(skips.findings.filter((f) => f.severity === 'error'), []);
+  // The same source twice is still a duplicate: the later definition wins, with a warning.
+  const twice = buildDeploymentGraph({ tasks: [task('y', { roles: ['pa'] }), task('y', { roles: ['pb'] })], nodes: [{ id: 'n1', roles: ['pa'] }], roles });
+  assert.deepEqual(twice.findings.map((f) => f.code), ['graph/duplicate-task']);
+  assert.deepEqual(tasksOn(twice, 'n1'), []);
+});
+
+test('nodes that run none of their role’s tasks are reported, per role and primary position', () => {
+  const roles = { controller: { has_primary: true }, compute: {}, spare: {} };
+  const graph = buildDeploymentGraph({
+    tasks: [task('all', { roles: '*', origin: { source: 'r' } }), task('p', { roles: ['primary-controller'], origin: { source: 'r' } }), task('c', { roles: ['controller'], origin: { source: 'r' } }), task('nova', { roles: ['compute'], origin: { source: 'r' } })],
+    nodes: [{ id: 'n1', roles: ['controller', 'spare'] }, { id: 'n2', roles: ['controller'] }, { id: 'n3', roles: ['compute'] }],
+    roles,
+    checkRoleTasks: true,
+  });
+  assert.deepEqual(graph.findings.map((f) => `${f.code} ${f.message}`), ["graph/role-without-tasks role 'spare': node n1 runs none of the role's tasks, only tasks for every node"]);
+  const primaryOnly = buildDeploymentGraph({ tasks: [task('p', { roles: ['primary-controller'], origin: { source: 'r' } })], nodes: nodes({ controller: 2 }), roles, checkRoleTasks: true });
+  assert.deepEqual(primaryOnly.findings.map((f) => f.message), ["role 'controller': node controller-2 runs none of the role's tasks, only tasks for every node"]);
+});
+
+test('each plugin’s definition of a shared id paces only its own nodes', () => {
+  const roles = { pa: {}, pb: {} };
+  const graph = buildDeploymentGraph({
+    tasks: [task('shared', { roles: ['pa'], strategy: { type: 'one_by_one' }, origin: { source: 'pa' } }), task('shared', { roles: ['pb'], parameters: { cmd: 'b' }, origin: { source: 'pb' } })],
+    nodes: [{ id: 'a1', roles: ['pa'] }, { id: 'b1', roles: ['pb'] }, { id: 'a2', roles: ['pa'] }, { id: 'b2', roles: ['pb'] }],
+    roles,
+  });
+  assert.deepEqual(depsOf(graph, 'a2', 'shared'), ['a1:shared']);
+  assert.deepEqual(depsOf(graph, 'b1', 'shared'), []);
+  assert.deepEqual(depsOf(graph, 'b2', 'shared'), []);
+});

@@ -6,12 +6,14 @@
  */
 import { finding, type Finding } from '../findings.js';
 import type { Task } from '../tasks/model.js';
+import { catalogue } from './catalogue.js';
 import { classTemplate, linkTemplate, syncTemplate, type ClassTemplate, type TaskCatalogue } from './classes.js';
 import { allConditionsHold } from './conditions.js';
 import { CrossLinker } from './cross.js';
 import { EdgeBuffer } from './edges.js';
-import { checkPatterns, labelNodes } from './labels.js';
+import { checkPatterns, labelNodes, primaryLabels, reachPrimaries } from './labels.js';
 import { MASTER_NODE, SYNC_NODE, type DeploymentGraph, type GraphInput, type GraphNode } from './model.js';
+import { nodeList, reportRoleTasks } from './role-tasks.js';
 import { findCycle, schedule } from './schedule.js';
 import { compileName, isPattern } from './selectors.js';
 import { describeVertex } from './vertices.js';
@@ -19,31 +21,6 @@ import { describeVertex } from './vertices.js';
 export { nodeOfVertex } from './vertices.js';
 
 export const DEFAULT_DURATION_S = 300;
-
-function catalogue(tasks: Task[], defaultDuration: number, findings: Finding[]): TaskCatalogue {
-  const byId = new Map<string, number>();
-  const list: Task[] = [];
-  for (const task of tasks) {
-    const earlier = byId.get(task.id);
-    if (earlier !== undefined) {
-      const first = list[earlier];
-      findings.push(
-        finding('graph/duplicate-task', 'warning', `task '${task.id}' is defined twice (${first.origin.source}${first.origin.file ? ` ${first.origin.file}:${first.origin.line ?? '?'}` : ''} and ${task.origin.source}); the later definition is used`, task.origin, 'compose the release and plugins first, or remove one definition'),
-      );
-      list[earlier] = task;
-    } else {
-      byId.set(task.id, list.length);
-      list.push(task);
-    }
-  }
-  const groups = new Map<string, Task>();
-  const stages: Task[] = [];
-  for (const task of list) {
-    if (task.type === 'group') groups.set(task.id, task);
-    else if (task.type === 'stage') stages.push(task);
-  }
-  return { tasks: list, byId, groups, stages, defaultDuration };
-}
 
 /** Dependencies on tasks that exist nowhere in the graph: a warning per task, listing them. */
 function reportMissing(cat: TaskCatalogue, findings: Finding[]): void {
@@ -64,6 +41,32 @@ function reportMissing(cat: TaskCatalogue, findings: Finding[]): void {
   }
 }
 
+/** Plugins' definitions of one task id that disagree and reach one node: which of them runs there is not decidable. */
+function reportConflicts(classes: ClassTemplate[], nodes: GraphNode[], findings: Finding[]): void {
+  for (const template of classes) {
+    if (template.conflicts.length === 0 || template.nodes.length === 0) continue;
+    const ids = template.nodes.map((n) => `'${nodes[n].id}'`);
+    for (const conflict of template.conflicts) {
+      const task = template.slots[template.slotOf.get(conflict.id) ?? -1]?.task;
+      findings.push(
+        finding('task/conflict-on-node', 'error', `node${ids.length > 1 ? 's' : ''} ${nodeList(ids)} would run two definitions of task '${conflict.id}': from ${conflict.sources.join(' and ')}`, task?.origin, 'put the roles of those plugins on different nodes, or enable only one of the plugins'),
+      );
+    }
+  }
+}
+
+/** The task definition a node's vertex runs. */
+function slotTaskOf(nodes: GraphNode[], classes: ClassTemplate[], v: number): Task | undefined {
+  let lo = 0;
+  let hi = nodes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (nodes[mid].base <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return classes[nodes[lo].classIndex].slots[v - nodes[lo].base]?.task;
+}
+
 /** How many nodes may run a paced task or group at once: 1 for one_by_one, `amount` for parallel. */
 function paceOf(task: Task, findings: Finding[], warned: Set<string>): number | undefined {
   const strategy = task.strategy;
@@ -80,7 +83,8 @@ function paceOf(task: Task, findings: Finding[], warned: Set<string>): number | 
 
 export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   const findings: Finding[] = [];
-  const cat = catalogue(input.tasks ?? [], input.defaultDuration ?? DEFAULT_DURATION_S, findings);
+  // A plain role name reaches the primary node too, unless the task's source names primary-<role> (labels.ts).
+  const cat = catalogue(reachPrimaries(input.tasks ?? [], primaryLabels(input)), input.defaultDuration ?? DEFAULT_DURATION_S, findings);
   reportMissing(cat, findings);
   const labelled = labelNodes(input, findings);
 
@@ -108,10 +112,12 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   }
 
   for (const template of classes) linkTemplate(template, sync);
+  reportConflicts(classes, nodes, findings);
+  if (input.checkRoleTasks) reportRoleTasks(cat, input, nodes, findings);
 
   // Conditions: cluster-wide ones once per task, per-node ones once per (node, task).
   const evaluator = input.conditions ?? allConditionsHold;
-  const clusterValue = new Map<string, boolean>();
+  const clusterValue = new Map<Task, boolean>();
   let conditioned = 0;
   const scopeBase = { settings: input.settings, context: input.context, previous: input.previous };
   for (const task of cat.tasks) {
@@ -120,14 +126,14 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     if (evaluator.perNode(task.condition, task)) continue;
     const result = evaluator.evaluate(task.condition, task, scopeBase);
     if (result.finding) findings.push(result.finding);
-    clusterValue.set(task.id, result.value);
+    clusterValue.set(task, result.value);
   }
   if (evaluator.placeholder && conditioned > 0) {
     findings.push(finding('graph/conditions-not-evaluated', 'info', `${conditioned} task conditions were taken as true (as on a first deployment); pass a condition evaluator to skip tasks whose conditions do not hold`));
   }
   for (const template of classes) {
     template.slots.forEach((slot, i) => {
-      if (slot.task && clusterValue.get(slot.task.id) === false) template.skippedSlots.add(i);
+      if (slot.task && clusterValue.get(slot.task) === false) template.skippedSlots.add(i);
     });
   }
 
@@ -175,7 +181,10 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   for (const task of cat.tasks) {
     if (task.type === 'group' || task.type === 'stage') continue;
     const pace = paceOf(task, findings, warned);
-    if (pace !== undefined) chain(linker.vertices(task.id), pace);
+    if (pace === undefined) continue;
+    // Where plugins define the id apart, each definition paces only the nodes that run it.
+    const vertices = linker.vertices(task.id);
+    chain(cat.alternatives.has(task.id) ? vertices.filter((v) => slotTaskOf(nodes, classes, v) === task) : vertices, pace);
   }
   for (const group of cat.groups.values()) {
     const pace = paceOf(group, findings, warned);
@@ -212,7 +221,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
       taskPairs++;
       const task = slot.task;
       let skip = t.skippedSlots.has(s) || task.type === 'skipped';
-      if (!skip && task.condition !== undefined && !clusterValue.has(task.id)) {
+      if (!skip && task.condition !== undefined && !clusterValue.has(task)) {
         const result = evaluator.evaluate(task.condition, task, { ...scopeBase, node, input });
         if (result.finding) findings.push(result.finding);
         skip = !result.value;

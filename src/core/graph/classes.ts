@@ -4,7 +4,8 @@
  * of nodes in it. This is what keeps the graph linear in nodes × tasks: nothing here looks at
  * another node.
  */
-import type { Task } from '../tasks/model.js';
+import { definitionsAgree } from '../tasks/agree.js';
+import type { RoleSelector, Task } from '../tasks/model.js';
 import type { NodeClass, Slot } from './model.js';
 import { selectorMatches } from './labels.js';
 import { compileName, isPattern } from './selectors.js';
@@ -14,7 +15,10 @@ export const ZERO_DURATION_TYPES: ReadonlySet<string> = new Set(['stage', 'group
 
 export interface TaskCatalogue {
   tasks: Task[];
+  /** The first definition of each id. */
   byId: Map<string, number>;
+  /** Ids that several sources (plugins) define, with every definition's index. */
+  alternatives: Map<string, number[]>;
   groups: Map<string, Task>;
   stages: Task[];
   defaultDuration: number;
@@ -33,6 +37,8 @@ export interface ClassTemplate extends NodeClass {
   memberOf: Map<number, string[]>;
   /** Slots whose task's condition was false for the whole cluster. */
   skippedSlots: Set<number>;
+  /** Task ids this class is reached by two disagreeing definitions of (the first one is kept). */
+  conflicts: Array<{ id: string; sources: string[] }>;
 }
 
 export function durationOf(task: Task, defaultDuration: number): number {
@@ -45,14 +51,25 @@ function groupSelector(group: Task) {
   return group.tags ?? group.roles ?? [group.id];
 }
 
-/** Which tasks run on a node with these labels, and through which groups. */
-function selectTasks(catalogue: TaskCatalogue, labels: readonly string[], isMaster: boolean): { indices: number[]; memberOf: Map<number, string[]> } {
+/**
+ * Which tasks run on a node with these labels, and through which groups. `named` holds the tasks
+ * chosen because a selector names one of the labels (a role, tag, group or /regex/), as opposed to
+ * `*`: what a node runs because of its roles.
+ */
+function selectTasks(catalogue: TaskCatalogue, labels: readonly string[], isMaster: boolean): { indices: number[]; memberOf: Map<number, string[]>; named: Set<number> } {
   const chosen = new Set<number>();
+  const named = new Set<number>();
   const memberOf = new Map<number, string[]>();
-  const join = (index: number, group: string) => {
+  const join = (index: number, group: Task) => {
+    if (groupSelector(group) !== '*') named.add(index);
     const list = memberOf.get(index);
-    if (!list) memberOf.set(index, [group]);
-    else if (!list.includes(group)) list.push(group);
+    if (!list) memberOf.set(index, [group.id]);
+    else if (!list.includes(group.id)) list.push(group.id);
+  };
+  const pick = (index: number, selector: RoleSelector) => {
+    if (!selectorMatches(selector, labels, isMaster)) return;
+    chosen.add(index);
+    if (selector !== '*') named.add(index);
   };
   const groupRuns = new Map<string, boolean>();
   const runsGroup = (group: Task) => {
@@ -65,25 +82,24 @@ function selectTasks(catalogue: TaskCatalogue, labels: readonly string[], isMast
   };
   catalogue.tasks.forEach((task, index) => {
     if (task.type === 'group' || task.type === 'stage') return;
-    if (task.tags) {
-      if (selectorMatches(task.tags, labels, isMaster)) chosen.add(index);
-    } else if (task.roles) {
-      if (selectorMatches(task.roles, labels, isMaster)) chosen.add(index);
-    } else if (task.groups) {
+    if (task.tags) pick(index, task.tags);
+    else if (task.roles) pick(index, task.roles);
+    else if (task.groups) {
       for (const name of task.groups) {
         if (isPattern(name)) {
           const compiled = compileName(name);
           for (const group of catalogue.groups.values()) {
             if (compiled.matches(group.id) && runsGroup(group)) {
               chosen.add(index);
-              join(index, group.id);
+              join(index, group);
             }
           }
         } else {
           const group = catalogue.groups.get(name);
-          if (group ? runsGroup(group) : selectorMatches([name], labels, isMaster)) {
+          if (!group) pick(index, [name]);
+          else if (runsGroup(group)) {
             chosen.add(index);
-            if (group) join(index, group.id);
+            join(index, group);
           }
         }
       }
@@ -92,15 +108,49 @@ function selectTasks(catalogue: TaskCatalogue, labels: readonly string[], isMast
   for (const group of catalogue.groups.values()) {
     if (!group.tasks || !runsGroup(group)) continue;
     for (const member of group.tasks) {
-      const index = catalogue.byId.get(member);
-      if (index === undefined) continue;
-      const type = catalogue.tasks[index].type;
-      if (type === 'group' || type === 'stage') continue;
-      chosen.add(index);
-      join(index, group.id);
+      for (const index of definitionsFor(catalogue, member, group)) {
+        const type = catalogue.tasks[index].type;
+        if (type === 'group' || type === 'stage') continue;
+        chosen.add(index);
+        join(index, group);
+      }
     }
   }
-  return { indices: [...chosen].sort((a, b) => a - b), memberOf };
+  return { indices: [...chosen].sort((a, b) => a - b), memberOf, named };
+}
+
+/** A group's member by id: its only definition, or among several, the one from the group's own source. */
+function definitionsFor(catalogue: TaskCatalogue, member: string, group: Task): number[] {
+  const all = catalogue.alternatives.get(member);
+  if (!all) {
+    const index = catalogue.byId.get(member);
+    return index === undefined ? [] : [index];
+  }
+  const own = all.filter((i) => catalogue.tasks[i].origin.source === group.origin.source);
+  return own.length > 0 ? own : all;
+}
+
+/** One definition per id on a node; two that disagree are a conflict, reported by the caller. */
+function oneDefinitionEach(catalogue: TaskCatalogue, indices: number[]): { indices: number[]; conflicts: ClassTemplate['conflicts'] } {
+  if (catalogue.alternatives.size === 0) return { indices, conflicts: [] };
+  const kept = new Map<string, number>();
+  const conflicts = new Map<string, Set<string>>();
+  const out: number[] = [];
+  for (const index of indices) {
+    const task = catalogue.tasks[index];
+    const first = kept.get(task.id);
+    if (first === undefined) {
+      kept.set(task.id, index);
+      out.push(index);
+      continue;
+    }
+    const other = catalogue.tasks[first];
+    if (definitionsAgree(other, task)) continue;
+    const sources = conflicts.get(task.id) ?? new Set([other.origin.source]);
+    sources.add(task.origin.source);
+    conflicts.set(task.id, sources);
+  }
+  return { indices: out, conflicts: [...conflicts].map(([id, sources]) => ({ id, sources: [...sources] })) };
 }
 
 function slotsFor(catalogue: TaskCatalogue, indices: number[]): { slots: Slot[]; slotOf: Map<string, number> } {
@@ -128,7 +178,7 @@ export function resolveName(name: string, own: NodeClass, sync: NodeClass | unde
 }
 
 function newTemplate(labels: string[], slots: Slot[], slotOf: Map<string, number>, memberOf: Map<number, string[]>, isMaster: boolean, isSync: boolean): ClassTemplate {
-  return { labels, slots, slotOf, nodes: [], isMaster, isSync, localFrom: [], localTo: [], fromSync: [], toSync: [], memberOf, skippedSlots: new Set() };
+  return { labels, slots, slotOf, nodes: [], isMaster, isSync, localFrom: [], localTo: [], fromSync: [], toSync: [], memberOf, skippedSlots: new Set(), conflicts: [] };
 }
 
 export function syncTemplate(catalogue: TaskCatalogue): ClassTemplate {
@@ -138,14 +188,34 @@ export function syncTemplate(catalogue: TaskCatalogue): ClassTemplate {
 }
 
 export function classTemplate(catalogue: TaskCatalogue, labels: string[], isMaster: boolean): ClassTemplate {
-  const { indices, memberOf: byTask } = selectTasks(catalogue, labels, isMaster);
+  const selected = selectTasks(catalogue, labels, isMaster);
+  const { indices, conflicts } = oneDefinitionEach(catalogue, selected.indices);
   const { slots, slotOf } = slotsFor(catalogue, indices);
   const memberOf = new Map<number, string[]>();
-  for (const [index, groups] of byTask) {
+  for (const [index, groups] of selected.memberOf) {
     const slot = slotOf.get(catalogue.tasks[index].id);
-    if (slot !== undefined) memberOf.set(slot, groups);
+    if (slot === undefined) continue;
+    const known = memberOf.get(slot);
+    memberOf.set(slot, known ? [...new Set([...known, ...groups])] : groups);
   }
-  return newTemplate(labels, slots, slotOf, memberOf, isMaster, false);
+  const template = newTemplate(labels, slots, slotOf, memberOf, isMaster, false);
+  template.conflicts = conflicts;
+  return template;
+}
+
+/**
+ * Ids of the tasks a node with these labels runs because a selector names one of its labels (its
+ * roles, their tags, a group of them), not only because it runs on every node (`*`). Stages,
+ * groups and switched-off tasks do not count.
+ */
+export function ownTaskIds(catalogue: TaskCatalogue, labels: readonly string[]): string[] {
+  const { named } = selectTasks(catalogue, labels, false);
+  const out = new Set<string>();
+  for (const index of named) {
+    const task = catalogue.tasks[index];
+    if (!ZERO_DURATION_TYPES.has(task.type)) out.add(task.id);
+  }
+  return [...out];
 }
 
 /**

@@ -49,6 +49,8 @@ export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
     roles: composed.roles_metadata as Record<string, RoleInfo>,
     tagsMetadata: composed.tags_metadata as Record<string, { has_primary?: boolean }>,
     ...(input.defaultDuration !== undefined ? { defaultDuration: input.defaultDuration } : {}),
+    // Only the default graph deploys roles; provisioning and the others run the same on every node.
+    checkRoleTasks: type === 'default',
   };
   if (input.evaluateConditions !== false) {
     // Labels (primary roles) as the graph will assign them; findings about bad nodes come from the build.

@@ -54,7 +54,8 @@ export function formatSummaryText(graph: DeploymentGraph): string {
 type JsonDependency = TaskPair | { barrier: number };
 
 export interface GraphJson {
-  nodes: Array<{ id: string; roles: string[]; labels: string[]; tasks: Array<{ id: string; type: string; skipped?: true; start_s?: number; finish_s?: number; requires: JsonDependency[] }> }>;
+  /** Each task names its `source`: the release's or a plugin's name, whose definition the node runs. */
+  nodes: Array<{ id: string; roles: string[]; labels: string[]; tasks: Array<{ id: string; type: string; source: string; skipped?: true; start_s?: number; finish_s?: number; requires: JsonDependency[] }> }>;
   barriers: Array<{ id: number; meaning: string; requires: JsonDependency[] }>;
   summary: GraphSummary;
 }
@@ -77,7 +78,7 @@ export function graphToJson(graph: DeploymentGraph): GraphJson {
       labels: node.labels,
       tasks: graph.classes[node.classIndex].slots.map((slot, i) => {
         const v = node.base + i;
-        const entry: GraphJson['nodes'][number]['tasks'][number] = { id: slot.id, type: slot.task.type, requires: depsOf(v) };
+        const entry: GraphJson['nodes'][number]['tasks'][number] = { id: slot.id, type: slot.task.type, source: slot.task.origin.source, requires: depsOf(v) };
         if (graph.skipped[v]) entry.skipped = true;
         if (graph.start && graph.finish) {
           entry.start_s = graph.start[v];

@@ -1,8 +1,12 @@
 /**
  * Which names a node answers to. A node's labels are its roles, the tags those roles bring (a role
  * with no tags brings its own name), and its own tags. For a role or tag that has a primary, the
- * first node carrying it answers to `primary-<name>` *instead of* `<name>`, as in Nailgun: tasks for
- * every controller list both (`[primary-controller, controller]` or `/(primary-)?controller/`).
+ * first node carrying it is labelled `primary-<name>` (as in Nailgun). That node is in both: a
+ * task that names `<name>` reaches it too, unless the task's source (the release, or one plugin)
+ * itself names `primary-<name>` somewhere. Such a source was written Fuel's way, where the primary
+ * carries `primary-<name>` *instead of* `<name>` and tasks for every controller list both
+ * (`[primary-controller, controller]`), so its plain `<name>` keeps meaning "the others"
+ * (`primary-keystone` and `keystone` are two tasks in the Fuel library). See `reachPrimaries`.
  */
 import { finding, type Finding } from '../findings.js';
 import type { RoleSelector, Task } from '../tasks/model.js';
@@ -19,7 +23,7 @@ export interface LabelledNode {
  * when some task names `primary-L` literally (how the Fuel library marks primary roles), so a graph
  * built from task files alone still places primary-only tasks.
  */
-function primaryLabels(input: GraphInput): Set<string> {
+export function primaryLabels(input: GraphInput): Set<string> {
   const out = new Set<string>();
   const known = input.roles !== undefined || input.tagsMetadata !== undefined;
   for (const [name, info] of Object.entries(input.roles ?? {})) if (info?.has_primary) out.add(name);
@@ -107,4 +111,63 @@ export function checkPatterns(task: Task, findings: Finding[]): void {
       findings.push(finding('graph/unsafe-pattern', 'error', `task '${task.id}': ${compiled.error}; it matches nothing`, task.origin, 'simplify the pattern: list the names, or use one repetition per group'));
     }
   }
+}
+
+/** Literal `primary-<name>` names a task writes in its selectors (roles, tags, groups, cross roles, group id). */
+function primaryNames(task: Task, out: Set<string>): void {
+  const add = (name: string) => {
+    if (name.startsWith('primary-') && !isPattern(name)) out.add(name.slice('primary-'.length));
+  };
+  for (const selector of [task.roles, task.tags, task.groups]) if (Array.isArray(selector)) for (const name of selector) add(name);
+  for (const dep of [...task.crossDepends, ...task.crossDependedBy]) if (Array.isArray(dep.role)) for (const name of dep.role) add(name);
+  if (task.type === 'group') add(task.id);
+}
+
+/**
+ * Tasks whose selectors reach the primary node of each label they name: in a source that never
+ * names `primary-<label>`, a plain `<label>` in `roles`, `tags`, `groups` or a cross-dependency's
+ * `role` also selects `primary-<label>`. Sources that name `primary-<label>` are left as written.
+ * Tasks that change are copied; the others are returned as they are.
+ */
+export function reachPrimaries(tasks: readonly Task[], primaries: ReadonlySet<string>): Task[] {
+  if (primaries.size === 0) return [...tasks];
+  const aware = new Map<string, Set<string>>();
+  for (const task of tasks) {
+    let names = aware.get(task.origin.source);
+    if (!names) aware.set(task.origin.source, (names = new Set()));
+    primaryNames(task, names);
+  }
+  return tasks.map((task) => {
+    const known = aware.get(task.origin.source)!;
+    const widen = <T extends RoleSelector | undefined>(selector: T): T => {
+      if (!Array.isArray(selector)) return selector;
+      let out: string[] | undefined;
+      for (const name of selector) {
+        if (!primaries.has(name) || known.has(name) || selector.includes(`primary-${name}`)) continue;
+        (out ??= [...selector]).push(`primary-${name}`);
+      }
+      return (out ?? selector) as T;
+    };
+    const roles = widen(task.roles);
+    const tags = widen(task.tags);
+    const groups = widen(task.groups);
+    const cross = (deps: Task['crossDepends']) => {
+      let changed = false;
+      const out = deps.map((dep) => {
+        const role = widen(dep.role);
+        if (role === dep.role) return dep;
+        changed = true;
+        return { ...dep, role };
+      });
+      return changed ? out : deps;
+    };
+    const crossDepends = cross(task.crossDepends);
+    const crossDependedBy = cross(task.crossDependedBy);
+    if (roles === task.roles && tags === task.tags && groups === task.groups && crossDepends === task.crossDepends && crossDependedBy === task.crossDependedBy) return task;
+    const copy: Task = { ...task, crossDepends, crossDependedBy };
+    if (roles !== undefined) copy.roles = roles;
+    if (tags !== undefined) copy.tags = tags;
+    if (groups !== undefined) copy.groups = groups;
+    return copy;
+  });
 }

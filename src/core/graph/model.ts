@@ -37,6 +37,8 @@ export interface GraphInput {
   conditions?: ConditionEvaluator;
   /** Seconds for a task with no `parameters.timeout`. */
   defaultDuration?: number;
+  /** Warn about nodes that run none of a role's own tasks (set for the default deployment graph). */
+  checkRoleTasks?: boolean;
 }
 
 /** Reserved node ids: the Fuel master, and the cluster-wide sync node that holds stage tasks. */
@@ -46,7 +48,7 @@ export const SYNC_NODE = 'sync';
 export interface GraphNode {
   id: string;
   roles: string[];
-  /** Roles and tags after primary assignment (`primary-controller` replaces `controller`). */
+  /** Roles and tags after primary assignment: the first node of a role with a primary is labelled `primary-<role>` (labels.ts says which tasks reach it). */
   labels: string[];
   classIndex: number;
   /** First vertex id of this node's tasks. */

@@ -1,11 +1,15 @@
 /**
  * Task composition per graph type: the release's tasks, then each plugin's. A plugin task with the
- * id of a release task replaces it (`type: skipped` switches it off); a new id is added. Two
- * plugins claiming one id is a conflict only where their roles can meet on one node: a warning
- * now, and an error at deployment when real nodes do hold both (see roles/task-claims).
+ * id of a release task replaces it (`type: skipped` switches it off); a new id is added. When two
+ * plugins define (or override) one id, both definitions are kept: each node runs the definition
+ * whose selector reaches it, as the role-as-a-plugin design asks. That is a conflict only where
+ * two definitions that disagree can land on one node: a warning now, and an error at deployment
+ * when real nodes do hold both (see roles/assignment and the graph). Definitions that agree (both
+ * switch the task off) never conflict.
  */
 import { finding, type Finding } from '../findings.js';
 import { canMeetOnNode, rolesReached, type RoleTable } from '../roles/placement.js';
+import { definitionsAgree } from '../tasks/agree.js';
 import type { Task } from '../tasks/model.js';
 import { selectBestFit } from '../versions/index.js';
 import type { Release } from './model.js';
@@ -19,7 +23,7 @@ export interface TaskClaim {
   roles: string[];
 }
 
-/** A task id claimed by two plugins whose roles can share a node. */
+/** One task id defined by two plugins in ways that disagree, on roles that can share a node. */
 export interface TaskConflict {
   graph: string;
   id: string;
@@ -43,12 +47,16 @@ export interface ComposedTasks {
 
 const where = (task: Task) => (task.origin.file ? { file: task.origin.file, line: task.origin.line, column: task.origin.column } : undefined);
 
-/** Nodes a task reaches: its own selector, else the task it replaces, else (unknown) every role. */
-function reach(roles: RoleTable, task: Task, replaced: Task | undefined): string[] {
-  const own = rolesReached(roles, task.roles) ?? rolesReached(roles, task.tags, true);
+/**
+ * Roles a task's own selector reaches (`roles`, `tags`, `groups`; a group task's id). A task with
+ * none reaches no node: an override written without roles replaces the release task and runs
+ * nowhere, as in Fuel, so it cannot meet another plugin's definition on a node.
+ */
+function reach(roles: RoleTable, task: Task): string[] {
+  const own = rolesReached(roles, task.roles) ?? rolesReached(roles, task.tags, true) ?? rolesReached(roles, task.groups);
   if (own) return own;
-  if (replaced) return reach(roles, replaced, undefined);
-  return Object.keys(roles).sort();
+  if (task.type === 'group') return rolesReached(roles, [task.id]) ?? [];
+  return [];
 }
 
 // Tasks stored before `osVersion`/`fuelVersion` were Task fields carry the constraints in `extra`.
@@ -96,9 +104,7 @@ export function composeTasks(release: Release, plugins: readonly PluginContribut
           findings.push(finding('task/duplicate-id', 'warning', `plugin ${pluginLabel(plugin)} defines task '${task.id}' more than once in graph '${type}'; the last one is used`, where(task)));
         }
         seen.add(task.id);
-        const at = releaseIndex.get(task.id);
-        const replaced = at !== undefined ? base?.tasks[at] : undefined;
-        const claim: TaskClaim = { graph: type, id: task.id, plugin: pluginLabel(plugin), roles: reach(roles, task, replaced) };
+        const claim: TaskClaim = { graph: type, id: task.id, plugin: pluginLabel(plugin), roles: reach(roles, task) };
         const list = claims.get(task.id) ?? [];
         const previous = list.findIndex((c) => c.claim.plugin === claim.plugin);
         if (previous >= 0) list[previous] = { task, claim };
@@ -108,23 +114,25 @@ export function composeTasks(release: Release, plugins: readonly PluginContribut
     }
 
     const added: Task[] = [];
+    const replacing = new Map<number, Task[]>();
     for (const [id, list] of [...claims].sort(([a], [b]) => a.localeCompare(b))) {
       const at = releaseIndex.get(id);
       if (list.length > 1) {
-        const conflict = checkClaims(type, id, list.map((c) => c.claim), roles, at !== undefined);
-        if (conflict.conflict) conflicts.push(conflict.conflict);
-        findings.push(conflict.finding);
+        const checked = checkClaims(type, id, list, roles, at !== undefined);
+        conflicts.push(...checked.conflicts);
+        findings.push(checked.finding);
       }
-      // The first plugin in name order keeps the id; on nodes of the others the deployment check decides.
-      const winner = list[0];
+      // Every plugin's definition stays; the graph gives each node the one its selector reaches.
+      const definitions = list.map((c) => c.task);
       if (at !== undefined) {
-        tasks[at] = winner.task;
-        overrides.push({ graph: type, id, plugin: winner.claim.plugin, skipped: winner.task.type === 'skipped' });
+        replacing.set(at, definitions);
+        for (const c of list) overrides.push({ graph: type, id, plugin: c.claim.plugin, skipped: c.task.type === 'skipped' });
       } else {
-        added.push(winner.task);
+        added.push(...definitions);
       }
     }
-    const composed = [...tasks, ...added];
+    const kept = tasks.flatMap((task, i) => replacing.get(i) ?? [task]);
+    const composed = [...kept, ...added];
     findings.push(...checkGroups(type, composed));
     const entry: Release['graphs'][string] = { tasks: composed };
     if (base?.name) entry.name = base.name;
@@ -134,23 +142,36 @@ export function composeTasks(release: Release, plugins: readonly PluginContribut
   return { graphs, overrides, conflicts, findings };
 }
 
-function checkClaims(graph: string, id: string, claims: TaskClaim[], roles: RoleTable, ofRelease: boolean): { conflict?: TaskConflict; finding: Finding } {
+function checkClaims(graph: string, id: string, list: ReadonlyArray<{ task: Task; claim: TaskClaim }>, roles: RoleTable, ofRelease: boolean): { conflicts: TaskConflict[]; finding: Finding } {
   const what = ofRelease ? `override the release task '${id}'` : `define the task '${id}'`;
-  const names = claims.map((c) => c.plugin).join(' and ');
-  for (let i = 0; i < claims.length; i++) {
-    for (let j = i + 1; j < claims.length; j++) {
-      const meet = canMeetOnNode(roles, claims[i].roles, claims[j].roles);
-      if (meet) {
-        const [a, b] = meet;
-        const how = a === b ? `both run on '${a}' nodes` : `'${a}' (${claims[i].plugin}) and '${b}' (${claims[j].plugin}) can be on one node`;
-        return {
-          conflict: { graph, id, claims },
-          finding: finding('task/plugins-overlap', 'warning', `plugins ${names} both ${what} in graph '${graph}', and ${how}; a node with both would get two definitions`, undefined, `deployment stops if any node holds roles of both; keep such roles on different nodes, or enable only one of these plugins`),
-        };
+  const names = list.map((c) => c.claim.plugin).join(' and ');
+  const conflicts: TaskConflict[] = [];
+  const hows: string[] = [];
+  let agreeing = 0;
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const [a, b] = [list[i], list[j]];
+      if (definitionsAgree(a.task, b.task)) {
+        agreeing++;
+        continue;
       }
+      const shared = a.claim.roles.find((r) => b.claim.roles.includes(r) && r !== 'master');
+      const meet = shared ? ([shared, shared] as const) : canMeetOnNode(roles, a.claim.roles, b.claim.roles);
+      if (!meet) continue;
+      const [x, y] = meet;
+      conflicts.push({ graph, id, claims: [a.claim, b.claim] });
+      hows.push(x === y ? `both reach '${x}' nodes` : `'${x}' (${a.claim.plugin}) and '${y}' (${b.claim.plugin}) can be on one node`);
     }
   }
-  return { finding: finding('task/plugins-share-id', 'info', `plugins ${names} both ${what} in graph '${graph}', but their roles never share a node (role conflicts keep them apart)`) };
+  if (conflicts.length > 0) {
+    return {
+      conflicts,
+      finding: finding('task/plugins-overlap', 'warning', `plugins ${names} both ${what} in graph '${graph}' differently, and ${hows.join('; ')}; a node reached by two definitions could not run both`, undefined, `each node runs the definition that reaches it; deployment stops if a node holds roles of both, so keep those roles on different nodes, or enable only one of these plugins`),
+    };
+  }
+  const pairs = (list.length * (list.length - 1)) / 2;
+  const why = agreeing === pairs ? 'their definitions agree (both switch it off, or are the same)' : 'each node runs the definition its roles reach, and no node can hold roles of two that disagree';
+  return { conflicts, finding: finding('task/plugins-share-id', 'info', `plugins ${names} both ${what} in graph '${graph}': ${why}`) };
 }
 
 /** A group task names its members; members that exist nowhere are a typo or a missing plugin. */

@@ -157,23 +157,32 @@ test('tasks: a plugin task overrides the release task of that id, skipped switch
 });
 
 test('two plugins overriding one task: a warning when their roles can share a node, info when conflicts keep them apart', () => {
-  const onCompute = plugin('a', { graphs: { default: { tasks: [task('x', { roles: ['compute'], origin: { source: 'a' } })] } } });
-  const onController = plugin('b', { graphs: { default: { tasks: [task('x', { roles: ['controller'], origin: { source: 'b' } })] } } });
-  const alsoCompute = plugin('c', { graphs: { default: { tasks: [task('x', { roles: ['compute'], origin: { source: 'c' } })] } } });
+  const onCompute = plugin('a', { graphs: { default: { tasks: [task('x', { roles: ['compute'], parameters: { cmd: 'a' }, origin: { source: 'a' } })] } } });
+  const onController = plugin('b', { graphs: { default: { tasks: [task('x', { roles: ['controller'], parameters: { cmd: 'b' }, origin: { source: 'b' } })] } } });
+  const alsoCompute = plugin('c', { graphs: { default: { tasks: [task('x', { roles: ['compute'], parameters: { cmd: 'c' }, origin: { source: 'c' } })] } } });
   const apart = composeRelease(release(), [onCompute, onController]);
   assert.deepEqual(codes(apart.findings), ['task/plugins-share-id']);
   assert.deepEqual(apart.composed.task_conflicts, []);
+  // Both definitions stay: each node runs the one its roles reach.
+  assert.deepEqual(apart.composed.graphs.default.tasks.filter((t) => t.id === 'x').map((t) => t.origin.source), ['a', 'b']);
   const together = composeRelease(release(), [onCompute, alsoCompute]);
   assert.deepEqual(codes(together.findings), ['task/plugins-overlap']);
-  assert.match(together.findings[0].message, /plugins a-1\.0\.0 and c-1\.0\.0 both define the task 'x' in graph 'default', and both run on 'compute' nodes/);
+  assert.match(together.findings[0].message, /plugins a-1\.0\.0 and c-1\.0\.0 both define the task 'x' in graph 'default' differently, and both reach 'compute' nodes/);
   assert.equal(together.composed.task_conflicts.length, 1);
 });
 
-test('a skipped override without roles reaches the nodes of the task it replaces', () => {
+test('two plugins switching one release task off agree; an override without roles reaches no node', () => {
   const a = plugin('a', { graphs: { default: { tasks: [task('nova-compute', { type: 'skipped', origin: { source: 'a' } })] } } });
-  const b = plugin('b', { graphs: { default: { tasks: [task('nova-compute', { type: 'skipped', origin: { source: 'b' } })] } } });
-  const r = composeRelease(release(), [a, b]);
-  assert.deepEqual(r.composed.task_conflicts[0].claims.map((c) => c.roles), [['compute'], ['compute']]);
+  const b = plugin('b', { graphs: { default: { tasks: [task('nova-compute', { type: 'skipped', roles: '*', origin: { source: 'b' } })] } } });
+  const skips = composeRelease(release(), [a, b]);
+  assert.deepEqual(skips.composed.task_conflicts, []);
+  assert.deepEqual(codes(skips.findings), ['task/plugins-share-id']);
+  assert.match(skips.findings[0].message, /agree/);
+  // A skip written without roles runs nowhere (it only removes the release task), so it cannot meet c's definition.
+  const c = plugin('c', { graphs: { default: { tasks: [task('nova-compute', { roles: ['compute'], parameters: { cmd: 'c' }, origin: { source: 'c' } })] } } });
+  const mixed = composeRelease(release(), [a, c]);
+  assert.deepEqual(mixed.composed.task_conflicts, []);
+  assert.deepEqual(mixed.composed.graphs.default.tasks.filter((t) => t.id === 'nova-compute').map((t) => t.origin.source), ['a', 'c']);
 });
 
 test('composition does not depend on the order plugins are given in', () => {

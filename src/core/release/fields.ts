@@ -4,7 +4,7 @@
  * slightly different keys; this is the one place that knows both spellings.
  */
 import { finding, type Finding } from '../findings.js';
-import { positionAt } from '../positions.js';
+import { keyPositionOf, positionAt } from '../positions.js';
 import type { Component, Release, RoleMetadata, VolumesMetadata } from './model.js';
 import { isMapping, type Mapping } from './merge.js';
 import type { Task } from '../tasks/model.js';
@@ -103,6 +103,21 @@ export function releaseFromFields(record: Mapping, ctx: ReleaseFieldsContext): R
       continue;
     }
     roles[roleName] = { ...meta, name: typeof meta.name === 'string' ? meta.name : roleName } as RoleMetadata;
+  }
+
+  // A release's settings are `{editable: {section: {...}}, generated: {...}}`. An `attributes:` root is
+  // the shape of a plugin's environment_config.yaml; under it no section would reach the Settings tab.
+  const settings = mapping('attributes_metadata');
+  if (isMapping(settings.attributes) && settings.editable === undefined) {
+    findings.push(
+      finding(
+        'release/settings-under-attributes',
+        'warning',
+        `the release's settings file has an 'attributes:' root (the shape of a plugin's environment_config.yaml); a release's settings sit under 'editable:', so none of these settings would appear`,
+        keyPositionOf(settings, 'attributes') ?? where('attributes_metadata'),
+        "write 'editable:' at the root with one mapping per section (editable: {<section>: {metadata: {label: ...}, <setting>: {...}}}); generated values go under 'generated:'",
+      ),
+    );
   }
 
   const volumesRaw = mapping('volumes_metadata');

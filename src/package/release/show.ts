@@ -3,6 +3,7 @@ import { EXIT_FINDINGS, EXIT_OK, usageError } from '../../cli/exit.js';
 import { hasErrors, sortFindings, type Finding } from '../../core/findings.js';
 import { composeRelease, type Composition } from '../../core/release/compose.js';
 import { isMapping } from '../../core/release/merge.js';
+import type { Task } from '../../core/tasks/model.js';
 import type { PluginContribution } from '../../core/release/plugin.js';
 import { loadPlugin } from '../plugin/index.js';
 import { contributionFromPlugin } from './contribution.js';
@@ -37,6 +38,33 @@ export function composeFromDisk(options: ShowReleaseOptions): { composition?: Co
   return { composition, findings };
 }
 
+/** A task id that several plugins define: each definition's plugin and where it runs. */
+export interface SharedTask {
+  graph: string;
+  id: string;
+  definitions: Array<{ plugin: string; runs_on: string }>;
+}
+
+const selectorText = (task: Task): string => {
+  const selector = task.roles ?? task.tags ?? task.groups;
+  if (selector === undefined) return task.type === 'group' ? task.id : 'no node';
+  return selector === '*' ? 'every node' : selector.join(', ');
+};
+
+/** Ids with definitions from several plugins: each node runs the one whose roles it holds. */
+export function sharedTasks(graphs: Composition['composed']['graphs']): SharedTask[] {
+  const out: SharedTask[] = [];
+  for (const [graph, { tasks }] of Object.entries(graphs)) {
+    const byId = new Map<string, Task[]>();
+    for (const task of tasks) byId.set(task.id, [...(byId.get(task.id) ?? []), task]);
+    for (const [id, list] of byId) {
+      if (new Set(list.map((t) => t.origin.source)).size < 2) continue;
+      out.push({ graph, id, definitions: list.map((t) => ({ plugin: t.origin.source, runs_on: t.type === 'skipped' ? `skipped on ${selectorText(t)}` : selectorText(t) })) });
+    }
+  }
+  return out;
+}
+
 export async function showRelease(options: ShowReleaseOptions): Promise<void> {
   if (!options.release) {
     usageError('release show needs --release <dir-or-file> (or --server, when the server client is installed)');
@@ -54,6 +82,8 @@ export async function showRelease(options: ShowReleaseOptions): Promise<void> {
       components: c?.components ?? [],
       settings: editable,
       graphs: Object.fromEntries(Object.entries(c?.graphs ?? {}).map(([type, g]) => [type, g.tasks])),
+      shared_tasks: c ? sharedTasks(c.graphs) : [],
+      task_conflicts: c?.task_conflicts ?? [],
       plugins: composition?.plugins ?? [],
       findings: sorted,
     };
@@ -79,10 +109,15 @@ function human(composition: Composition | undefined, findings: Finding[]): strin
     for (const comp of c.components) lines.push(`  ${comp.name}${comp.plugin ? `  [${comp.plugin.name}]` : ''}`);
     const editable = isMapping(c.attributes_metadata.editable) ? c.attributes_metadata.editable : {};
     lines.push('', `Settings sections: ${Object.keys(editable).join(', ') || 'none'}`, '', 'Graphs:');
-    for (const [type, g] of Object.entries(c.graphs)) lines.push(`  ${type.padEnd(22)} ${g.tasks.length} tasks`);
+    for (const [type, g] of Object.entries(c.graphs)) lines.push(`  ${type.padEnd(22)} ${new Set(g.tasks.map((t) => t.id)).size} tasks`);
     if (c.task_overrides.length) {
       lines.push('', `Release tasks replaced by plugins (${c.task_overrides.length}):`);
       for (const o of c.task_overrides) lines.push(`  ${o.graph}/${o.id}  ${o.skipped ? 'skipped' : 'replaced'} by ${o.plugin}`);
+    }
+    const shared = sharedTasks(c.graphs);
+    if (shared.length) {
+      lines.push('', `Tasks defined by several plugins (${shared.length}; each node runs the definition of the plugin whose role it holds):`);
+      for (const t of shared) lines.push(`  ${t.graph}/${t.id}  ${t.definitions.map((d) => `${d.plugin} on ${d.runs_on}`).join('; ')}`);
     }
     lines.push('', 'Plugins:');
     for (const p of composition.plugins) lines.push(`  ${p.applied ? 'applied ' : 'left out'}  ${p.name} ${p.version}: ${p.reason}`);

@@ -17,6 +17,8 @@ export interface PluginSpec {
   roleMax?: number;
   /** Extra task ids to define (an id the release has overrides it; two plugins defining one id conflict). */
   tasks?: string[];
+  /** Task ids to define for the plugin's own role only (each plugin's definition runs on its own nodes). */
+  roleTasks?: string[];
   /** A settings field under the plugin's section. */
   setting?: { name: string; value: unknown };
 }
@@ -58,6 +60,7 @@ export function writePlugin(spec: PluginSpec, parent = mkdtempSync(join(tmpdir()
   const tasks = [
     { id: `${spec.name}-deploy`, type: 'puppet', version: '2.0.0', roles: [role], requires: ['deploy_start'], required_for: ['deploy_end'], parameters: { puppet_manifest: 'deploy.pp', puppet_modules: '.', timeout: 600 } },
     ...(spec.tasks ?? []).map((id) => ({ id, type: 'shell', version: '2.0.0', roles: [role, 'controller'], requires: ['deploy_start'], required_for: ['deploy_end'], parameters: { cmd: 'true', timeout: 60 } })),
+    ...(spec.roleTasks ?? []).map((id) => ({ id, type: 'shell', version: '2.0.0', roles: [role], requires: ['deploy_start'], required_for: ['deploy_end'], parameters: { cmd: `echo ${spec.name}`, timeout: 60 } })),
   ];
   writeFileSync(join(dir, 'deployment_tasks.yaml'), yaml(tasks));
   writeFileSync(join(dir, 'tasks.yaml'), '[]\n');
