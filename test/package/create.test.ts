@@ -69,14 +69,15 @@ test('the files each package version brings follow the format: tasks.yaml up to 
   for (const v of PACKAGE_VERSIONS) for (const f of ['pre_build_hook', 'README.md', 'repositories/ubuntu', 'repositories/centos', 'environment_config.yaml']) assert.ok(has(v, f), `${v} ${f}`);
 });
 
-test('a release plugin has one release folder, is_release, and the four graph types', () => {
+test('a release plugin has one release folder, is_release, and the four graph types, default first', () => {
   const { skeleton } = skeletonFor('rel', { releasePlugin: true });
   const meta = parseYaml(skeleton!.get('metadata.yaml')!.text!, 'metadata.yaml').value as { releases: Array<Record<string, unknown>> };
   assert.equal(meta.releases.length, 1);
   assert.equal(meta.releases[0].is_release, true);
   assert.equal(meta.releases[0].release_name, 'rel');
   const graphs = meta.releases[0].graphs as Array<{ type: string; tasks_path: string }>;
-  assert.deepEqual(graphs.map((g) => g.type).sort(), ['deletion', 'deployment', 'network_verification', 'provisioning']);
+  // Deploy runs the `default` graph; a `deployment` type would never run.
+  assert.deepEqual(graphs.map((g) => g.type), ['default', 'provisioning', 'deletion', 'network_verification']);
   for (const g of graphs) assert.ok(skeleton!.has(g.tasks_path), g.tasks_path);
   for (const [key, value] of Object.entries(meta.releases[0])) if (key.endsWith('_path') && key !== 'deployment_scripts_path' && key !== 'repository_path') assert.ok(skeleton!.has(value as string), `${key} → ${value}`);
 });

@@ -52,7 +52,7 @@ for (const c of cases) {
     if (c.release) {
       assert.equal(s.isReleasePlugin, true);
       assert.deepEqual(s.roles, ['compute', 'controller']);
-      assert.deepEqual(Object.keys(s.tasks).sort(), ['deployment_tasks', 'graph:deletion', 'graph:deployment', 'graph:network_verification', 'graph:provisioning']);
+      assert.deepEqual(Object.keys(s.tasks).sort(), ['deployment_tasks', 'graph:default', 'graph:deletion', 'graph:network_verification', 'graph:provisioning']);
     } else if (c.version >= '3.0.0') {
       assert.deepEqual(s.roles, [`${name}_role`]);
       assert.ok(s.tasks.deployment_tasks >= 1);

@@ -40,13 +40,14 @@ releases:
     deployment_scripts_path: ${folder}/deployment_scripts/
     repository_path: ${folder}/repositories/ubuntu
 
+    # Deploy runs the graph of type default; the other types run on their own actions.
     graphs:
+      - type: default
+        name: deployment
+        tasks_path: ${folder}/graphs/deployment.yaml
       - type: provisioning
         name: provisioning
         tasks_path: ${folder}/graphs/provisioning.yaml
-      - type: deployment
-        name: deployment
-        tasks_path: ${folder}/graphs/deployment.yaml
       - type: deletion
         name: deletion
         tasks_path: ${folder}/graphs/deletion.yaml
@@ -171,16 +172,22 @@ const COMPONENTS = `# Components offered by the environment creation wizard for 
     - name: "hypervisor:qemu"
 `;
 
-const ATTRIBUTES = `# Environment settings of the release, shown on the Settings tab.
-attributes:
-  metadata:
-    group: general
-  debug:
-    value: false
-    label: "Debug logging"
-    description: "Log at debug level on every node"
-    weight: 10
-    type: checkbox
+// A release's settings: sections under `editable:` (a plugin's environment_config.yaml uses
+// `attributes:` instead; here that root would hide every setting). The `common` section's values
+// reach task conditions at the top of the deployment data: `$.debug`.
+const ATTRIBUTES = `# Environment settings of the release, shown on the Settings tab: one mapping per section.
+editable:
+  common:
+    metadata:
+      label: "Common"
+      weight: 10
+      group: general
+    debug:
+      value: false
+      label: "Debug logging"
+      description: "Log at debug level on every node, and collect diagnostics after deployment"
+      weight: 10
+      type: checkbox
 `;
 
 const NODE = `# Node attributes, by section.
@@ -233,7 +240,7 @@ const PROVISIONING = graph(
 );
 
 const DEPLOYMENT = graph(
-  'Deployment graph: configure OpenStack on the nodes.',
+  'Deployment graph (type default, what Deploy runs): configure OpenStack on the nodes.\n# roles: [controller] reaches every controller, the first (primary) one included.',
   `- id: controller-services
   type: puppet
   version: 2.0.0
@@ -258,6 +265,16 @@ const DEPLOYMENT = graph(
     timeout: 3600
     strategy:
       type: parallel
+- id: diagnostics
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  requires: [controller-services, compute-services]
+  condition:
+    yaql_exp: "$.debug"
+  parameters:
+    cmd: bash diagnostics.sh
+    timeout: 300
 `,
 );
 
@@ -285,29 +302,14 @@ const VERIFICATION = graph(
 `,
 );
 
-const ENVIRONMENT_CONFIG = (name: string): string => `# Settings the plugin adds to environments of its release, on the Settings tab.
-attributes:
-  metadata:
-    group: other
-  ${name}_debug:
-    value: false
-    label: "Extra diagnostics"
-    description: "Collect extra diagnostics after deployment"
-    weight: 90
-    type: checkbox
+// The package format asks for these two files at the top of every 5.0.0 plugin; a release plugin
+// keeps its settings and tasks in its release folder, so they stay empty (as in Hearth's own release).
+const ENVIRONMENT_CONFIG = (folder: string): string => `# The release's settings live in ${folder}/attributes/attributes.yaml.
+attributes: {}
 `;
 
-const PLUGIN_TASKS = (name: string): string => `# Tasks every package 5.0.0 plugin ships at its top level; in a release plugin they
-# run after the release's own deployment graph.
-- id: ${name}-diagnostics
-  type: shell
-  version: 2.0.0
-  roles: ['*']
-  condition:
-    yaql_exp: "$.${name}_debug.value"
-  parameters:
-    cmd: bash ${name}-release/deployment_scripts/diagnostics.sh
-    timeout: 300
+const PLUGIN_TASKS = (folder: string): string => `# The release's tasks live in its graphs, ${folder}/graphs/.
+[]
 `;
 
 /** Files of a release plugin (the shared files: LICENSE, README, hook, come from the caller). */
@@ -317,8 +319,8 @@ export function releaseSkeleton(name: string): Skeleton {
   const script = (what: string): SkeletonFile => file(`#!/bin/bash\n# ${what}\nset -eu\n`, true);
   return new Map<string, SkeletonFile>([
     ['metadata.yaml', file(metadata(name, folder))],
-    ['environment_config.yaml', file(ENVIRONMENT_CONFIG(name))],
-    ['deployment_tasks.yaml', file(PLUGIN_TASKS(name))],
+    ['environment_config.yaml', file(ENVIRONMENT_CONFIG(folder))],
+    ['deployment_tasks.yaml', file(PLUGIN_TASKS(folder))],
     [`${folder}/deployment_scripts/diagnostics.sh`, script('Collect diagnostics.')],
     [`${folder}/metadata/roles.yaml`, file(ROLES)],
     [`${folder}/metadata/volumes.yaml`, file(VOLUMES)],

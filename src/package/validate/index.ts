@@ -14,6 +14,7 @@ import { checkTasks } from './tasks.js';
 import { checkRolesAndVolumes, checkSettingsRestrictions } from './roles.js';
 import { checkComponents } from './components.js';
 import { checkMultiRelease } from './multi-release.js';
+import { checkReleaseGraphs } from './release-graphs.js';
 import type { ValidationContext } from './context.js';
 import { readReleasePlugin } from '../release/source.js';
 import { conditionsReadingMissingSettings } from '../../core/settings/conditions.js';
@@ -84,6 +85,7 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     checkSettingsRestrictions(ctx);
     checkComponents(ctx);
     checkMultiRelease(ctx);
+    checkReleaseGraphs(ctx);
     // A release's task conditions must read settings it defines (issue 16: monitoring tasks ran without Monitoring).
     if (plugin.isReleasePlugin) for (const r of readReleasePlugin(dir).releases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
   }
