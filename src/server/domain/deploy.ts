@@ -58,7 +58,7 @@ export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRec
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
 export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
-  const { id, total } = await db.transaction(async (tx) => {
+  const { id, total, before } = await db.transaction(async (tx) => {
     let cluster = await clusterOr404(tx, clusterId, { lock: true });
     // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
     if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
@@ -66,7 +66,9 @@ export async function startDeployment(db: store.Database, presence: store.Presen
     const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
     if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
     const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
-    const errors = [...errorsOf(checks), ...errorsOf(findings)];
+    // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
+    const covered = checks.some((f) => f.code === 'task/conflict-on-node');
+    const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
     if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
     if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean }> = [];
@@ -77,15 +79,30 @@ export async function startDeployment(db: store.Database, presence: store.Presen
     }
     const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
-    return { id, total: tasks.length };
+    return { id, total: tasks.length, before: cluster.status };
   });
-  void walk(db, clusterId, id, total, options).catch(() => undefined);
+  void walk(db, clusterId, id, total, { ...options, graphType: type, statusBefore: before }).catch(() => undefined);
   return id;
 }
 
+/**
+ * Only the `default` graph deploys roles: on its success pending roles become roles and the
+ * environment is operational. Any other graph (provisioning, deletion, network verification, a
+ * custom one) is recorded as a run, and leaves roles and the environment's status as they were.
+ */
+const deploysRoles = (graphType: string) => graphType === 'default';
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function walk(db: store.Database, clusterId: number, deploymentId: number, total: number, options: DeployOptions & { failAt?: string }): Promise<void> {
+interface WalkOptions extends DeployOptions {
+  failAt?: string;
+  graphType: string;
+  /** The environment's status before the run, which a graph other than `default` gives back. */
+  statusBefore: store.ClusterStatus;
+}
+
+async function walk(db: store.Database, clusterId: number, deploymentId: number, total: number, options: WalkOptions): Promise<void> {
+  const statusAfterFailure: store.ClusterStatus = deploysRoles(options.graphType) ? 'error' : options.statusBefore;
   const slice = Math.max(1, options.sliceSize ?? 500);
   try {
     const tasks = options.failAt ? await store.deploymentTasks(db, deploymentId) : [];
@@ -100,7 +117,7 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
         await db.transaction(async (tx) => {
           await store.finishDeployment(tx, deploymentId, 'failed', `task ${t.taskId} failed on node ${t.node}`);
           await tx.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id = $1 AND status = 'pending'`, [deploymentId]);
-          await store.updateCluster(tx, clusterId, { status: 'error' });
+          await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
         });
         return;
       }
@@ -108,6 +125,11 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
     }
     await db.transaction(async (tx) => {
       const cluster = await clusterOr404(tx, clusterId, { lock: true });
+      if (!deploysRoles(options.graphType)) {
+        await store.updateCluster(tx, clusterId, { status: options.statusBefore });
+        await store.finishDeployment(tx, deploymentId, 'succeeded');
+        return;
+      }
       await store.commitPendingRoles(tx, clusterId);
       const nodes = await store.listNodes(tx, { clusterId });
       await store.updateCluster(tx, clusterId, {
@@ -127,7 +149,7 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
     await db
       .transaction(async (tx) => {
         await store.finishDeployment(tx, deploymentId, 'failed', `the orchestrator stopped: ${(err as Error).message}`);
-        await store.updateCluster(tx, clusterId, { status: 'error' });
+        await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
       })
       .catch(() => undefined);
   }
