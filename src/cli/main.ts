@@ -5,7 +5,11 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { EXIT_USAGE } from './exit.js';
+import { guardTerminalOutput } from './terminal.js';
 import { hearthVersion } from '../package/build/manifest.js';
+
+// Text from plugin files and the server may hold terminal control sequences: print them escaped.
+guardTerminalOutput();
 
 const program = new Command();
 program

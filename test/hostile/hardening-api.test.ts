@@ -4,12 +4,13 @@
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from '../support/serve.js';
+import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
 import type { KnownIds } from './cases/api.js';
-import { apiHardeningCases } from './cases/api-hardening.js';
+import { apiHardeningCases, escapingPlugin } from './cases/api-hardening.js';
 import { prepare, runApiCase, send } from './api-run.js';
 import { repoRoot } from './harness.js';
 
@@ -37,6 +38,22 @@ for (const c of cases) {
     t.diagnostic(`${Math.round(await runApiCase(server, ids, c))} ms`);
   });
 }
+
+test('hearth plugin list and show print a title holding terminal escapes escaped (it set the window title and cleared the screen)', options, async () => {
+  const dir = escapingPlugin(root);
+  const registered = await send(server, { method: 'POST', path: '/api/v1/plugins/folders', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: dir }) });
+  assert.equal(registered.status, 201, registered.body);
+  const warned = (JSON.parse(registered.body) as { findings: Array<{ code: string }> }).findings.map((f) => f.code);
+  assert.ok(warned.includes('yaml/control-character-value'), `the control characters are flagged: ${warned.join(', ')}`);
+  const id = (JSON.parse(registered.body) as { plugin: { id: string } }).plugin.id;
+  for (const args of [['plugin', 'list'], ['plugin', 'show', id]]) {
+    const run = spawnSync(process.execPath, [hearthBin, ...args, '--server', server.url, '--token', server.token], { encoding: 'utf8', timeout: 60_000 });
+    const output = `${run.stdout}${run.stderr}`;
+    assert.equal(run.status, 0, output);
+    assert.doesNotMatch(output, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `hearth ${args.join(' ')} printed a control character raw: ${JSON.stringify(output)}`);
+    assert.match(output, /Evil \\u001b\]0;pwned\\u0007\\u001b\[2J/, `the title is shown, escaped: ${output}`);
+  }
+});
 
 test('API: the server is healthy after every hostile request', options, async () => {
   const res = await send(server, { method: 'GET', path: '/api/v1/releases' });

@@ -1,6 +1,7 @@
 /** Reading YAML (and JSON) files from disk: the checks that need bytes, not text. */
 import { readFileSync, statSync } from 'node:fs';
 import { finding, type Finding } from '../../core/findings.js';
+import { controlCharacterFindings } from './controls.js';
 import { parseYaml, type ParsedYaml, type YamlParseOptions } from './parse.js';
 
 export interface ReadOptions extends YamlParseOptions {
@@ -79,7 +80,10 @@ export function parseYamlBytes(bytes: Uint8Array, displayPath: string, options: 
       findings: [finding('file/binary', 'error', `'${displayPath}' holds NUL bytes: it is not a text file`, { file: displayPath, line: 1, column: 1 })],
     };
   }
-  return parseYaml(text, displayPath, options);
+  const parsed = parseYaml(text, displayPath, options);
+  // Raw control characters are refused by the reader; only a double-quoted escape makes one.
+  if (parsed.ok && text.includes('\\')) parsed.findings.push(...controlCharacterFindings(parsed.value, displayPath));
+  return parsed;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): { offset: number; line: number; column: number } {

@@ -19,6 +19,13 @@ function pluginFolder(root: string, name: string, edit: (metadata: string) => st
   return created.dir;
 }
 
+/** A plugin whose title and description spell terminal escapes (item 13). */
+export function escapingPlugin(root: string): string {
+  return pluginFolder(root, 'escaping', (m) =>
+    m.replace(/^title: .*$/m, 'title: "Evil \\e]0;pwned\\a\\e[2J title"').replace(/^description: .*$/m, 'description: "reads \\u202Eesrever\\u202C and \\x1b[8mhidden"'),
+  );
+}
+
 /** The cases, their folders written under `root` (which the caller removes). */
 export function apiHardeningCases(root: string): ApiCase[] {
   const dotted = pluginFolder(root, 'dotted', (m) => m.replace(/^version: .*$/m, "version: '0/../../clusters/2'"));
