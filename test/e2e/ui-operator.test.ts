@@ -82,15 +82,15 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     assert.match(await p.locator('[data-testid="no-roles"]').innerText(), /^6 nodes have no role and will not be deployed/);
     const names = await p.locator('table.roles-table tbody th[scope="row"]').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent ?? ''));
     // Three nodes selected, Controller for all of them at once: Compute is disabled before any click, with why.
-    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`).check();
+    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`, { exact: true }).check();
     const panel = p.locator('fieldset.roles-panel');
     await panel.locator('[data-role="controller"] input').check();
     const compute = panel.locator('[data-role="compute"]');
     assert.equal(await compute.locator('input').getAttribute('aria-disabled'), 'true');
     assert.match(await compute.locator('.why').innerText(), /Compute cannot be combined with Controller \(node-\d+\)/);
     await ui.shot(p, 'nodes-bulk');
-    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`).uncheck();
-    for (const name of names.slice(3)) await p.getByLabel(`Select ${name}`).check();
+    for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`, { exact: true }).uncheck();
+    for (const name of names.slice(3)) await p.getByLabel(`Select ${name}`, { exact: true }).check();
     await panel.locator('[data-role="compute"] input').check();
     await p.locator('[data-testid="no-roles"]').waitFor({ state: 'detached' });
     // The role rules' findings: each once, errors before recommendations.
@@ -115,8 +115,8 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     const firstRow = await p.locator('table.roles-table tbody tr').first().getAttribute('data-node');
     assert.ok(nodes.find((n) => n.name === firstRow)?.pending_roles.includes('compute'), 'compute sorts before controller');
     // Removing a node, confirmed, returns it to the pool.
-    for (const name of names) await p.getByLabel(`Select ${name}`).uncheck();
-    await p.getByLabel(`Select ${names[5]}`).check();
+    for (const name of names) await p.getByLabel(`Select ${name}`, { exact: true }).uncheck();
+    await p.getByLabel(`Select ${names[5]}`, { exact: true }).check();
     await p.click('button:has-text("Remove selected from the environment")');
     await p.locator(`[role="status"]:has-text("Removed ${names[5]} from the environment.")`).waitFor();
     nodes = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);

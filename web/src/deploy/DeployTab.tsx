@@ -3,7 +3,7 @@ import { api } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster, Node } from '../types.js';
 import { Problems } from '../components/Problems.js';
-import { finished, type Deployment } from './model.js';
+import { finished, normalizeTask, type Deployment, type TaskRun } from './model.js';
 import { DeploymentView } from './DeploymentView.js';
 import { History } from './History.js';
 
@@ -15,7 +15,14 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
-  const fetchOne = useCallback((id: number) => api<Deployment>('GET', `/clusters/${cluster.id}/deployments/${id}?tasks=true`), [cluster.id]);
+  // The run, and its tasks as the deployments API lists them (failures first, with times, exit status and reasons).
+  const fetchOne = useCallback(
+    async (id: number) => {
+      const [d, tasks] = await Promise.all([api<Deployment>('GET', `/clusters/${cluster.id}/deployments/${id}`), api<TaskRun[]>('GET', `/deployments/${id}/tasks`)]);
+      return { ...d, tasks: tasks.map(normalizeTask) };
+    },
+    [cluster.id],
+  );
   const fetchHistory = useCallback(() => api<Deployment[]>('GET', `/clusters/${cluster.id}/deployments`).then(setHistory), [cluster.id]);
 
   useEffect(() => {
@@ -76,9 +83,23 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     }
   };
 
+  const stop = async () => {
+    if (!window.confirm(`Stop deploying ${cluster.name}? Tasks running now are let finish; no new task starts, and the environment is left as far as it got.`)) return;
+    try {
+      await api('POST', `/clusters/${cluster.id}/stop`);
+    } catch (e) {
+      setError(e);
+    }
+  };
+
   return (
     <div className="deploy">
       <div className="actions">
+        {deployment?.status === 'running' && deployment.mode === 'real' && (
+          <button type="button" className="danger" onClick={() => void stop()}>
+            Stop the deployment
+          </button>
+        )}
         <button type="button" className="primary" disabled={busy || deployment?.status === 'running'} onClick={() => void deploy()}>
           {again ? 'Redeploy' : 'Deploy changes'}
         </button>

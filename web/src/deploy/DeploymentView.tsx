@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { api } from '../api.js';
 import { byFailuresFirst, formatSeconds, seconds, STATUS_WORDS, taskSeconds, type Deployment, type TaskRun } from './model.js';
 
 const PAGE = 200;
@@ -115,7 +116,7 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
                 </td>
                 <td>{formatSeconds(taskSeconds(t))}</td>
                 <td>
-                  <TaskOutput task={t} dryRun={deployment.mode === undefined || deployment.mode === 'dry-run'} />
+                  <TaskOutput task={t} deploymentId={deployment.id} dryRun={deployment.mode === undefined || deployment.mode === 'dry-run'} />
                 </td>
               </tr>
             ))}
@@ -131,13 +132,25 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
   );
 }
 
-function TaskOutput({ task, dryRun }: { task: TaskRun; dryRun: boolean }) {
-  const text = [task.message, task.output].filter(Boolean).join('\n');
-  if (!text) return <span className="muted">{task.status === 'skipped' ? 'not run' : dryRun ? 'none (dry run)' : 'none'}</span>;
+/** A task's reason and output, read from the server when opened (outputs can be 1 MiB each). */
+function TaskOutput({ task, dryRun, deploymentId }: { task: TaskRun; dryRun: boolean; deploymentId: number }) {
+  const [output, setOutput] = useState<string | null | undefined>(task.output);
+  const [failed, setFailed] = useState<string | null>(null);
+  const open = async () => {
+    if (output !== undefined) return;
+    try {
+      const list = await api<TaskRun[]>('GET', `/deployments/${deploymentId}/tasks?node=${encodeURIComponent(task.node)}&task=${encodeURIComponent(task.taskId)}&output=true`);
+      setOutput(list[0]?.output ?? null);
+    } catch (e) {
+      setFailed((e as Error).message);
+    }
+  };
+  const empty = task.status === 'skipped' ? 'It did not run, so it has no output.' : dryRun ? 'This was a dry run: the task did not run on a machine, so it has no output.' : task.status === 'pending' || task.status === 'running' ? 'No output yet.' : 'The task printed nothing.';
   return (
-    <details>
-      <summary>{(task.message ?? task.output ?? '').split('\n')[0].slice(0, 80) || 'output'}</summary>
-      <pre className="json">{text}</pre>
+    <details onToggle={(e) => (e.currentTarget.open ? void open() : undefined)}>
+      <summary>{task.message ? task.message.split('\n')[0].slice(0, 80) : 'output'}</summary>
+      {task.message && <p>{task.message}</p>}
+      {failed ? <p className="bad">The output could not be read: {failed}</p> : output ? <pre className="json output">{output}</pre> : output === null ? <p className="muted">{empty}</p> : <p aria-busy="true">Reading…</p>}
     </details>
   );
 }

@@ -19,6 +19,8 @@ export interface Deployment {
 
 export interface TaskRun {
   node: string;
+  /** `GET /deployments/{id}/tasks` says `task_id`; the older `?tasks=true` listing says `taskId`. */
+  task_id?: string;
   taskId: string;
   position: number;
   status: string;
@@ -61,3 +63,6 @@ export function formatSeconds(s: number | null): string {
 
 /** The status of a task in words. */
 export const STATUS_WORDS: Record<string, string> = { ready: 'done', error: 'failed', running: 'running', pending: 'waiting', skipped: 'skipped (its condition did not hold, or an earlier task failed)', stopped: 'stopped' };
+
+/** One shape for both task listings. */
+export const normalizeTask = (t: TaskRun): TaskRun => (t.taskId === undefined && t.task_id !== undefined ? { ...t, taskId: t.task_id } : t);
