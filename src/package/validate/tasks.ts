@@ -12,6 +12,8 @@ import { unsafePatternReason } from '../../core/graph/selectors.js';
 import { checkKnownKeys } from './keys.js';
 import { checkSchema } from './schemas.js';
 import { findCycles } from './cycles.js';
+import { checkGroupMembership } from './group-membership.js';
+import { indexTasks } from './task-index.js';
 import { CORE_ROLES, SPECIAL_ROLES, isMapping, releaseTaskIds, type ValidationContext } from './context.js';
 
 /** Where a list of tasks came from. */
@@ -107,6 +109,7 @@ export function checkTasks(ctx: ValidationContext): void {
   }
   checkPackageRules(ctx, sources);
   checkDependencies(ctx, sources);
+  checkGroupMembership(ctx, indexTasks(ctx, sources));
   checkLegacyTaskRoles(ctx, roles);
 }
 
