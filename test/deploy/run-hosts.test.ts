@@ -156,3 +156,39 @@ describe('the dry-run transport walks the same plan and touches nothing', () => 
     assert.deepEqual(dry.calls.slice(2).map((c) => /exec bash -c ('[^']*')/.exec(c.command)?.[1]), ["'echo a'", "'echo b'"]);
   });
 });
+
+describe('reboot and puppet on test hosts', { skip: hosts && hosts.addresses.length >= 3 ? false : HOSTS_NOTE }, () => {
+  test('a reboot task waits for the host to go and come back; a puppet manifest applies with its modules', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-reboot-'));
+    const ssh = new SshTransport({ keyFile: hosts!.keyFile });
+    try {
+      mkdirSync(join(dir, 'manifests'));
+      mkdirSync(join(dir, 'modules', 'marker', 'manifests'), { recursive: true });
+      writeFileSync(join(dir, 'manifests', 'site.pp'), "include marker\n");
+      writeFileSync(join(dir, 'modules', 'marker', 'manifests', 'init.pp'), "class marker {\n  file { '/var/lib/hearth/puppet-ran': content => \"applied by puppet\\n\" }\n}\n");
+      await onHost(2, 'rm -f /var/lib/hearth/after-reboot; nohup sleep 1000 >/dev/null 2>&1 &');
+      await onHost(3, 'rm -f /var/lib/hearth/puppet-ran');
+      const graph = buildDeploymentGraph({
+        tasks: [
+          task('restart', { type: 'reboot', roles: ['rebooted'], parameters: { timeout: 60 } }),
+          sh('after-reboot', 'pgrep -x sleep && exit 9; date > /var/lib/hearth/after-reboot', { roles: ['rebooted'], requires: ['restart'] }),
+          task('apply', { type: 'puppet', roles: ['puppet'], parameters: { puppet_manifest: 'manifests/site.pp', puppet_modules: 'modules', timeout: 600 } }),
+        ],
+        nodes: [{ id: '2', roles: ['rebooted'] }, { id: '3', roles: ['puppet'] }],
+      });
+      const states = new Map<string, { state: VertexState; outcome?: TaskOutcome }>();
+      await runDeployment(
+        { graph, targets: new Map([2, 3].map((i) => [String(i), host(hosts!, i)!])), data: new Map(), sources: new Map([['release', { folder: 'reboot-test-1.0.0', localDir: dir }]]), workDir: dir, secrets: [] },
+        { transport: ssh, events: { finished: (v, state, outcome) => states.set(`${v.node}/${v.task.id}`, { state, ...(outcome ? { outcome } : {}) }) } },
+      );
+      assert.equal(states.get('2/restart')?.state, 'ready', JSON.stringify([...states]));
+      assert.equal(states.get('2/after-reboot')?.state, 'ready', 'the sleep started before the reboot is gone: every process of the host ended');
+      assert.match(await onHost(2, 'cat /var/lib/hearth/after-reboot'), /\d/);
+      assert.equal(states.get('3/apply')?.state, 'ready', JSON.stringify(states.get('3/apply')));
+      assert.equal(await onHost(3, 'cat /var/lib/hearth/puppet-ran'), 'applied by puppet\n');
+    } finally {
+      await ssh.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
