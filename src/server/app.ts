@@ -11,7 +11,7 @@ import * as store from '../store/index.js';
 import type { Database, Presence } from '../store/index.js';
 import { conflictFrom } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
-import { HttpError } from './errors.js';
+import { HttpError, storageFailure } from './errors.js';
 import { ApiCatalog } from './openapi.js';
 import { hearthVersion } from '../package/build/manifest.js';
 import { GraphAnswers } from './domain/graph-answers.js';
@@ -118,6 +118,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A write that lost a race with another request or server (store/conflicts.ts): 409, not a bug.
     const conflict = conflictFrom(err);
     if (conflict) return reply.status(409).send({ code: conflict.code, message: conflict.message, details: { hint: conflict.hint } });
+    const storage = storageFailure(err);
+    if (storage) {
+      request.log.error({ err }, storage.message);
+      return reply.status(storage.status).send({ ...storage.toBody(), details: { ...(storage.details as object), request_id: request.id } });
+    }
     const e = err as FastifyError;
     if (e.validation) {
       return reply.status(400).send({ code: 'request/invalid', message: `${e.validationContext ?? 'request'} ${e.validation[0]?.instancePath ?? ''} ${e.validation[0]?.message ?? 'is invalid'}`.replace(/\s+/g, ' ').trim(), details: { errors: e.validation } });

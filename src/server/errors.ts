@@ -46,3 +46,25 @@ export const ERROR_SCHEMA = {
     details: { description: 'findings or other structured detail' },
   },
 } as const;
+
+/**
+ * A failure of the storage under the database rather than of the request: the disk is full, or
+ * the database went away. Neither is a bug in Hearth, and the answer says what the operator must
+ * do; reads keep working while the disk is full, and writes work again once there is space.
+ */
+export function storageFailure(err: unknown): HttpError | undefined {
+  if (err === null || typeof err !== 'object') return undefined;
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : '';
+  // 53100: PostgreSQL's disk_full; ENOSPC where Node itself writes (PGlite's files).
+  if (code === '53100' || code === 'ENOSPC' || /No space left on device/.test(text)) {
+    return new HttpError(507, 'server/disk-full', 'the server is out of disk space; this change was not saved', {
+      hint: 'free space where the database lives (the data folder, or the PostgreSQL server); reads still work, and changes work again once there is room',
+    });
+  }
+  // 57P01-57P03: the server is shutting down or not accepting connections; 08xxx: the connection failed.
+  if ((typeof code === 'string' && /^(57P0[1-3]|08\d{3})$/.test(code)) || code === 'ECONNREFUSED' || code === 'ECONNRESET') {
+    return new HttpError(503, 'server/database-unavailable', 'the database does not answer; try again shortly', { hint: 'check the PostgreSQL server named by DATABASE_URL' });
+  }
+  return undefined;
+}
