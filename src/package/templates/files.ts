@@ -16,14 +16,26 @@ export const slashes = (path: string): string => (sep === '/' ? path : path.spli
 
 export const isJinja = (path: string): boolean => path.endsWith('.j2.yaml');
 
+/** A walk stops after this many folder entries (files and folders seen; tripleo-heat-templates has about 2,000): `/` once took two minutes. */
+export const MAX_TREE_ENTRIES = 20_000;
+/** ... and does not go deeper than this many folders. */
+export const MAX_TREE_DEPTH = 40;
+
+const within = (root: string, real: string): boolean => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+
 /**
  * Every `*.yaml` file under the given paths (a file given by name is taken whatever its name).
- * Hidden folders are skipped; a folder reached twice through links is read once.
+ * Hidden folders are skipped; a folder reached twice through links is read once; a link whose
+ * target is outside the folder given is not followed (a link to /proc walked the machine and
+ * listed files outside the tree); the walk is bounded in entries and depth.
  */
 export function listTreeFiles(paths: readonly string[], recursive: boolean, findings: Finding[]): TreeFile[] {
   const out: TreeFile[] = [];
   const seenDirs = new Set<string>();
-  const walk = (location: string, display: string) => {
+  let entriesSeen = 0;
+  let stopped = false;
+  const walk = (location: string, display: string, root: { real: string; shown: string }, depth: number) => {
+    if (stopped) return;
     let real: string;
     try {
       real = realpathSync(location);
@@ -32,6 +44,10 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
     }
     if (seenDirs.has(real)) return;
     seenDirs.add(real);
+    if (depth > MAX_TREE_DEPTH) {
+      findings.push(finding('template/tree-too-deep', 'warning', `'${display}' is more than ${MAX_TREE_DEPTH} folders deep; it was not read`, { file: display }, 'name a folder nearer the templates'));
+      return;
+    }
     let entries;
     try {
       entries = readdirSync(location, { withFileTypes: true });
@@ -40,21 +56,34 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
       return;
     }
     for (const entry of entries) {
+      if (stopped) return;
+      if (++entriesSeen > MAX_TREE_ENTRIES) {
+        stopped = true;
+        findings.push(finding('template/tree-too-large', 'error', `more than ${MAX_TREE_ENTRIES.toLocaleString('en')} files and folders under the paths given; the walk stopped there and the answer is incomplete`, { file: display }, 'name the folder that holds the templates, not one above it'));
+        return;
+      }
       if (entry.name.startsWith('.')) continue;
       const childLocation = join(location, entry.name);
       const childDisplay = slashes(join(display, entry.name));
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
       if (entry.isSymbolicLink()) {
+        let target: string;
         try {
-          const stat = statSync(childLocation);
+          target = realpathSync(childLocation);
+          const stat = statSync(target);
           isDir = stat.isDirectory();
           isFile = stat.isFile();
         } catch {
           continue; // a dangling link
         }
+        if ((isDir && !recursive) || (!isDir && !entry.name.endsWith('.yaml'))) continue;
+        if (!within(root.real, target)) {
+          findings.push(finding('template/link-outside', 'warning', `'${childDisplay}' is a link to '${target}', outside the folder '${root.shown}'; it was not followed`, { file: childDisplay }, 'copy the files into the tree, or name the other folder too'));
+          continue;
+        }
       }
-      if (isDir && recursive) walk(childLocation, childDisplay);
+      if (isDir && recursive) walk(childLocation, childDisplay, root, depth + 1);
       else if (isFile && entry.name.endsWith('.yaml')) out.push({ location: childLocation, display: childDisplay });
     }
   };
@@ -66,7 +95,7 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
       findings.push(finding('file/missing', 'error', `'${path}' does not exist`, { file: path }, 'check the path'));
       continue;
     }
-    if (stat.isDirectory()) walk(path, path);
+    if (stat.isDirectory()) walk(path, path, { real: realpathSync(path), shown: path }, 0);
     else out.push({ location: path, display: slashes(join(path)) });
   }
   return out;

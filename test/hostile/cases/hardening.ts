@@ -2,7 +2,7 @@
  * Hardening II (issue 20): what an attacker and a crash still broke after the first catalog. Each
  * case here failed before its fix; docs/reliability.md lists them with what Hearth does now.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { evaluateYaql, parseYaql } from '../../../src/core/yaql/index.js';
 import { append, plugin, type CliCase, type HostileCase, type LibraryCase } from '../case.js';
@@ -63,5 +63,31 @@ export const hardeningCases: HostileCase[] = [
     args: (f) => ['plugin', 'validate', join(f.in, 'demo'), '--json'],
     exit: 1,
     codes: ['schema/bad-format'],
+  } satisfies CliCase,
+  // Item 14: template walks stay in the tree given and are bounded.
+  {
+    kind: 'cli',
+    face: 'template',
+    name: 'template find -r over a tree with links to /proc and to a folder outside (used to walk the machine for minutes)',
+    setup: (f) => {
+      mkdirSync(join(f.in, 'tree', 'nested'), { recursive: true });
+      writeFileSync(join(f.in, 'tree', 'server.yaml'), 'heat_template_version: 2016-10-14\nresources: {}\n');
+      symlinkSync('/proc', join(f.in, 'tree', 'proc'));
+      symlinkSync(f.outside, join(f.in, 'tree', 'nested', 'outside'));
+      symlinkSync(join(f.outside, 'secret.yaml'), join(f.in, 'tree', 'secret.yaml'));
+    },
+    args: (f) => ['template', 'find', '-r', join(f.in, 'tree'), '--json'],
+    exit: 0,
+    codes: ['template/link-outside'],
+    where: 'file',
+  } satisfies CliCase,
+  {
+    kind: 'cli',
+    face: 'template',
+    name: 'template find -r / (stops after 20,000 entries)',
+    args: () => ['template', 'find', '-r', '/', '--json'],
+    exit: 1,
+    codes: ['template/tree-too-large'],
+    where: 'file',
   } satisfies CliCase,
 ];
