@@ -37,6 +37,12 @@ const GRAPH = `
   requires: [prepare]
   cross-depends: [{name: controller-setup, role: [controller]}]
   parameters: {cmd: "bash record.sh compute-setup", timeout: 60}
+- id: compute-check
+  type: shell
+  version: 2.1.0
+  roles: [compute]
+  requires: [compute-setup]
+  parameters: {cmd: "echo checking; [ $(hostname) != hearth-test-9 ]", timeout: 60}
 - id: sleeper
   type: shell
   version: 2.1.0
@@ -85,6 +91,9 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     releasePath = made.dir!;
     writeFileSync(join(release, 'graphs', 'deployment.yaml'), GRAPH);
     writeFileSync(join(release, 'deployment_scripts', 'record.sh'), 'mkdir -p /var/lib/hearth && echo "$(date +%s.%N) $1" >> /var/lib/hearth/ran\n');
+    // Half the computes may fail (compute-check fails on hearth-test-9) without failing the deployment.
+    const roles = join(release, 'metadata', 'roles.yaml');
+    writeFileSync(roles, readFileSync(roles, 'utf8').replace(/^compute:\n/m, 'compute:\n  fault_tolerance: "50%"\n'));
     const attributes = join(release, 'attributes', 'attributes.yaml');
     writeFileSync(attributes, readFileSync(attributes, 'utf8').replace(/^ {2}common:\n/m, `  common:\n    admin_password:\n      value: "${SECRET}"\n      label: "Admin password"\n      weight: 5\n      type: password\n`));
     mkdirSync(join(dir, 'data', 'ssh'), { recursive: true });
@@ -152,6 +161,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal(started.body.dry_run, false);
     const d = await waitFor(started.body.id);
     assert.equal(d.status, 'succeeded', JSON.stringify(d));
+    assert.match(d.message, /1 task failed: compute-check on node \d+; within the roles' fault tolerance/);
     const ran = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => ({ t: Number(l.split(' ')[0]), name: l.split(' ')[1] }));
     const ctl = await ran(7);
     assert.deepEqual(ctl.map((r) => r.name), ['prepare', 'controller-setup', 'after-sleeper'], 'sleeper is off: its condition ($.debug) is false');
@@ -172,10 +182,12 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.match(setup.output, /password is \*{8}/);
     assert.equal(tasks.find((t: any) => t.task_id === 'sleeper').status, 'skipped');
     const filtered = (await call('GET', `/deployments/${d.id}/tasks?node=${ids[1]}&status=ready`)).body;
-    assert.deepEqual(filtered.map((t: any) => t.task_id).sort(), ['compute-setup', 'prepare']);
+    assert.deepEqual(filtered.map((t: any) => t.task_id).sort(), ['compute-check', 'compute-setup', 'prepare']);
     assert.equal('output' in filtered[0], false);
     const nodes = (await call('GET', `/clusters/${clusterId}/nodes`)).body;
-    assert.deepEqual(nodes.map((n: any) => [n.status, n.roles]), [['deployed', ['controller']], ['deployed', ['compute']], ['deployed', ['compute']]]);
+    assert.deepEqual(nodes.map((n: any) => [n.status, n.roles]), [['deployed', ['controller']], ['deployed', ['compute']], ['error', ['compute']]]);
+    const check = (await call('GET', `/deployments/${d.id}/tasks?task=compute-check&status=error&output=true`)).body;
+    assert.deepEqual(check.map((t: any) => [t.node, t.exit_status, t.output.trim()]), [[String(ids[2]), 1, 'checking']]);
     assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
     assert.equal((await onHost(7, 'stat -c %a /etc/hearth/deployment.yaml; ls /etc/hearth/plugins')).trim(), '600\nhosttest-1.0.0');
   });

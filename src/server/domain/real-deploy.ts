@@ -17,6 +17,7 @@ import * as runs from '../../store/task-runs.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
+import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
 
 export interface RealDeployOptions {
@@ -85,7 +86,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
     const settings = settingsOf(cluster.attributes);
-    return { id, cluster, graphType: type, graph, access, sources, settings, data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
+    return { id, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const done = walk(db, prepared, options, stop.signal).finally(() => options.registry.delete(prepared.id));
@@ -117,6 +118,9 @@ interface Prepared {
   settings: ReturnType<typeof settingsOf>;
   data: Map<string, Record<string, unknown>>;
   statusBefore: store.ClusterStatus;
+  /** Roles metadata (fault_tolerance) and each real node's roles, for the outcome. */
+  roles: Record<string, { fault_tolerance?: unknown }>;
+  nodeRoles: Array<{ id: string; roles: string[] }>;
 }
 
 const keyOf = (v: VertexRef) => `${v.node}\u0000${v.task.id}`;
@@ -160,7 +164,15 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     );
     for (const f of summary.failed) failedNodes.add(f.node);
     const words = summary.failed.slice(0, 5).map((f) => `${f.task.id} on node ${f.node}`).join(', ') + (summary.failed.length > 5 ? ` and ${summary.failed.length - 5} more` : '');
-    outcome = summary.interrupted ? { status: 'stopped', message: 'stopped by the operator' } : summary.failed.length ? { status: 'failed', message: `${summary.failed.length} task${summary.failed.length === 1 ? '' : 's'} failed: ${words}` } : { status: 'succeeded' };
+    const failedTasks = `${summary.failed.length} task${summary.failed.length === 1 ? '' : 's'} failed: ${words}`;
+    // A failure on the master or the sync node has no role to tolerate it.
+    const known = new Set(p.nodeRoles.map((n) => n.id));
+    const fatal = summary.failed.some((f) => !known.has(f.node));
+    const breaches = toleranceBreaches(p.roles, p.nodeRoles, failedNodes);
+    if (summary.interrupted) outcome = { status: 'stopped', message: 'stopped by the operator' };
+    else if (!summary.failed.length) outcome = { status: 'succeeded' };
+    else if (fatal || breaches.length) outcome = { status: 'failed', message: `${failedTasks}${breaches.length ? `; beyond fault tolerance: ${breaches.map((b) => `${b.role} ${b.failed} of ${b.of} nodes failed, ${b.allowed} tolerated`).join('; ')}` : ''}` };
+    else outcome = { status: 'succeeded', message: `${failedTasks}; within the roles' fault tolerance (nodes ${[...failedNodes].join(', ')} are in error)` };
   } catch (err) {
     outcome = { status: 'failed', message: `the orchestrator stopped: ${(err as Error).message}` };
   }
@@ -170,18 +182,18 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     .transaction(async (tx) => {
       await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message);
       const ids = [...p.access.keys()];
-      await real.setNodeStatus(tx, ids.filter((id) => failedNodes.has(String(id))), 'error');
-      await real.setNodeStatus(tx, ids.filter((id) => !failedNodes.has(String(id))), outcome.status === 'succeeded' ? 'deployed' : 'ready');
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
         await store.commitPendingRoles(tx, p.cluster.id);
-        await real.setNodeStatus(tx, ids, 'deployed');
         const nodes = await store.listNodes(tx, { clusterId: p.cluster.id });
         await store.updateCluster(tx, p.cluster.id, {
           status: 'operational',
           deployed: { at: new Date().toISOString(), deploymentId: p.id, attributes: cluster.attributes, components: cluster.components, plugins: cluster.plugins, nodes: Object.fromEntries(nodes.map((n) => [String(n.id), n.roles])) },
         });
       } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? (outcome.status === 'succeeded' ? 'operational' : 'error') : p.statusBefore });
+      // Last: committing roles resets node statuses.
+      await real.setNodeStatus(tx, ids.filter((id) => failedNodes.has(String(id))), 'error');
+      await real.setNodeStatus(tx, ids.filter((id) => !failedNodes.has(String(id))), outcome.status === 'succeeded' ? 'deployed' : 'ready');
     })
     .catch(() => undefined);
   rmSync(workDir, { recursive: true, force: true });
