@@ -12,6 +12,27 @@ interface Operation {
   needsToken: boolean;
 }
 
+/**
+ * A stable operationId from the method and path: `GET /api/v1/clusters/:id/graphs/:type` is
+ * `getClustersByIdGraphsByType`. Client generators name their functions after it.
+ */
+export function operationIdOf(method: string, path: string): string {
+  const words = path
+    .replace(/^\/api\/v1\/?/, '')
+    .split('/')
+    .filter(Boolean)
+    .flatMap((segment) => (segment.startsWith(':') || segment.startsWith('{') ? ['by', segment.replace(/[:{}]/g, '')] : segment.split(/[^A-Za-z0-9]+/)))
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((w) => w[0].toUpperCase() + w.slice(1))].join('');
+}
+
+function uniqueId(taken: Set<string>, id: string): string {
+  let candidate = id;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${id}${n}`;
+  taken.add(candidate);
+  return candidate;
+}
+
 export class ApiCatalog {
   private readonly operations: Operation[] = [];
 
@@ -27,6 +48,7 @@ export class ApiCatalog {
 
   document(version: string): Record<string, unknown> {
     const paths: Record<string, Record<string, unknown>> = {};
+    const ids = new Set<string>();
     for (const op of this.operations) {
       const path = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
       const parameters: unknown[] = [];
@@ -44,6 +66,7 @@ export class ApiCatalog {
       }
       if (!Object.keys(responses).length) responses['200'] = { description: 'success' };
       const operation: Record<string, unknown> = {
+        operationId: uniqueId(ids, (op.schema.operationId as string | undefined) ?? operationIdOf(op.method, op.path)),
         summary: op.schema.summary,
         description: op.schema.description,
         tags: op.schema.tags,
@@ -57,7 +80,8 @@ export class ApiCatalog {
       (paths[path] ??= {})[op.method] = operation;
     }
     return {
-      openapi: '3.0.3',
+      // 3.1: its schemas are JSON Schema, so the routes' own (nullable as ["string", "null"]) are valid as they are.
+      openapi: '3.1.0',
       info: { title: 'Hearth API', version, description: 'Releases, plugins, environments, nodes and deployments. Errors are always {code, message, details}.' },
       servers: [{ url: '/' }],
       components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN)' } } },

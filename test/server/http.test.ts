@@ -106,7 +106,7 @@ describe('HTTP face', () => {
 
   test('the OpenAPI document lists every route with its schemas; /docs is readable', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
-    assert.equal(doc.openapi, '3.0.3');
+    assert.equal(doc.openapi, '3.1.0');
     for (const path of ['/api/v1/releases/{id}/components', '/api/v1/clusters', '/api/v1/clusters/{id}/deploy', '/api/v1/clusters/{id}/graphs/{type}', '/api/v1/plugins', '/api/v1/templates/resolve']) {
       assert.ok(doc.paths[path], path);
     }
