@@ -5,7 +5,8 @@
  */
 import { finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
-import { closest } from './spelling.js';
+import { closest, editDistance } from './spelling.js';
+import { matches as matchesPattern, parsePattern, patternProblem } from '../../core/components/names.js';
 import { checkComponentNameCase } from './component-names.js';
 import { isMapping, type ValidationContext } from './context.js';
 
@@ -133,6 +134,48 @@ function checkBinds(ctx: ValidationContext, component: Record<string, unknown>, 
   });
 }
 
+const lastSegment = (n: string) => n.slice(n.lastIndexOf(':') + 1);
+const parentOf = (n: string) => n.slice(0, Math.max(0, n.lastIndexOf(':')));
+
+/** What exists instead of a component name: its siblings (same parent), nearest last segment first, up to three. */
+function alternatives(name: string, known: Set<string>): string[] {
+  const parent = parentOf(name);
+  const leaf = lastSegment(name);
+  return [...known]
+    .filter((k) => parentOf(k) === parent && k !== name)
+    .sort((a, b) => editDistance(lastSegment(a), leaf) - editDistance(lastSegment(b), leaf) || (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, 3);
+}
+
+const insteadSuffix = (name: string, known: Set<string>) => {
+  const near = alternatives(name, known);
+  return near.length > 0 ? `; what exists instead: ${near.map((n) => `'${n}'`).join(', ')}` : '';
+};
+
+/** `requires: [{one_of: {items: [...]}}]` and the other predicates: every item must name a component too. */
+function checkPredicateItems(ctx: ValidationContext, entry: Record<string, unknown>, name: string, known: Set<string>): void {
+  for (const [predicate, body] of Object.entries(entry)) {
+    if (!isMapping(body) || !Array.isArray(body.items)) continue;
+    const items = body.items;
+    items.forEach((item, i) => {
+      if (typeof item !== 'string' || item.includes('*') || known.has(item)) return;
+      // Predicate lists name alternatives, often other plugins' (Fuel's vmware hypervisor requires
+      // one_of the DVS or NSX plugins' drivers): only a likely slip of a known name is reported.
+      const slip = alternatives(item, known).filter((k) => editDistance(lastSegment(k), lastSegment(item)) <= (lastSegment(item).length <= 4 ? 1 : 2));
+      if (slip.length === 0) return;
+      ctx.findings.push(
+        finding(
+          'component/unknown-component',
+          'warning',
+          `component '${name}' requires ${predicate} of a list holding '${item}', which neither the plugin nor release ${ctx.release?.name} provides; closest: ${slip.map((n) => `'${n}'`).join(', ')}`,
+          positionOf(items, i),
+          `did you mean ${slip.map((n) => `'${n}'`).join(' or ')}?`,
+        ),
+      );
+    });
+  }
+}
+
 /** With a release, rule names without a wildcard must name a component of the plugin or the release. */
 function checkRuleTargets(ctx: ValidationContext, component: Record<string, unknown>, name: string): void {
   if (!ctx.release) return;
@@ -142,14 +185,29 @@ function checkRuleTargets(ctx: ValidationContext, component: Record<string, unkn
     const entries = component[rule];
     if (!Array.isArray(entries)) continue;
     for (const entry of entries) {
+      if (isMapping(entry) && typeof entry.name !== 'string') checkPredicateItems(ctx, entry, name, known);
+      if (isMapping(entry) && typeof entry.name === 'string' && entry.name.includes('*') && !patternProblem(entry.name)) {
+        const pattern = parsePattern(entry.name);
+        if ([...known].some((k) => matchesPattern(pattern, k))) continue;
+        ctx.findings.push(
+          finding(
+            'component/pattern-matches-nothing',
+            'warning',
+            `component '${name}' ${rule === 'requires' ? 'requires' : rule === 'compatible' ? 'is compatible with' : 'is incompatible with'} '${entry.name}', a pattern no component of the plugin or release ${ctx.release.name} matches, so the rule can never apply`,
+            positionOf(entry, 'name'),
+            `the components there are of the kinds ${[...new Set([...known].map((k) => k.split(':').slice(0, 2).join(':')))].sort().join(', ')}; fix the pattern`,
+          ),
+        );
+        continue;
+      }
       if (!isMapping(entry) || typeof entry.name !== 'string' || entry.name.includes('*') || known.has(entry.name)) continue;
       ctx.findings.push(
         finding(
           'component/unknown-component',
           'warning',
-          `component '${name}' ${rule === 'requires' ? 'requires' : rule === 'compatible' ? 'is compatible with' : 'is incompatible with'} '${entry.name}', which neither the plugin nor release ${ctx.release.name} provides`,
+          `component '${name}' ${rule === 'requires' ? 'requires' : rule === 'compatible' ? 'is compatible with' : 'is incompatible with'} '${entry.name}', which neither the plugin nor release ${ctx.release.name} provides${insteadSuffix(entry.name, known)}`,
           positionOf(entry, 'name'),
-          'fix the name, or use a wildcard such as network:neutron:*',
+          'fix the name, or use a wildcard such as network:neutron:* (a component of another plugin counts only when that plugin is installed)',
         ),
       );
     }

@@ -6,6 +6,7 @@
 import { finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { checkKnownKeys } from './keys.js';
+import { closestNames, closestSuffix } from './spelling.js';
 import { reportExpression } from './tasks.js';
 import { CORE_ROLES, isMapping, type ValidationContext } from './context.js';
 
@@ -55,7 +56,7 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
       finding(
         'volumes/unknown-role',
         'warning',
-        `${volumesFile} maps volumes for '${role}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define`,
+        `${volumesFile} maps volumes for '${role}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define${closestSuffix(role, known)}`,
         keyPositionOf(mapping, role),
         Object.keys(nodeRoles).length ? `did you mean one of: ${Object.keys(nodeRoles).join(', ')}?` : 'fix the role name',
       ),
@@ -145,7 +146,13 @@ function checkConflicts(ctx: ValidationContext, name: string, meta: Record<strin
   conflicts.forEach((other, i) => {
     if (typeof other !== 'string' || known.has(other)) return;
     ctx.findings.push(
-      finding('role/unknown-conflict', 'warning', `role '${name}' conflicts with '${other}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define`, positionOf(conflicts, i), 'fix the role name'),
+      finding(
+        'role/unknown-conflict',
+        'warning',
+        `role '${name}' conflicts with '${other}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define${closestSuffix(other, known)}`,
+        positionOf(conflicts, i),
+        closestNames(other, known).length ? `did you mean ${closestNames(other, known).map((n) => `'${n}'`).join(' or ')}? (a role of another plugin counts only when that plugin is installed)` : 'fix the role name (a role of another plugin counts only when that plugin is installed)',
+      ),
     );
   });
 }

@@ -19,19 +19,51 @@ export function editDistance(a: string, b: string): number {
 /** Compare ignoring `_` vs `-` and case: `cross_depends` is `cross-depends` misspelt. */
 const fold = (s: string) => s.toLowerCase().replace(/[-_]/g, '-');
 
+/** A suggestion is looked for among at most this many names: a mapping of a million keys made each missing key cost a million edit distances. */
+export const MAX_SPELLING_CANDIDATES = 2_000;
+
 export function closest(word: string, known: readonly string[]): string | undefined {
+  if (known.length > MAX_SPELLING_CANDIDATES) return undefined;
   let best: string | undefined;
   let bestDistance = Infinity;
   const w = fold(word);
+  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
   for (const candidate of known) {
     if (candidate === word) return undefined;
+    // Lengths further apart than the limit cannot be within it: no distance to compute.
+    if (Math.abs(candidate.length - word.length) > limit) continue;
     const c = fold(candidate);
     const distance = c === w ? 0.5 : editDistance(w, c);
-    const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
     if (distance <= limit && distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
     }
   }
   return best;
+}
+
+/**
+ * What exists instead of a name that matches nothing: up to `max` known names, nearest first. A
+ * known name is near when it is a likely slip (edit distance up to 3, `_` and `-` alike) or when
+ * one name holds the other (`openstack-network` and `openstack-network-start`).
+ */
+export function closestNames(word: string, known: Iterable<string>, max = 3): string[] {
+  const w = fold(word);
+  const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
+  const scored: Array<{ name: string; score: number }> = [];
+  for (const candidate of new Set(known)) {
+    if (candidate === word) continue;
+    const c = fold(candidate);
+    const distance = c === w ? 0.5 : editDistance(w, c);
+    if (distance <= limit) scored.push({ name: candidate, score: distance });
+    else if (w.length >= 5 && c.length >= 5 && (c.includes(w) || w.includes(c))) scored.push({ name: candidate, score: 4 + Math.abs(c.length - w.length) / 100 });
+  }
+  scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return scored.slice(0, max).map((s) => s.name);
+}
+
+/** "; closest: a, b" for a message, or nothing. */
+export function closestSuffix(word: string, known: Iterable<string>): string {
+  const names = closestNames(word, known);
+  return names.length > 0 ? `; closest: ${names.map((n) => `'${n}'`).join(', ')}` : '';
 }

@@ -14,6 +14,8 @@ import { checkSchema } from './schemas.js';
 import { findCycles } from './cycles.js';
 import { checkGroupMembership } from './group-membership.js';
 import { indexTasks } from './task-index.js';
+import { checkRoleMetadataReferences, checkTaskReferences } from './references.js';
+import { closestNames, closestSuffix } from './spelling.js';
 import { CORE_ROLES, SPECIAL_ROLES, isMapping, releaseTaskIds, type ValidationContext } from './context.js';
 
 /** Where a list of tasks came from. */
@@ -72,7 +74,7 @@ export function collectTaskSources(ctx: ValidationContext): TaskSource[] {
 }
 
 /** Every role name a task may name: the plugin's, the release's (or Fuel's core ones), and group ids. */
-function knownRoles(ctx: ValidationContext, sources: TaskSource[]): Set<string> {
+export function knownRoles(ctx: ValidationContext, sources: TaskSource[]): Set<string> {
   const roles = new Set<string>(SPECIAL_ROLES);
   const add = (name: string, meta: unknown) => {
     roles.add(name);
@@ -110,6 +112,8 @@ export function checkTasks(ctx: ValidationContext): void {
   checkPackageRules(ctx, sources);
   checkDependencies(ctx, sources);
   checkGroupMembership(ctx, indexTasks(ctx, sources));
+  checkTaskReferences(ctx, sources, roles, inGroups);
+  checkRoleMetadataReferences(ctx, roles);
   checkLegacyTaskRoles(ctx, roles);
 }
 
@@ -193,9 +197,9 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
           finding(
             'task/unknown-role',
             'warning',
-            `${label} runs on '${item}' (${key}), a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define; the task will run nowhere`,
+            `${label} runs on '${item}' (${key}), a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define; the task will run nowhere${closestSuffix(item, roles)}`,
             at,
-            ctx.release ? 'fix the name, or define the role in node_roles.yaml' : 'fix the name, define the role in node_roles.yaml, or pass --release to check against a real release',
+            nearHint(item, roles) ?? (ctx.release ? 'fix the name, or define the role in node_roles.yaml' : 'fix the name, define the role in node_roles.yaml, or pass --release to check against a real release'),
           ),
         );
       }
@@ -216,6 +220,12 @@ function checkOneTask(ctx: ValidationContext, task: Record<string, unknown>, sou
   }
   checkCondition(ctx, task, label);
 }
+
+/** "did you mean 'x' or 'y'?", when some known name is near. */
+const nearHint = (name: string, known: Iterable<string>): string | undefined => {
+  const near = closestNames(name, known);
+  return near.length > 0 ? `did you mean ${near.map((n) => `'${n}'`).join(' or ')}?` : undefined;
+};
 
 /** Python truthiness, as the reference builder tested for roles. */
 const truthy = (v: unknown): boolean => !(v === undefined || v === null || v === false || v === '' || v === 0 || (Array.isArray(v) && v.length === 0) || (isMapping(v) && Object.keys(v).length === 0));
@@ -331,6 +341,7 @@ function checkDependencies(ctx: ValidationContext, sources: TaskSource[]): void 
   const releaseIds = releaseTaskIds(ctx.release);
   const pluginIds = new Set<string>();
   for (const s of sources) for (const t of s.tasks) if (taskId(t)) pluginIds.add(taskId(t)!);
+  const known = new Set([...pluginIds, ...releaseIds]);
   let unchecked = false;
   for (const source of sources) {
     // A release the plugin defines has a complete graph; an extension can only be checked against a given release.
@@ -351,9 +362,9 @@ function checkDependencies(ctx: ValidationContext, sources: TaskSource[]): void 
             finding(
               'task/unknown-dependency',
               'warning',
-              `${taskLabel(task, source)} ${key === 'requires' ? 'requires' : 'is required for'} '${name}', a task that exists neither in the plugin nor in ${ctx.release ? `release ${ctx.release.name}` : 'this release'}; Fuel drops such a dependency, so the order it meant is lost`,
+              `${taskLabel(task, source)} ${key === 'requires' ? 'requires' : 'is required for'} '${name}', a task that exists neither in the plugin nor in ${ctx.release ? `release ${ctx.release.name}` : 'this release'}; Fuel drops such a dependency, so the order it meant is lost${closestSuffix(name, known)}`,
               positionOf(list, i),
-              'fix the task id, or remove the dependency',
+              nearHint(name, known) ?? 'fix the task id, or remove the dependency',
             ),
           );
         });
