@@ -35,13 +35,22 @@ export interface TaskRunView {
  * Records a real run and one row per (node, task) with its type: arrays unnested in one statement
  * (a 200,000-task run in one round trip, several times faster than a JSON document).
  */
-export async function createRealDeployment(q: Queryable, clusterId: number, graphType: string, tasks: Array<{ node: string; taskId: string; type: string; skipped?: boolean }>, owner: number): Promise<number> {
-  const [{ id }] = await q.query<{ id: number }>(`INSERT INTO deployments (cluster_id, graph_type, status, total, owner, mode) VALUES ($1, $2, 'running', $3, $4, 'real') RETURNING id`, [clusterId, graphType, tasks.length, owner]);
+export async function createRealDeployment(
+  q: Queryable,
+  clusterId: number,
+  graphType: string,
+  tasks: Array<{ node: string; taskId: string; type: string; skipped?: boolean; doneIn?: number }>,
+  owner: number,
+): Promise<number> {
+  const done = tasks.filter((t) => t.doneIn !== undefined).length;
+  const [{ id }] = await q.query<{ id: number }>(`INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode) VALUES ($1, $2, 'running', $3, $4, $5, 'real') RETURNING id`, [clusterId, graphType, tasks.length, done, owner]);
+  // A task done in the run being resumed is ready at once, saying where it ran.
   await q.query(
-    `INSERT INTO deployment_tasks (deployment_id, node, task_id, type, position, status)
-     SELECT $1, t.node, t.task_id, t.type, (t.i - 1)::int, CASE WHEN t.skipped THEN 'skipped' ELSE 'pending' END
-     FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[]) WITH ORDINALITY AS t(node, task_id, type, skipped, i)`,
-    [id, tasks.map((t) => t.node), tasks.map((t) => t.taskId), tasks.map((t) => t.type), tasks.map((t) => t.skipped === true)],
+    `INSERT INTO deployment_tasks (deployment_id, node, task_id, type, position, status, message)
+     SELECT $1, t.node, t.task_id, t.type, (t.i - 1)::int, CASE WHEN t.done IS NOT NULL THEN 'ready' WHEN t.skipped THEN 'skipped' ELSE 'pending' END,
+       CASE WHEN t.done IS NOT NULL THEN 'done in deployment ' || t.done END
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], $6::int[]) WITH ORDINALITY AS t(node, task_id, type, skipped, done, i)`,
+    [id, tasks.map((t) => t.node), tasks.map((t) => t.taskId), tasks.map((t) => t.type), tasks.map((t) => t.skipped === true), tasks.map((t) => t.doneIn ?? null)],
   );
   // Fresh statistics, so each batch of reports is joined by index lookups rather than by hashing
   // the whole run's rows (the planner's figures otherwise predate the run: quadratic in its size).
@@ -107,3 +116,18 @@ export async function endRealDeployment(q: Queryable, deploymentId: number, stat
   await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, 'not run') WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId]);
 }
 
+
+/**
+ * What a resumed run may skip: the environment's last deployment, when it was real, of this graph
+ * type and did not succeed (failed, stopped, or interrupted with its server), and the tasks it
+ * finished.
+ */
+export async function resumable(q: Queryable, clusterId: number, graphType: string): Promise<{ id: number; status: string; done: Set<string> } | { refusal: string }> {
+  const [last] = await q.query<{ id: number; status: string; mode: string; graph_type: string }>('SELECT id, status, mode, graph_type FROM deployments WHERE cluster_id = $1 ORDER BY id DESC LIMIT 1', [clusterId]);
+  if (!last) return { refusal: 'the environment has never been deployed' };
+  if (last.mode !== 'real') return { refusal: `its last deployment (${last.id}) was a dry run` };
+  if (last.graph_type !== graphType) return { refusal: `its last deployment (${last.id}) ran the '${last.graph_type}' graph` };
+  if (last.status === 'succeeded' || last.status === 'running') return { refusal: `its last deployment (${last.id}) ${last.status === 'running' ? 'is running' : 'succeeded'}: there is nothing to resume` };
+  const rows = await q.query<{ node: string; task_id: string }>(`SELECT node, task_id FROM deployment_tasks WHERE deployment_id = $1 AND status = 'ready' AND type NOT IN ('stage', 'group', 'skipped')`, [last.id]);
+  return { id: last.id, status: last.status, done: new Set(rows.map((r) => `${r.node}\u0000${r.task_id}`)) };
+}

@@ -213,4 +213,20 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.deepEqual((await onHost(7, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]), ['prepare', 'controller-setup', 'sleeper']);
     assert.equal((await call('POST', `/clusters/${clusterId}/stop`)).body.code, 'deployment/not-running');
   });
+
+  test('resume runs only what the stopped deployment did not finish', async () => {
+    const last = (await call('GET', `/clusters/${clusterId}/deployments`)).body[0];
+    const resumed = await call('POST', `/clusters/${clusterId}/deploy`, { resume: true });
+    assert.equal(resumed.status, 202, JSON.stringify(resumed.body));
+    const d = await waitFor(resumed.body.id);
+    assert.equal(d.status, 'succeeded', JSON.stringify(d));
+    assert.deepEqual((await onHost(7, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]), ['prepare', 'controller-setup', 'sleeper', 'after-sleeper']);
+    const prepare = (await call('GET', `/deployments/${d.id}/tasks?task=prepare&node=${ids[0]}`)).body[0];
+    assert.deepEqual([prepare.status, prepare.message, prepare.attempts], ['ready', `done in deployment ${last.id}`, 0]);
+    const again = await call('POST', `/clusters/${clusterId}/deploy`, { resume: true });
+    assert.equal(again.status, 409);
+    assert.equal(again.body.code, 'deploy/nothing-to-resume');
+    assert.match(again.body.message, /succeeded: there is nothing to resume/);
+    assert.equal((await call('POST', `/clusters/${clusterId}/deploy`, { resume: true, dry_run: true })).status, 400);
+  });
 });

@@ -175,12 +175,12 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
     });
   });
 
-export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean }) =>
+export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean }) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
     const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
     if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
-    let d = await c.request('POST', `/clusters/${id}/deploy`, { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}) });
+    let d = await c.request('POST', `/clusters/${id}/deploy`, { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) });
     const { follow } = await import('./follow.js');
     if (o.follow) d = await follow(c, id, d, o.json ?? false);
     else if (o.wait !== false) {

@@ -59,7 +59,8 @@ export function registerClient(program: Command): void {
       .option('--dry-run', 'simulate: walk the graph, run nothing on the nodes')
       .option('--no-dry-run', 'deploy for real (refused, by name, if a node is simulated)')
       .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default 50)')
-      .option('--follow', 'print each task as it ends, failures with their output'),
+      .option('--follow', 'print each task as it ends, failures with their output')
+      .option('--resume', 'run only what the last (failed, stopped or interrupted) real deployment did not finish'),
   ).action(async (ref, o) => (await load()).envDeploy(ref, o));
   remote(env.command('stop').argument('<env>', 'id or name').description('Stop the running deployment: nothing new starts, running tasks finish or are killed after a grace period')).action(
     async (ref, o) => (await import('../client/follow.js')).envStop(ref, o),

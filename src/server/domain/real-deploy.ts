@@ -23,6 +23,8 @@ import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from '
 export interface RealDeployOptions {
   transport: Transport;
   registry: RunRegistry;
+  /** Run only what the environment's last (unsuccessful) real deployment did not finish. */
+  resume?: boolean;
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -73,20 +75,31 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'deploy from plugin folders registered on this server'));
     const missing = missingFiles(graph, sources);
     if (unusable.length || missing.length) throw refused('deploy/files-missing', `a real deployment needs files its release and plugins do not hold: ${missing.length + unusable.length} problem${missing.length + unusable.length === 1 ? '' : 's'}; nothing was run`, [...unusable, ...missing]);
-    const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string }> = [];
+    let resumed: { id: number; done: Set<string> } | undefined;
+    if (options.resume) {
+      const r = await runs.resumable(tx, cluster.id, type);
+      if ('refusal' in r) throw new HttpError(409, 'deploy/nothing-to-resume', `cannot resume environment '${cluster.name}': ${r.refusal}`, { hint: 'deploy without --resume' });
+      resumed = r;
+    }
+    const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string; doneIn?: number }> = [];
+    const done = new Set<number>();
+    const nodeIndex = new Map(graph.nodes.map((n) => [n.id, n]));
     for (const v of graph.order) {
       if (v >= graph.barrierBase) continue;
       const pair = describeVertex(graph, v);
-      const node = graph.nodes.find((n) => n.id === pair.node)!;
+      const node = nodeIndex.get(pair.node)!;
       const type = graph.classes[node.classIndex].slots[v - node.base].task.type;
-      tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
+      if (resumed?.done.has(`${pair.node}\u0000${pair.task}`)) {
+        done.add(v);
+        tasks.push({ node: pair.node, taskId: pair.task, type, doneIn: resumed.id });
+      } else tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
     }
     const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id);
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
     const settings = settingsOf(cluster.attributes);
-    return { id, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
+    return { id, done, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const done = walk(db, prepared, options, stop.signal).finally(() => options.registry.delete(prepared.id));
@@ -110,6 +123,8 @@ export async function settleRealDeployments(registry: RunRegistry): Promise<void
 
 interface Prepared {
   id: number;
+  /** Vertices finished by the deployment this one resumes. */
+  done: Set<number>;
   cluster: store.ClusterRecord;
   graphType: string;
   graph: Awaited<ReturnType<typeof clusterGraph>>['graph'];
@@ -160,7 +175,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   try {
     const summary = await runDeployment(
       { graph: p.graph, targets: targetsOf(p.access), data: p.data, sources: p.sources, workDir, secrets: p.settings.secrets },
-      { transport: options.transport, events, signal, ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
+      { transport: options.transport, events, signal, ...(p.done.size ? { done: (v: number) => p.done.has(v) } : {}), ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
     );
     for (const f of summary.failed) failedNodes.add(f.node);
     const words = summary.failed.slice(0, 5).map((f) => `${f.task.id} on node ${f.node}`).join(', ') + (summary.failed.length > 5 ? ` and ${summary.failed.length - 5} more` : '');

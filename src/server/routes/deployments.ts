@@ -50,7 +50,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number } | undefined }>(
+  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number; resume?: boolean } | undefined }>(
     '/clusters/:id/deploy',
     {
       // A bare POST (no body) means "deploy the default graph".
@@ -70,13 +70,15 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
             simulate_failure: { type: 'object', required: ['task'], additionalProperties: false, properties: { task: { type: 'string', maxLength: 200 } } },
             dry_run: { type: 'boolean' },
             max_parallel: { type: 'integer', minimum: 1, maximum: 1000 },
+            resume: { type: 'boolean' },
           },
         },
       },
     },
     async (req, reply) => {
       const body = req.body ?? {};
-      let dryRun = body.dry_run ?? (body.simulate_failure ? true : undefined);
+      let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
+      if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
       if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
       if (dryRun === undefined) {
         // No choice made: real when every node is real, the simulation when every node is simulated.
@@ -86,7 +88,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       }
       if (!dryRun) {
         const ssh = accessContext(ctx).ssh;
-        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}) });
+        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}) });
         return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord, 'real'));
       }
       const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
