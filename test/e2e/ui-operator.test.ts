@@ -97,10 +97,11 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     const notes = p.locator('ul[aria-label="Before deploying"] li');
     await notes.first().waitFor();
     // One snapshot of the list (read in the page at once: it is redrawn as dry runs answer).
-    const listed = await notes.evaluateAll((items) => items.map((i) => ({ text: i.textContent ?? '', severity: i.getAttribute('data-severity') ?? '' })));
+    const listed = await notes.evaluateAll((items) => items.map((i) => ({ text: i.textContent ?? '', severity: i.getAttribute('data-severity') ?? '', code: i.getAttribute('data-code') ?? '' })));
     const texts = listed.map((l) => l.text);
     assert.equal(new Set(texts).size, texts.length, `each finding once: ${texts.join(' / ')}`);
-    const ranks = listed.map((l) => ({ error: 0, warning: 1, info: 2 })[l.severity as 'info'] ?? 3);
+    assert.ok(texts.some((t) => /^needed to deploy database \(Database\): At least 1 Database node is required/.test(t)), texts.join(' / '));
+    const ranks = listed.map((l) => ({ error: 0, warning: 10, info: 20 })[l.severity as 'info'] + (l.code === 'role/too-few' ? 0 : l.code === 'role/below-recommended' ? 2 : 1));
     assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b));
     await p.click('button:has-text("Save roles")');
     await p.locator('[role="status"]:has-text("Saved.")').waitFor();

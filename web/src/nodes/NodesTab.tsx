@@ -5,7 +5,7 @@ import type { Cluster, Node, Role } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
 import { RolesPanel } from './RolesPanel.js';
-import { rankFindings, type Finding } from './roleRules.js';
+import { isRecommendation, rankFindings, type Finding } from './roleRules.js';
 
 type SortKey = 'name' | 'role' | 'status';
 
@@ -195,8 +195,8 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
         {notes.length > 0 && (
           <ul className="notes" aria-label="Before deploying">
             {notes.map((f, i) => (
-              <li key={i} data-severity={f.severity}>
-                {f.message}
+              <li key={i} data-severity={f.severity} data-code={f.code}>
+                <span className={isRecommendation(f) ? 'badge' : 'badge warn'}>{isRecommendation(f) ? 'recommended' : 'needed to deploy'}</span> {f.message}
               </li>
             ))}
           </ul>

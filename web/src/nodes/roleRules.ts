@@ -29,11 +29,16 @@ export interface Finding {
 }
 
 const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
+/** Within a severity: what a deployment needs (a `min` limit, shown as a warning while assigning) before what is recommended. */
+const NEED: Record<string, number> = { 'role/too-few': 0, 'role/below-recommended': 2 };
 
-/** The role rules' findings, each said once, errors first, then recommendations. */
+/** The role rules' findings, each said once: errors, then what deploying needs, then recommendations. */
 export function rankFindings(findings: readonly Finding[]): Finding[] {
   const seen = new Set<string>();
   return findings
     .filter((f) => (seen.has(f.message) ? false : (seen.add(f.message), true)))
-    .sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3));
+    .sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3) || (NEED[a.code] ?? 1) - (NEED[b.code] ?? 1));
 }
+
+/** Whether a finding is a recommendation rather than something deploying needs. */
+export const isRecommendation = (f: Finding) => f.code === 'role/below-recommended' || f.severity === 'info';
