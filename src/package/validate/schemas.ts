@@ -173,7 +173,44 @@ export interface SchemaCheck {
 }
 
 /** Validate `data` against `schemas/<schema>` and turn every error into a finding. */
+/**
+ * A mapping or list larger than this is not checked against its schema: no plugin file needs it,
+ * and the schema checker's errors grow with the square of the entries (a 15 MB
+ * environment_config.yaml of 1.27 million keys stalled a server for 66 s and 550 MB).
+ */
+export const MAX_SCHEMA_ENTRIES = 10_000;
+/** Findings of one file beyond this many are summed up in one. */
+export const MAX_SCHEMA_FINDINGS = 500;
+
+/** The first mapping or list with more than `cap` entries, as a path, or undefined. */
+function oversized(data: unknown, cap: number): { path: Segment[]; size: number } | undefined {
+  const stack: Array<{ node: unknown; path: Segment[] }> = [{ node: data, path: [] }];
+  const seen = new Set<object>();
+  while (stack.length) {
+    const { node, path } = stack.pop()!;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    const entries: Array<[Segment, unknown]> = Array.isArray(node) ? node.map((v, i) => [i, v]) : Object.entries(node);
+    if (entries.length > cap) return { path, size: entries.length };
+    for (const [k, v] of entries) if (v !== null && typeof v === 'object') stack.push({ node: v, path: [...path, k] });
+  }
+  return undefined;
+}
+
 export function checkSchema(schema: string, data: unknown, check: SchemaCheck): Finding[] {
+  const huge = oversized(data, MAX_SCHEMA_ENTRIES);
+  if (huge) {
+    const where = showPath([...(check.basePath ?? []), ...huge.path]) || 'the file';
+    return [
+      finding(
+        'schema/too-many-entries',
+        'error',
+        `${where} has ${huge.size.toLocaleString('en')} entries, over the limit of ${MAX_SCHEMA_ENTRIES.toLocaleString('en')}; the file was not checked further`,
+        positionAt(data, huge.path) ?? positionOf(data) ?? { file: check.file, line: 1, column: 1 },
+        'split the data, or trim it: no Fuel plugin file needs that many',
+      ),
+    ];
+  }
   const validate = schemaValidator(schema);
   if (validate(data)) return [];
   const { kept: errors, shapes } = pruneAlternatives(validate.errors ?? []);
@@ -288,6 +325,10 @@ export function checkSchema(schema: string, data: unknown, check: SchemaCheck): 
     const key = `${f.code}|${f.message}|${f.line}|${f.column}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    if (findings.length === MAX_SCHEMA_FINDINGS) {
+      findings.push(finding('schema/more-findings', 'error', `${check.file} has more schema errors than the ${MAX_SCHEMA_FINDINGS} shown`, { file: check.file, line: 1, column: 1 }, 'fix these first, then validate again'));
+      break;
+    }
     findings.push(f);
   }
   return findings;

@@ -90,4 +90,17 @@ export const hardeningCases: HostileCase[] = [
     codes: ['template/tree-too-large'],
     where: 'file',
   } satisfies CliCase,
+  // Item 7: schema checks and spelling suggestions bounded on huge mappings.
+  {
+    kind: 'cli',
+    face: 'plugin folder',
+    name: 'environment_config.yaml with 100,000 attributes (used to take 148 s and make 100,002 findings)',
+    setup: (f) => {
+      const dir = plugin(f);
+      writeFileSync(join(dir, 'environment_config.yaml'), `attributes:\n${Array.from({ length: 100_000 }, (_, i) => ` ${i.toString(16)}: 1\n`).join('')}`);
+    },
+    args: (f) => ['plugin', 'validate', join(f.in, 'demo'), '--json'],
+    exit: 1,
+    codes: ['schema/too-many-entries'],
+  } satisfies CliCase,
 ];
