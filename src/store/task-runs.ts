@@ -131,3 +131,14 @@ export async function resumable(q: Queryable, clusterId: number, graphType: stri
   const rows = await q.query<{ node: string; task_id: string }>(`SELECT node, task_id FROM deployment_tasks WHERE deployment_id = $1 AND status = 'ready' AND type NOT IN ('stage', 'group', 'skipped')`, [last.id]);
   return { id: last.id, status: last.status, done: new Set(rows.map((r) => `${r.node}\u0000${r.task_id}`)) };
 }
+
+/** Tasks that started or ended after `since` (ISO time), for the live stream; and the time to ask from next. */
+export async function taskChanges(q: Queryable, deploymentId: number, since: string): Promise<{ tasks: TaskRunView[]; until: string }> {
+  const [{ now }] = await q.query<{ now: Date | string }>('SELECT now() AS now');
+  const rows = await q.query<TaskRunView & { started_at: Date | string | null; finished_at: Date | string | null }>(
+    `SELECT node, task_id, type, position, status, exit_status, attempts, message, started_at, finished_at FROM deployment_tasks
+     WHERE deployment_id = $1 AND (started_at > $2::timestamptz OR finished_at > $2::timestamptz) ORDER BY coalesce(finished_at, started_at), position`,
+    [deploymentId, since],
+  );
+  return { tasks: rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() })), until: new Date(now).toISOString() };
+}

@@ -49,7 +49,7 @@ const GRAPH = `
   roles: [controller]
   requires: [controller-setup]
   condition: {yaql_exp: '$.debug'}
-  parameters: {cmd: "bash record.sh sleeper; sleep 8", timeout: 60}
+  parameters: {cmd: "bash record.sh sleeper; echo tick-1; sleep 4; echo tick-2; sleep 4", timeout: 60}
 - id: after-sleeper
   type: shell
   version: 2.1.0
@@ -203,10 +203,17 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
       assert.ok(Date.now() < until, 'the sleeper never started');
       await new Promise((r) => setTimeout(r, 200));
     }
+    // The live stream, read from here to the end of the run.
+    const stream = fetch(`${server.url}/api/v1/deployments/${started.body.id}/events`).then((r) => r.text());
+    await new Promise((r) => setTimeout(r, 300));
     const stop = await call('POST', `/clusters/${clusterId}/stop`);
     assert.equal(stop.status, 202, JSON.stringify(stop.body));
     const d = await waitFor(started.body.id, 90_000);
     assert.equal(d.status, 'stopped');
+    const events = (await stream).split('\n\n').filter(Boolean).map((e) => ({ event: /^event: (.*)$/m.exec(e)![1], data: JSON.parse(/^data: (.*)$/m.exec(e)![1]) }));
+    assert.ok(events.some((e) => e.event === 'output' && e.data.task_id === 'sleeper' && /tick-2/.test(e.data.chunk)), 'live output of the running task');
+    assert.ok(events.some((e) => e.event === 'task' && e.data.task_id === 'after-sleeper' && e.data.status === 'skipped'));
+    assert.deepEqual(events.at(-1), { event: 'end', data: { ...events.at(-1)!.data, status: 'stopped' } });
     const after = (await call('GET', `/deployments/${d.id}/tasks?task=after-sleeper`)).body[0];
     assert.equal(after.status, 'skipped');
     assert.match(after.message, /stopped/);

@@ -4,6 +4,7 @@
  * whose reports are persisted here in batches. A run belongs to the server that started it; stop
  * reaches it through this server's registry.
  */
+import { EventEmitter } from 'node:events';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,14 @@ export interface RealDeployOptions {
 const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
 
 /** Running real deployments of one server (one app), by id: their stop switch and their end. */
-export type RunRegistry = Map<number, { stop: AbortController; done: Promise<void> }>;
+export type RunRegistry = Map<number, { stop: AbortController; done: Promise<void>; output: EventEmitter }>;
+
+/** A chunk of a running task's output, as the live stream sends it. */
+export interface OutputChunk {
+  node: string;
+  task_id: string;
+  chunk: string;
+}
 const registries = new WeakMap<object, RunRegistry>();
 export function registryOf(owner: object): RunRegistry {
   let r = registries.get(owner);
@@ -102,8 +110,10 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     return { id, done, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
   });
   const stop = new AbortController();
-  const done = walk(db, prepared, options, stop.signal).finally(() => options.registry.delete(prepared.id));
-  options.registry.set(prepared.id, { stop, done });
+  const output = new EventEmitter();
+  output.setMaxListeners(1000);
+  const done = walk(db, prepared, options, stop.signal, output).finally(() => options.registry.delete(prepared.id));
+  options.registry.set(prepared.id, { stop, done, output });
   return prepared.id;
 }
 
@@ -140,7 +150,7 @@ interface Prepared {
 
 const keyOf = (v: VertexRef) => `${v.node}\u0000${v.task.id}`;
 
-async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, signal: AbortSignal): Promise<void> {
+async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, signal: AbortSignal, output: EventEmitter): Promise<void> {
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
   // Reports wait here, one entry per task (its latest state), until the next flush.
@@ -163,6 +173,9 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   const trim = (s: string) => (s.length > OUTPUT_LIMIT ? s.slice(s.length - OUTPUT_LIMIT) : s);
   const events: RunEvents = {
     started: (v, attempt) => put(v, { status: 'running', attempts: attempt, startedAt: new Date().toISOString() }),
+    output: (v, chunk) => {
+      if (output.listenerCount('chunk')) output.emit('chunk', { node: v.node, task_id: v.task.id, chunk } satisfies OutputChunk);
+    },
     finished: (v, state, o?: TaskOutcome) =>
       put(v, {
         status: state,

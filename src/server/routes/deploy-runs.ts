@@ -9,7 +9,7 @@ import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/real-deploy.js';
+import { registryOf, settleRealDeployments, stopRealDeployment, type OutputChunk } from '../domain/real-deploy.js';
 import { clusterIdParam } from './schemas.js';
 import { deploymentView } from './deployments.js';
 
@@ -35,6 +35,66 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!d) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
       const q = req.query;
       return runs.taskRuns(ctx.db, d.id, { ...(q.node !== undefined ? { node: q.node } : {}), ...(q.status !== undefined ? { status: q.status } : {}), ...(q.task !== undefined ? { task: q.task } : {}), ...(q.output ? { withOutput: true } : {}) });
+    },
+  );
+
+  api.get<{ Params: { id: number } }>(
+    '/deployments/:id/events',
+    {
+      config: PUBLIC_READ,
+      schema: {
+        summary:
+          'A live stream (Server-Sent Events) of a deployment: `task` events as tasks start and end (the shape of GET /deployments/:id/tasks), `output` events with chunks of running tasks\' output (when this server runs it), `deployment` with progress, and `end` when it is over',
+        tags: ['deployment'],
+        params: clusterIdParam,
+      },
+    },
+    async (req, reply) => {
+      const first = await store.getDeployment(ctx.db, req.params.id);
+      if (!first) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(req.id) });
+      const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      let closed = false;
+      const live = registryOf(ctx).get(first.id)?.output;
+      const onChunk = (c: OutputChunk) => send('output', c);
+      live?.on('chunk', onChunk);
+      const finish = () => {
+        if (closed) return;
+        closed = true;
+        live?.off('chunk', onChunk);
+        res.end();
+      };
+      req.raw.on('close', finish);
+      // Reports reach the database in batches, stamped when they happened: each look goes back
+      // 10 s and what was sent already is not sent again.
+      const sent = new Set<string>();
+      let since = new Date(0).toISOString();
+      try {
+        while (!closed) {
+          const d = (await store.getDeployment(ctx.db, first.id))!;
+          // Tasks after the status: a run's last reports are stored before it ends.
+          const { tasks, until } = await runs.taskChanges(ctx.db, first.id, since);
+          for (const t of tasks) {
+            const key = `${t.node}\u0000${t.task_id}\u0000${t.status}\u0000${t.attempts}`;
+            if (sent.has(key)) continue;
+            sent.add(key);
+            send('task', t);
+          }
+          since = new Date(Date.parse(until) - 10_000).toISOString();
+          const mode = (await runs.deploymentModes(ctx.db, [d.id])).get(d.id);
+          send('deployment', deploymentView(d, mode));
+          if (d.status !== 'running') {
+            send('end', deploymentView(d, mode));
+            break;
+          }
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      } catch (err) {
+        req.log.warn({ err }, 'deployment stream ended by an error');
+      }
+      finish();
     },
   );
 
