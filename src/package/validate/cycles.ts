@@ -6,6 +6,11 @@
 type Task = Record<string, unknown>;
 
 export function findCycles(tasks: readonly Task[]): string[][] {
+  return findCycleComponents(tasks).map((c) => c.circle);
+}
+
+/** Each knot of tasks that wait on each other: one concrete circle through it, and every task caught in it. */
+export function findCycleComponents(tasks: readonly Task[]): Array<{ circle: string[]; members: string[] }> {
   const edges = new Map<string, Set<string>>();
   const ids = new Set<string>();
   for (const t of tasks) if (typeof t.id === 'string') ids.add(t.id);
@@ -66,7 +71,7 @@ export function findCycles(tasks: readonly Task[]): string[][] {
       }
     }
   }
-  return components.map((c) => circleThrough(c, edges));
+  return components.map((c) => ({ circle: circleThrough(c, edges), members: c }));
 }
 
 /** One concrete circle inside a strongly connected component, starting from its first id in sorted order. */

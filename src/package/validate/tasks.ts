@@ -15,6 +15,7 @@ import { findCycles } from './cycles.js';
 import { checkGroupMembership } from './group-membership.js';
 import { indexTasks } from './task-index.js';
 import { checkRoleMetadataReferences, checkTaskReferences } from './references.js';
+import { checkCyclesWithRelease } from './release-cycles.js';
 import { closestNames, closestSuffix } from './spelling.js';
 import { CORE_ROLES, SPECIAL_ROLES, isMapping, releaseTaskIds, type ValidationContext } from './context.js';
 
@@ -376,7 +377,7 @@ function checkDependencies(ctx: ValidationContext, sources: TaskSource[]): void 
       finding('task/dependencies-unchecked', 'info', 'tasks depend on tasks the plugin does not define (presumably the release\'s); pass --release to check that they exist', { file: sources[0]?.file ?? 'deployment_tasks.yaml', line: 1, column: 1 }, 'hearth plugin validate <dir> --release <release plugin or openstack.yaml> --tasks <fuel-library tasks>'),
     );
   }
-  checkCyclesThroughRelease(ctx, sources);
+  checkCyclesWithRelease(ctx, sources);
   for (const source of sources) {
     const cycles = findCycles(source.tasks);
     for (const cycle of cycles) {
@@ -411,33 +412,6 @@ function checkLegacyTaskRoles(ctx: ValidationContext, roles: Set<string>): void 
       }
     });
   });
-}
-
-/**
- * With a release, a plugin's tasks join the release's default graph (a plugin task replaces a
- * release task of the same id), so a circle can run through the release's tasks too. Only circles
- * that involve a plugin task are the plugin's to fix.
- */
-function checkCyclesThroughRelease(ctx: ValidationContext, sources: TaskSource[]): void {
-  const graph = ctx.release?.graphs?.default?.tasks;
-  const file = sources.find((s) => s.deploymentTasksFile);
-  if (!graph || !file) return;
-  const own = new Map(file.tasks.filter((t) => taskId(t)).map((t) => [taskId(t)!, t]));
-  const combined: Record<string, unknown>[] = [...own.values()];
-  for (const task of graph) if (!own.has(task.id)) combined.push({ id: task.id, requires: task.requires, required_for: task.requiredFor });
-  for (const cycle of findCycles(combined)) {
-    const mine = cycle.filter((id) => own.has(id));
-    if (mine.length === 0 || mine.length === cycle.length) continue; // release-only, or reported per file
-    ctx.findings.push(
-      finding(
-        'task/dependency-cycle',
-        'error',
-        `with release ${ctx.release!.name}, tasks wait for each other in a circle (each must run before the next): ${[...cycle, cycle[0]].join(' → ')} (plugin tasks: ${mine.join(', ')})`,
-        positionOf(own.get(mine[0])),
-        'remove one of the plugin\'s requires/required_for links in this circle',
-      ),
-    );
-  }
 }
 
 /**
