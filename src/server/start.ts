@@ -104,7 +104,10 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
     // Hearth's SSH key: made at first start, shared through the database, copied to the data folder.
     const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir());
-    const transport = new SshTransport({ keyFile: key.keyFile });
+    // Control sockets in the data folder: a server restarted after a crash finds (and closes) the
+    // connections its predecessor left, unless the path is too long for a Unix socket.
+    const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
+    const transport = new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
     const app = await buildApp({
       db,
       adminToken: token,
