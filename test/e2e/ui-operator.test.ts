@@ -167,6 +167,7 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     await ui.call('POST', `/clusters/${env.id}/deploy`, { simulate_failure: { task: 'keystone' } });
     await p.reload();
     await p.locator('p[data-status="failed"]').waitFor({ timeout: 60_000 });
+    assert.match(await p.locator('p[data-status="failed"]').innerText(), /task keystone failed on node-\d+$/, 'the failed node by name, not by id');
     const first = p.locator('table.tasks tbody tr').first();
     assert.equal(await first.getAttribute('data-state'), 'error');
     assert.equal(await first.getAttribute('data-task'), 'keystone');

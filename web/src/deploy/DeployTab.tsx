@@ -107,7 +107,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
       <Problems error={error} title="Deployment refused" />
       {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} />}
       <h2 className="section-title">History</h2>
-      <History list={history} current={deployment?.id ?? null} onOpen={(id) => void fetchOne(id).then(setDeployment, setError)} />
+      <History list={history} current={deployment?.id ?? null} nodeName={nodeName} onOpen={(id) => void fetchOne(id).then(setDeployment, setError)} />
     </div>
   );
 }

@@ -30,7 +30,7 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
         {deployment.mode === 'dry-run' || deployment.mode === undefined ? ' (dry run: nothing is installed on machines)' : ''} — {deployment.done} of {deployment.total} tasks done
         {failed ? `, ${failed} failed` : ''}
         {took !== null ? `, in ${formatSeconds(took)}` : ''}
-        {deployment.message ? `: ${deployment.message}` : ''}
+        {deployment.message ? `: ${namesIn(deployment.message, nodeName)}` : ''}
       </p>
       <progress max={deployment.total || 1} value={deployment.done} aria-label="Deployment progress" />
       <div className="table-wrap">
@@ -154,3 +154,6 @@ function TaskOutput({ task, dryRun, deploymentId }: { task: TaskRun; dryRun: boo
     </details>
   );
 }
+
+/** The server's run messages name nodes by id ("failed on node 8"); people read names. */
+export const namesIn = (text: string, nodeName: (id: string) => string) => text.replace(/\bnode (\d+)\b/g, (_, id: string) => nodeName(id));

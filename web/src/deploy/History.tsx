@@ -1,7 +1,8 @@
 import { formatSeconds, seconds, type Deployment } from './model.js';
+import { namesIn } from './DeploymentView.js';
 
 /** Past deployments, newest first; choosing one shows its tasks and their output. */
-export function History({ list, current, onOpen }: { list: Deployment[]; current: number | null; onOpen: (id: number) => void }) {
+export function History({ list, current, onOpen, nodeName }: { list: Deployment[]; current: number | null; onOpen: (id: number) => void; nodeName: (id: string) => string }) {
   if (list.length === 0) return <p className="muted">No deployment yet.</p>;
   return (
     <div className="table-wrap">
@@ -29,7 +30,7 @@ export function History({ list, current, onOpen }: { list: Deployment[]; current
               <td>{d.graph_type ?? 'default'}</td>
               <td className={d.status === 'failed' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined}>
                 {d.status}
-                {d.message ? `: ${d.message}` : ''}
+                {d.message ? `: ${namesIn(d.message, nodeName)}` : ''}
               </td>
               <td>
                 {d.done} / {d.total}

@@ -2,6 +2,8 @@ import { useApi } from '../useApi.js';
 import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
+const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
+
 export function Environments() {
   const releases = useApi<Release[]>('/releases');
   const clusters = useApi<Cluster[]>('/clusters');
@@ -30,12 +32,21 @@ export function Environments() {
       <Problems error={clusters.error} />
       {(clusters.data ?? []).length === 0 && !noRelease && <p>No environments yet.</p>}
       <ul className="cards">
-        {(clusters.data ?? []).map((c) => (
-          <li key={c.id}>
-            <a href={`#/env/${c.id}/nodes`}>{c.name}</a>
-            <span className="muted"> {c.status ?? ''}</span>
-          </li>
-        ))}
+        {(clusters.data ?? []).map((c) => {
+          const release = (releases.data ?? []).find((r) => String(r.id) === String(c.release_id));
+          const plugins = Object.keys(c.plugins ?? {});
+          return (
+            <li key={c.id} data-env={c.name}>
+              <a href={`#/env/${c.id}/nodes`}>{c.name}</a>
+              <span className="muted">
+                {' '}
+                {STATUS[c.status ?? ''] ?? c.status ?? ''}
+                {release ? ` · ${release.name} ${release.version}` : ''}
+                {plugins.length ? ` · plugins: ${plugins.join(', ')}` : ''}
+              </span>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
