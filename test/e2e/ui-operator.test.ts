@@ -88,6 +88,10 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     const compute = panel.locator('[data-role="compute"]');
     assert.equal(await compute.locator('input').getAttribute('aria-disabled'), 'true');
     assert.match(await compute.locator('.why').innerText(), /Compute cannot be combined with Controller \(node-\d+\)/);
+    // A role the settings rule out says so, in its own words.
+    const monitoring = panel.locator('[data-role="monitoring"]');
+    assert.equal(await monitoring.locator('input').getAttribute('aria-disabled'), 'true');
+    assert.equal(await monitoring.locator('.why').innerText(), 'Turn on "Monitoring" in the additional components to use this role.');
     await ui.shot(p, 'nodes-bulk');
     for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`, { exact: true }).uncheck();
     for (const name of names.slice(3)) await p.getByLabel(`Select ${name}`, { exact: true }).check();

@@ -57,6 +57,8 @@ export interface Role {
   label?: string;
   conflicts?: string[] | '*';
   limits?: Record<string, unknown>;
+  /** Fuel's restrictions: a met `disable` one makes the role unavailable, with its message. */
+  restrictions?: unknown;
   /** `release` or the plugin that brings the role. */
   source?: string;
 }

@@ -146,15 +146,17 @@ export function editableOf(composition: Composition): Record<string, unknown> {
 }
 
 /** Roles and which source (release or plugin label) brought each: for node views and refusals. */
-export function rolesOf(composition: Composition): Array<{ name: string; label: string; source: string; conflicts?: unknown; limits?: unknown; description?: string }> {
+export function rolesOf(composition: Composition): Array<{ name: string; label: string; source: string; conflicts?: unknown; limits?: unknown; restrictions?: unknown; description?: string }> {
   const { roles_metadata: roles, role_sources: sources } = composition.composed;
   return Object.keys(roles)
     .sort((a, b) => (Number(roles[a].weight ?? 1000) - Number(roles[b].weight ?? 1000)) || a.localeCompare(b))
     .map((name) => {
       const r = roles[name];
-      const out: { name: string; label: string; source: string; conflicts?: unknown; limits?: unknown; description?: string } = { name, label: String(r.name ?? name), source: sources[name] ?? 'release' };
+      const out: { name: string; label: string; source: string; conflicts?: unknown; limits?: unknown; restrictions?: unknown; description?: string } = { name, label: String(r.name ?? name), source: sources[name] ?? 'release' };
       if (r.conflicts !== undefined) out.conflicts = r.conflicts;
       if (r.limits !== undefined) out.limits = r.limits;
+      // The UI evaluates them on the settings to disable a role before it is chosen, as Fuel's roles panel did.
+      if (r.restrictions !== undefined) out.restrictions = r.restrictions;
       if (typeof r.description === 'string') out.description = r.description;
       return out;
     });

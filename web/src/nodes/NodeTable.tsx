@@ -4,6 +4,7 @@ import { conflictReason } from './roleRules.js';
 interface Props {
   nodes: Node[];
   roles: Role[];
+  restricted: ReadonlyMap<string, string>;
   draft: Record<string, string[]>;
   selected: Set<string>;
   onSelect: (ids: string[], on: boolean) => void;
@@ -15,7 +16,7 @@ interface Props {
  * conflicts with one the node holds is disabled with the reason; a deployed role is locked (it
  * leaves the node only when the node is removed); a node without roles is flagged.
  */
-export function NodeTable({ nodes, roles, draft, selected, onSelect, onToggle }: Props) {
+export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect, onToggle }: Props) {
   const byName = new Map(roles.map((r) => [r.name, r]));
   const allSelected = nodes.length > 0 && nodes.every((n) => selected.has(String(n.id)));
   return (
@@ -59,7 +60,7 @@ export function NodeTable({ nodes, roles, draft, selected, onSelect, onToggle }:
                 {roles.map((r) => {
                   const deployed = n.roles.includes(r.name);
                   const has = held.includes(r.name);
-                  const conflict = has ? null : conflictReason(r.name, held, byName);
+                  const conflict = has ? null : restricted.has(r.name) ? restricted.get(r.name)! : conflictReason(r.name, held, byName);
                   const locked = deployed || conflict !== null;
                   const why = locked ? `why-${key}-${r.name}` : undefined;
                   return (

@@ -5,7 +5,7 @@ import type { Cluster, Node, Role } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
 import { RolesPanel } from './RolesPanel.js';
-import { isRecommendation, rankFindings, type Finding } from './roleRules.js';
+import { isRecommendation, rankFindings, restrictionReason, type Finding } from './roleRules.js';
 
 type SortKey = 'name' | 'role' | 'status';
 
@@ -16,6 +16,7 @@ type SortKey = 'name' | 'role' | 'status';
 export function NodesTab({ cluster }: { cluster: Cluster }) {
   const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
   const roles = useApi<Role[]>(`/clusters/${cluster.id}/roles`);
+  const attributes = useApi<{ editable: Record<string, unknown> }>(`/clusters/${cluster.id}/attributes`);
   const [draft, setDraft] = useState<Record<string, string[]>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [check, setCheck] = useState<{ ok: boolean; findings: Finding[] } | null>(null);
@@ -125,6 +126,9 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
 
   if (nodes.loading && !nodes.data) return <p aria-busy="true">Loading nodes…</p>;
   const roleList = roles.data ?? [];
+  // Roles the settings rule out (a role's restrictions), disabled before any click.
+  const context = { settings: attributes.data?.editable ?? {}, cluster: { name: cluster.name, status: cluster.status ?? 'new' } };
+  const restricted = new Map(roleList.map((r) => [r.name, attributes.data ? restrictionReason(r, context) : null] as const).filter((e): e is readonly [string, string] => e[1] !== null));
   const ranked = rankFindings(check?.findings ?? []);
   const problems = ranked.filter((f) => f.severity === 'error');
   const notes = ranked.filter((f) => f.severity !== 'error');
@@ -143,7 +147,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
         <p>No nodes in this environment yet.</p>
       ) : (
         <>
-          <RolesPanel roles={roleList} selected={(nodes.data ?? []).filter((n) => selected.has(String(n.id)))} draft={draft} onSet={setRole} />
+          <RolesPanel roles={roleList} restricted={restricted} selected={(nodes.data ?? []).filter((n) => selected.has(String(n.id)))} draft={draft} onSet={setRole} />
           <div className="title-row filters">
             <label htmlFor="node-filter">Find</label>
             <input id="node-filter" type="search" value={filter} placeholder="name, role or status" onChange={(e) => setFilter(e.target.value)} />
@@ -170,7 +174,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
               Remove selected from the environment
             </button>
           </div>
-          <NodeTable nodes={shown} roles={roleList} draft={draft} selected={selected} onSelect={select} onToggle={toggle} />
+          <NodeTable nodes={shown} roles={roleList} restricted={restricted} draft={draft} selected={selected} onSelect={select} onToggle={toggle} />
         </>
       )}
       <div aria-live="polite">

@@ -4,6 +4,8 @@ import { conflictReason, roleLabel } from './roleRules.js';
 
 interface Props {
   roles: Role[];
+  /** Roles the settings rule out, with why. */
+  restricted: ReadonlyMap<string, string>;
   selected: Node[];
   draft: Record<string, string[]>;
   onSet: (role: string, on: boolean) => void;
@@ -13,7 +15,7 @@ interface Props {
  * Roles for the selected nodes at once. A role that conflicts with what a selected node holds is
  * disabled before any click, with the reason; a role some selected nodes have shows as mixed.
  */
-export function RolesPanel({ roles, selected, draft, onSet }: Props) {
+export function RolesPanel({ roles, restricted, selected, draft, onSet }: Props) {
   const byName = new Map(roles.map((r) => [r.name, r]));
   return (
     <fieldset className="group roles-panel" aria-describedby="roles-panel-help">
@@ -30,6 +32,7 @@ export function RolesPanel({ roles, selected, draft, onSet }: Props) {
           let reason: string | null = null;
           if (selected.length === 0) reason = null;
           else if (all && deployed.length) reason = `${roleLabel(r, r.name)} is deployed on ${deployed.map((n) => n.name).join(', ')}: it leaves a node only when the node is removed.`;
+          else if (!all && restricted.has(r.name)) reason = `${restricted.get(r.name)}.`;
           else if (!all) {
             for (const n of selected) {
               if ((draft[String(n.id)] ?? []).includes(r.name)) continue;

@@ -3,6 +3,7 @@
  * disabling a role before it is clicked, as Fuel's roles panel did. The server's role rules
  * (limits, restrictions) still answer every draft through a dry run.
  */
+import { checkRestrictions } from '../../../src/core/expressions/index.js';
 import type { Role } from '../types.js';
 
 const lists = (r: Role | undefined, other: string) => r !== undefined && (r.conflicts === '*' || (Array.isArray(r.conflicts) && r.conflicts.includes(other)));
@@ -20,6 +21,17 @@ export function conflictReason(role: string, held: readonly string[], roles: Rea
     }
   }
   return null;
+}
+
+/**
+ * Why a role cannot be chosen with the environment's settings as they are: its met restrictions'
+ * messages (core's evaluator, as the server's role rules run it), or null.
+ */
+export function restrictionReason(role: Role, context: Record<string, unknown>): string | null {
+  if (role.restrictions === undefined) return null;
+  const met = checkRestrictions(role.restrictions, context, { actions: ['disable'] }).filter((c) => c.met);
+  if (!met.length) return null;
+  return met.map((c) => (c.message ?? `${roleLabel(role, role.name)} is not available: '${c.condition}' holds`).trim().replace(/\.?$/, '')).join('. ');
 }
 
 export interface Finding {
