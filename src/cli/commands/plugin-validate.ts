@@ -39,6 +39,7 @@ export function registerPluginValidate(program: Command): void {
         return usageError('--release-version and --tasks need --release');
       }
       let release: Release | undefined;
+      let releases: Release[] | undefined;
       const releaseArg = flags.release;
       if (releaseArg !== undefined) {
         const { loadReleaseSource } = await import('../../package/release/source.js');
@@ -50,9 +51,11 @@ export function registerPluginValidate(program: Command): void {
           return usageError(`cannot use ${flags.release} as the release to check against`);
         }
         release = source.release;
+        // Without --release-version, the release the plugin's metadata.yaml names is chosen from them.
+        if (flags.releaseVersion === undefined) releases = source.releases;
       }
       const { validatePlugin } = await import('../../package/validate/index.js');
-      const result = withoutOptimisingCompiler(() => validatePlugin(dir, release ? { release } : {}));
+      const result = withoutOptimisingCompiler(() => validatePlugin(dir, { ...(release ? { release } : {}), ...(releases ? { releases } : {}) }));
       const report = await import('../../package/validate/report.js');
       if (flags.json) process.stdout.write(report.toJson(result));
       else process.stdout.write(report.formatReport(result, { root: dir, color: flags.color !== false && process.stdout.isTTY === true }));

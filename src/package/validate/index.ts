@@ -7,6 +7,7 @@ import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
 import { loadPlugin } from '../plugin/index.js';
 import { assumePackageVersion } from '../plugin/partial.js';
+import { chooseRelease, chosenNote, noReleaseNote } from './release-choice.js';
 import { keyPositionOf } from '../../core/positions.js';
 import { checkFiles, checkReleaseFiles } from './files.js';
 import { checkMetadata, checkPackageVersion } from './metadata.js';
@@ -22,6 +23,11 @@ import { conditionsReadingMissingSettings } from '../../core/settings/conditions
 export interface ValidateOptions {
   /** The release to check against (its roles, tasks and volumes become known). */
   release?: Release;
+  /**
+   * Every release of the source `release` came from (`--release` without `--release-version`):
+   * the plugin is checked against the one its metadata.yaml names, `release` when it names none.
+   */
+  releases?: readonly Release[];
 }
 
 export interface ValidationResult {
@@ -72,7 +78,14 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     return { valid: false, findings: inFileOrder(dedupe(findings)) };
   }
   const summary = { name: plugin.name, version: plugin.version, package_version: plugin.packageVersion };
-  const ctx: ValidationContext = { plugin, major: Number(plugin.packageVersion[0]), findings, ...(options.release ? { release: options.release } : {}) };
+  let release = options.release;
+  if (options.releases && options.releases.length > 1 && !plugin.isReleasePlugin) {
+    const chosen = chooseRelease(plugin, options.releases);
+    release = chosen?.release ?? release ?? options.releases[0];
+    findings.push(chosenNote(plugin, chosen, release, options.releases.length));
+  }
+  if (!release && !plugin.isReleasePlugin) findings.push(noReleaseNote(plugin));
+  const ctx: ValidationContext = { plugin, major: Number(plugin.packageVersion[0]), findings, ...(release ? { release } : {}) };
   if (!checkPackageVersion(ctx)) {
     const assumed = assumePackageVersion(plugin.files);
     checkWithAssumedVersion({ ...ctx, plugin: { ...plugin, packageVersion: assumed.version, assumedPackageVersion: assumed }, major: Number(assumed.version[0]) });
