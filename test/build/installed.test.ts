@@ -1,0 +1,43 @@
+/**
+ * Hearth as a user gets it: `npm pack`, then `npm install -g` of the tarball into a prefix of its
+ * own. The installed command runs, and runs the fast-start bundle even when the extracted files'
+ * times say tsc's tree is newer (npm extracts in no particular order; a checkout is the only place
+ * where file times mean a rebuild).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { repoRoot } from '../hostile/harness.js';
+
+const built = existsSync(join(repoRoot, 'dist', 'bundle', 'hearth.cjs')) && existsSync(join(repoRoot, 'web', 'dist', 'index.html'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+test('the packed package installs, and the installed hearth runs its bundle', { skip: built ? false : 'not built: npm run build', timeout: 600_000 }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-installed-'));
+  try {
+    const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
+    assert.equal(pack.status, 0, pack.stderr);
+    const tarball = readdirSync(work).find((f) => f.endsWith('.tgz'));
+    assert.ok(tarball, 'npm pack wrote a tarball');
+    const prefix = join(work, 'prefix');
+    const install = spawnSync(npm, ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--ignore-scripts', join(work, tarball)], { encoding: 'utf8', timeout: 480_000 });
+    assert.equal(install.status, 0, install.stderr);
+    const hearth = join(prefix, 'bin', 'hearth');
+    const installed = join(prefix, 'lib', 'node_modules', '@hearth-cloud', 'hearth');
+    assert.ok(!existsSync(join(installed, 'src')), 'sources are not shipped');
+    // What an unlucky extraction order looks like: tsc's tree newer than the bundle.
+    const later = new Date(Date.now() + 60_000);
+    utimesSync(join(installed, 'dist', 'cli', 'main.js'), later, later);
+    const version = spawnSync(hearth, ['--version'], { encoding: 'utf8', env: { ...process.env, npm_package_version: '9.9.9' } });
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).version);
+    const validate = spawnSync(hearth, ['plugin', 'validate', join(repoRoot, 'release')], { encoding: 'utf8', env: { ...process.env, HEARTH_DEBUG_CODE_CACHE: '1' } });
+    assert.equal(validate.status, 0, validate.stdout + validate.stderr);
+    assert.match(validate.stderr, /hearth: code cache (accepted|rejected|none)/, 'the bundle ran (only it reports its code cache)');
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
