@@ -93,6 +93,10 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     assert.equal(await monitoring.locator('input').getAttribute('aria-disabled'), 'true');
     assert.equal(await monitoring.locator('.why').innerText(), 'Turn on "Monitoring" in the additional components to use this role.');
     await ui.shot(p, 'nodes-bulk');
+    // Removed from all of them at once, and given again.
+    await panel.locator('[data-role="controller"] input').uncheck();
+    await p.locator('[data-testid="no-roles"]', { hasText: /^6 nodes have no role/ }).waitFor();
+    await panel.locator('[data-role="controller"] input').check();
     for (const name of names.slice(0, 3)) await p.getByLabel(`Select ${name}`, { exact: true }).uncheck();
     for (const name of names.slice(3)) await p.getByLabel(`Select ${name}`, { exact: true }).check();
     await panel.locator('[data-role="compute"] input').check();

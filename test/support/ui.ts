@@ -4,7 +4,7 @@
  * test-results/. `close` stops both on every path; a failed start stops what did start.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -87,11 +87,14 @@ export async function registerCorpusPlugin(ui: UiSession, name: string): Promise
 /** A corpus plugin built into a package with `hearth plugin build` (no hook: corpus copies hold no scripts). */
 export function buildCorpusPackage(name: string): string {
   const out = mkdtempSync(join(tmpdir(), 'hearth-pkg-'));
+  const copies = mkdtempSync(join(tmpdir(), 'hearth-plugin-'));
   try {
-    execFileSync(process.execPath, [hearthBin, 'plugin', 'build', copyWithReleaseFolders(corpusPath('plugins', name)), '--no-hook', '--out', out], { stdio: 'pipe', timeout: 120_000 });
+    execFileSync(process.execPath, [hearthBin, 'plugin', 'build', copyWithReleaseFolders(corpusPath('plugins', name), copies), '--no-hook', '--out', out], { stdio: 'pipe', timeout: 120_000 });
   } catch (err) {
     // Warnings exit 0; an error is the test's problem to see.
     throw new Error(`hearth plugin build ${name} failed: ${(err as { stderr?: Buffer }).stderr?.toString() ?? err}`);
+  } finally {
+    rmSync(copies, { recursive: true, force: true });
   }
   const file = readdirSync(out).find((f) => f.endsWith('.tar.gz'));
   if (!file) throw new Error(`hearth plugin build ${name} wrote no package`);
