@@ -3,7 +3,7 @@
  * `buildApp` wires an open database into a Fastify instance without listening, so tests can use
  * `inject` and `start.ts` can listen.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import { Ajv } from 'ajv';
@@ -14,6 +14,7 @@ import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError, storageFailure } from './errors.js';
 import { ApiCatalog } from './openapi.js';
 import { hearthVersion } from '../package/build/manifest.js';
+import { packageRoot } from '../package/root.js';
 import { GraphAnswers } from './domain/graph-answers.js';
 
 /**
@@ -173,6 +174,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       request.log.warn({ err }, 'readiness check: the database does not answer');
       return reply.status(503).send({ code: 'server/database-unavailable', message: 'the database does not answer', details: { engine: options.db.engine } });
     }
+  });
+  // The plugin files' JSON Schemas, for editors (`# yaml-language-server: $schema=…`) and tools.
+  const schemasDir = join(packageRoot(), 'schemas');
+  const schemaNames = existsSync(schemasDir) ? readdirSync(schemasDir).filter((f) => /^[a-z0-9.-]+\.json$/.test(f)).sort() : [];
+  app.get('/schemas', { config: OPEN }, async () => schemaNames.map((name) => ({ name, url: `/schemas/${name}` })));
+  app.get<{ Params: { file: string } }>('/schemas/:file', { config: OPEN }, async (req, reply) => {
+    // Only the names listed at start: a request can never name another file.
+    if (!schemaNames.includes(req.params.file)) throw new HttpError(404, 'schema/not-found', `there is no schema '${req.params.file}'`, { hint: 'GET /schemas lists them' });
+    return reply.type('application/schema+json; charset=utf-8').send(readFileSync(join(schemasDir, req.params.file)));
   });
   app.get('/docs', { config: OPEN }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
   app.get('/api/v1/version', { config: PUBLIC_READ, schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));

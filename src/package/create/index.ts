@@ -8,6 +8,7 @@ import { finding, type Finding } from '../../core/findings.js';
 import { PACKAGE_VERSIONS, type PackageVersion } from '../plugin/model.js';
 import { releaseSkeleton } from './release-template.js';
 import { pluginSkeleton, type Skeleton } from './templates.js';
+import { schemaFileFor } from '../validate/files.js';
 
 export { pluginSkeleton, type Skeleton, type SkeletonFile } from './templates.js';
 export { releaseSkeleton } from './release-template.js';
@@ -64,6 +65,22 @@ function exists(path: string): boolean {
   }
 }
 
+/** Where Hearth's JSON Schemas are published (the server serves the same files at /schemas/). */
+export const PUBLISHED_SCHEMAS = 'https://raw.githubusercontent.com/hearth-cloud/hearth/main/schemas/';
+
+/**
+ * A first line that tells editors (the YAML language server in VS Code, Neovim, IntelliJ) which
+ * schema each file follows, so authors get completion and hover help as they type.
+ */
+function withSchemaLines(skeleton: Skeleton, packageVersion: string): void {
+  const major = Number(packageVersion.split('.')[0]);
+  for (const [path, file] of skeleton) {
+    if (file.text === undefined || path.includes('/') || !path.endsWith('.yaml')) continue;
+    const schema = schemaFileFor(path.slice(0, -'.yaml'.length), major, packageVersion);
+    if (schema) skeleton.set(path, { ...file, text: `# yaml-language-server: $schema=${PUBLISHED_SCHEMAS}${schema}\n${file.text}` });
+  }
+}
+
 export function createPlugin(name: string, options: CreateOptions = {}): CreateResult {
   const dir = resolve(options.parentDir ?? '.', name);
   // The existing-folder check comes first, as in Fuel's builder: it is the more useful message.
@@ -80,6 +97,7 @@ export function createPlugin(name: string, options: CreateOptions = {}): CreateR
     return { ok: false, files: [], usage: true, findings: [finding('create/cannot-write', 'error', `cannot create '${dir}': ${e.message}`, undefined, hint)] };
   }
   const written: string[] = [];
+  if (!options.releasePlugin) withSchemaLines(skeleton, options.packageVersion ?? DEFAULT_PACKAGE_VERSION);
   try {
     for (const [path, file] of [...skeleton].sort(([a], [b]) => a.localeCompare(b))) {
       const target = join(dir, ...path.split('/'));

@@ -33,6 +33,13 @@ const RULES: FileRule[] = [
   { name: 'bond_config', since: 5, emptyAllowed: () => false, schema: () => 'interface-config.json' },
 ];
 
+/** The schema (a file in schemas/) a plugin file of this major package version is checked with, if any. */
+export function schemaFileFor(name: string, major: number, packageVersion: string): string | undefined {
+  if (name === 'metadata') return `metadata-${packageVersion}.json`;
+  const rule = RULES.find((r) => r.name === name);
+  return rule && major >= rule.since ? rule.schema(major) : undefined;
+}
+
 /** "Falsy" as Python saw it: Fuel skipped an environment_config that was empty, {} or []. */
 const pythonFalsy = (v: unknown) =>
   v === null || v === undefined || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && Object.keys(v).length === 0);
