@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
 import type { KnownIds } from './cases/api.js';
-import { apiHardeningCases, escapingPlugin } from './cases/api-hardening.js';
+import { apiHardeningCases, escapingPlugin, heavyPlugin } from './cases/api-hardening.js';
 import { prepare, runApiCase, send } from './api-run.js';
 import { repoRoot } from './harness.js';
 
@@ -53,6 +53,28 @@ test('hearth plugin list and show print a title holding terminal escapes escaped
     assert.doesNotMatch(output, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `hearth ${args.join(' ')} printed a control character raw: ${JSON.stringify(output)}`);
     assert.match(output, /Evil \\u001b\]0;pwned\\u0007\\u001b\[2J/, `the title is shown, escaped: ${output}`);
   }
+});
+
+test('a plugin folder that takes seconds to validate does not stop the server answering others', options, async () => {
+  const dir = heavyPlugin(root, 300_000);
+  const started = performance.now();
+  const registering = send(server, { method: 'POST', path: '/api/v1/plugins/folders', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: dir }) });
+  let done = false;
+  void registering.then(() => (done = true));
+  const waits: number[] = [];
+  // Ask for something cheap while the folder is being read.
+  while (!done && performance.now() - started < 60_000) {
+    const asked = performance.now();
+    const answer = await send(server, { method: 'GET', path: '/api/v1/releases', auth: false });
+    assert.equal(answer.status, 200);
+    if (!done) waits.push(performance.now() - asked);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const registered = await registering;
+  assert.equal(registered.status, 400, registered.body);
+  assert.match(registered.body, /schema\/too-many-entries/);
+  assert.ok(waits.length >= 3, `the read took long enough to ask ${waits.length} times (${Math.round(performance.now() - started)} ms)`);
+  assert.ok(Math.max(...waits) < 1000, `answers while a folder was being read took ${waits.map(Math.round).join(', ')} ms`);
 });
 
 test('API: the server is healthy after every hostile request', options, async () => {

@@ -12,12 +12,12 @@ import { pluginIdentityProblem } from '../../core/names/index.js';
 import type { Release } from '../../core/release/model.js';
 import type { PluginContribution } from '../../core/release/plugin.js';
 import { readPackage } from '../../package/build/index.js';
-import { loadPlugin, type LoadedPlugin } from '../../package/plugin/index.js';
+import type { LoadedPlugin } from '../../package/plugin/index.js';
 import { contributionFromPlugin } from '../../package/release/contribution.js';
-import { readReleasePlugin } from '../../package/release/source.js';
-import { validatePlugin } from '../../package/validate/index.js';
 import * as store from '../../store/index.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
+import { readPluginFolderData, type PluginFolderData } from './plugin-folder.js';
+import { readPluginFolderDataOffThread } from './plugin-reader.js';
 
 export interface ReadPlugin {
   loaded: LoadedPlugin;
@@ -31,19 +31,26 @@ export const releaseSlug = (release: Pick<Release, 'name' | 'version'>): string 
 
 /** Read and validate a plugin folder; refuse it (400) with the validator's findings when it has errors. */
 export function readPluginFolder(dir: string): ReadPlugin {
-  const validation = validatePlugin(dir);
+  return judgePluginFolder(readPluginFolderData(dir));
+}
+
+/** The same, the reading done in a worker (plugin-reader.ts): for requests, which must not block the server. */
+export async function readPluginFolderOffThread(dir: string): Promise<ReadPlugin> {
+  return judgePluginFolder(await readPluginFolderDataOffThread(dir));
+}
+
+function judgePluginFolder(data: PluginFolderData): ReadPlugin {
+  const { validation, loaded } = data;
   const errors = errorsOf(validation.findings);
   if (errors.length) throw refused('plugin/invalid', `the plugin is not valid: ${errors.length} error${errors.length === 1 ? '' : 's'}`, sortFindings(validation.findings));
-  const loaded = loadPlugin(dir);
   if (!loaded.plugin) throw refused('plugin/invalid', 'the plugin cannot be read', loaded.findings);
   let releases: Release[] = [];
   const findings = [...validation.findings];
-  if (loaded.plugin.isReleasePlugin) {
-    const read = readReleasePlugin(dir);
-    const readErrors = errorsOf(read.findings);
-    if (readErrors.length) throw refused('plugin/invalid-release', 'the release plugin defines a release Hearth cannot use', read.findings);
-    releases = read.releases.map((r) => ({ ...r, id: releaseSlug(r) }));
-    findings.push(...read.findings);
+  if (data.release) {
+    const readErrors = errorsOf(data.release.findings);
+    if (readErrors.length) throw refused('plugin/invalid-release', 'the release plugin defines a release Hearth cannot use', data.release.findings);
+    releases = data.release.releases.map((r) => ({ ...r, id: releaseSlug(r) }));
+    findings.push(...data.release.findings);
   }
   return { loaded: loaded.plugin, releases, findings };
 }
@@ -87,7 +94,7 @@ export async function installPackage(db: store.Database, bytes: Buffer): Promise
     const opened = await readPackage(file, { tempDir: temp });
     try {
       if (!opened.ok || !opened.dir) throw refused('package/refused', 'the package was refused', opened.findings);
-      const read = readPluginFolder(opened.dir);
+      const read = await readPluginFolderOffThread(opened.dir);
       const plugin = await storePlugin(db, read, { kind: 'package' });
       return { plugin, findings: [...opened.findings, ...read.findings] };
     } finally {
@@ -103,7 +110,7 @@ export async function syncPlugin(db: store.Database, id: string): Promise<{ plug
   const record = await store.getPlugin(db, id);
   if (!record) throw new HttpError(404, 'plugin/not-found', `there is no plugin '${id}'`);
   if (record.sourceKind !== 'folder' || !record.sourcePath) throw new HttpError(409, 'plugin/not-a-folder', `plugin ${id} was installed from a package; only registered folders can be synced`, { hint: 'install the new package version beside it instead' });
-  const read = readPluginFolder(record.sourcePath);
+  const read = await readPluginFolderOffThread(record.sourcePath);
   if (read.loaded.name !== record.name || read.loaded.version !== record.version) {
     throw new HttpError(409, 'plugin/identity-changed', `the folder now holds ${read.loaded.name} ${read.loaded.version}, not ${record.name} ${record.version}`, { hint: 'register the folder again as a new plugin version' });
   }

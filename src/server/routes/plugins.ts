@@ -5,7 +5,7 @@ import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
-import { contributionOf, installPackage, readPluginFolder, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
+import { contributionOf, installPackage, readPluginFolderOffThread, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
 import { installFindings, keepInstallFindings, releaseFits } from '../domain/plugin-fit.js';
 import { errorResponses, idParam } from './schemas.js';
 
@@ -83,7 +83,8 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       if (!isAbsolute(req.body.path)) throw new HttpError(400, 'plugin/relative-path', 'give the folder as an absolute path on the server');
-      const read = readPluginFolder(req.body.path);
+      // Validation runs in a worker: a hostile folder must not stall every other request.
+      const read = await readPluginFolderOffThread(req.body.path);
       const plugin = await storePlugin(ctx.db, read, { kind: 'folder', path: req.body.path });
       await keepInstallFindings(ctx.db, plugin.id, read.findings);
       return reply.status(201).send({ plugin: pluginSummary(plugin), findings: read.findings });

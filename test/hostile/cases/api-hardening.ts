@@ -26,6 +26,13 @@ export function escapingPlugin(root: string): string {
   );
 }
 
+/** A plugin whose environment_config.yaml holds `keys` attributes (item 7): seconds of validation. */
+export function heavyPlugin(root: string, keys: number): string {
+  const dir = pluginFolder(root, 'heavy');
+  writeFileSync(join(dir, 'environment_config.yaml'), `attributes:\n${Array.from({ length: keys }, (_, i) => ` ${i.toString(16)}: 1\n`).join('')}`);
+  return dir;
+}
+
 /** The cases, their folders written under `root` (which the caller removes). */
 export function apiHardeningCases(root: string): ApiCase[] {
   const dotted = pluginFolder(root, 'dotted', (m) => m.replace(/^version: .*$/m, "version: '0/../../clusters/2'"));

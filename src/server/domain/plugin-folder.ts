@@ -1,0 +1,28 @@
+/**
+ * What reading a plugin folder finds, before the server judges it: the validator's verdict, the
+ * loaded plugin and, for a release plugin, its releases. Plain data only (it crosses from the
+ * worker of plugin-reader.ts to the request's thread).
+ */
+import type { Finding } from '../../core/findings.js';
+import type { Release } from '../../core/release/model.js';
+import { loadPlugin, type LoadedPlugin } from '../../package/plugin/index.js';
+import { readReleasePlugin } from '../../package/release/source.js';
+import { validatePlugin } from '../../package/validate/index.js';
+
+export interface PluginFolderData {
+  validation: { findings: Finding[] };
+  loaded: { plugin?: LoadedPlugin; findings: Finding[] };
+  release?: { releases: Release[]; findings: Finding[] };
+}
+
+export function readPluginFolderData(dir: string): PluginFolderData {
+  const validation = validatePlugin(dir);
+  if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
+  const loaded = loadPlugin(dir);
+  const data: PluginFolderData = { validation: { findings: validation.findings }, loaded: { findings: loaded.findings, ...(loaded.plugin ? { plugin: loaded.plugin } : {}) } };
+  if (loaded.plugin?.isReleasePlugin) {
+    const read = readReleasePlugin(dir);
+    data.release = { releases: read.releases, findings: read.findings };
+  }
+  return data;
+}
