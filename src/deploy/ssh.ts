@@ -33,6 +33,7 @@ export function sshFailure(stderr: string): { code: string; message: string } {
   if (/Permission denied/.test(text)) return { code: 'ssh/auth-failed', message: `the node refused Hearth's key (${last}); put the public key from \`hearth ssh-key\` in the user's ~/.ssh/authorized_keys` };
   if (/Connection refused/.test(text)) return { code: 'ssh/unreachable', message: `nothing accepts SSH connections there (${last})` };
   if (/timed out|No route to host|Network is unreachable|Could not resolve|Name or service not known/.test(text)) return { code: 'ssh/unreachable', message: `the node cannot be reached (${last})` };
+  if (/Timeout, server .* not responding|client_loop: .*(Broken pipe|disconnect)|Connection reset|Connection closed by remote host/.test(text)) return { code: 'ssh/unreachable', message: `the node stopped answering (${last})` };
   return { code: 'ssh/failed', message: last };
 }
 
@@ -178,6 +179,8 @@ export class SshTransport implements Transport {
         const result: ExecResult = { exitCode: code, output, timedOut: timedOut || remoteTimeout };
         if (spawnError) result.transportError = { code: 'deploy/no-client', message: `cannot run ${cmd}: ${spawnError.message} (install openssh-client and rsync on the Hearth server)` };
         else if (classify && code === 255 && cmd === 'ssh' && !/^\s*$/.test(stderr) && sshLike(stderr)) result.transportError = sshFailure(stderr);
+        // ssh says nothing at LogLevel=ERROR when a live connection dies (ServerAlive gives up).
+        else if (classify && code === 255 && cmd === 'ssh' && /^\s*$/.test(stderr)) result.transportError = { code: 'ssh/unreachable', message: 'the node stopped answering: the connection was lost (ssh ended with status 255 and no message)' };
         else if (classify && cmd === 'rsync' && code !== 0 && /ssh:|connection unexpectedly closed|Host key/.test(stderr)) result.transportError = sshFailure(stderr);
         resolve(result);
       };
@@ -188,4 +191,4 @@ export class SshTransport implements Transport {
 }
 
 /** Exit 255 is also a command's own status: only ssh's own words make it a transport failure. */
-const sshLike = (stderr: string) => /^(ssh|kex_exchange_identification|Connection|Host key|@@@|[^\n]*Permission denied|Control socket|mux_client)/m.test(stderr);
+const sshLike = (stderr: string) => /^(ssh|kex_exchange_identification|Connection|Host key|@@@|[^\n]*Permission denied|Control socket|mux_client|Timeout, server|client_loop)/m.test(stderr);

@@ -192,3 +192,52 @@ describe('reboot and puppet on test hosts', { skip: hosts && hosts.addresses.len
     }
   });
 });
+
+describe('a host that disappears mid-run', { skip: hosts && hosts.addresses.length >= 3 ? false : HOSTS_NOTE }, () => {
+  const script = new URL('../../scripts/test-hosts.sh', import.meta.url).pathname;
+  after(async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync(script, ['plug', '1']);
+  });
+
+  test('its running task fails with the SSH error in words, its dependents stop, the other host goes on', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const ssh = new SshTransport({ keyFile: hosts!.keyFile, connectTimeoutS: 5 });
+    try {
+      const graph = buildDeploymentGraph({
+        tasks: [sh('long', 'sleep 40', { roles: ['gone'], parameters: { timeout: 120 } }), sh('after', 'true', { roles: ['gone'], requires: ['long'] }), sh('short', 'true', { roles: ['other'] })],
+        nodes: [{ id: '1', roles: ['gone'] }, { id: '2', roles: ['other'] }],
+      });
+      const states = new Map<string, { state: VertexState; outcome?: TaskOutcome }>();
+      await onHost(1, 'pkill -x sleep; true');
+      const started = Date.now();
+      await runDeployment(
+        { graph, targets: new Map([1, 2].map((i) => [String(i), host(hosts!, i)!])), data: new Map(), sources: new Map([['release', { folder: 'gone-1.0.0' }]]), workDir: tmpdir(), secrets: [] },
+        {
+          transport: ssh,
+          events: {
+            started: (v) => {
+              if (v.task.id !== 'long') return;
+              // Unplugged once the command runs there (not while the node is being prepared).
+              const poll = async (): Promise<void> => {
+                if ((await onHost(1, 'pgrep -fx "sleep 40" >/dev/null && echo yes || echo no')).trim() === 'yes') execFileSync(script, ['unplug', '1']);
+                else await new Promise((r) => setTimeout(r, 200)).then(poll);
+              };
+              void poll();
+            },
+            finished: (v, state, outcome) => states.set(`${v.node}/${v.task.id}`, { state, ...(outcome ? { outcome } : {}) }),
+          },
+        },
+      );
+      const long = states.get('1/long')!;
+      assert.equal(long.state, 'error', JSON.stringify([...states]));
+      assert.match(long.outcome!.message ?? '', /stopped answering|cannot be reached/);
+      assert.equal(states.get('1/after')?.state, 'stopped');
+      assert.equal(states.get('2/short')?.state, 'ready');
+      assert.ok(Date.now() - started < 40_000, 'noticed before the command would have ended');
+    } finally {
+      execFileSync(script, ['plug', '1']);
+      await ssh.close();
+    }
+  });
+});
