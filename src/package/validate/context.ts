@@ -36,10 +36,15 @@ export const SPECIAL_ROLES: readonly string[] = ['*', 'master'];
 export const isMapping = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** The tasks a release defines, by id, across all its graphs. */
+const taskIdsOf = new WeakMap<Release, Set<string>>();
+
+/** The tasks a release defines, by id, across all its graphs (computed once per release; do not change the set). */
 export function releaseTaskIds(release: Release | undefined): Set<string> {
+  if (!release) return new Set();
+  const cached = taskIdsOf.get(release);
+  if (cached) return cached;
   const ids = new Set<string>();
-  if (!release) return ids;
   for (const graph of Object.values(release.graphs ?? {})) for (const task of graph.tasks ?? []) ids.add(task.id);
+  taskIdsOf.set(release, ids);
   return ids;
 }

@@ -22,13 +22,19 @@ const isRegex = (s: string) => s.length >= 2 && s.startsWith('/') && s.endsWith(
 
 /** A `/regex/` as Fuel compiled it, or undefined when it does not compile (reported elsewhere). */
 function compile(pattern: string): RegExp | undefined {
+  if (compiled.has(pattern)) return compiled.get(pattern);
+  let re: RegExp | undefined;
   try {
     const { source, flags } = fromPythonRegex(pattern.slice(1, -1));
-    return new RegExp(source, flags);
+    re = new RegExp(source, flags);
   } catch {
-    return undefined;
+    re = undefined;
   }
+  if (compiled.size > 1000) compiled.clear();
+  compiled.set(pattern, re);
+  return re;
 }
+const compiled = new Map<string, RegExp | undefined>();
 
 /** Does `name` (an id or `/regex/`) match anything in `known`? A regex that does not compile counts as matching (its own finding says why). */
 function matches(name: string, known: Set<string>): boolean {

@@ -5,15 +5,22 @@ export function editDistance(a: string, b: string): number {
   const m = a.length;
   const n = b.length;
   if (Math.abs(m - n) > 3) return Math.abs(m - n);
-  const d: number[][] = Array.from({ length: m + 1 }, (_, i) => Array.from({ length: n + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  // Three rows of the table (two back, for transpositions) rather than all of it.
+  let before = new Uint16Array(n + 1);
+  let previous = new Uint16Array(n + 1);
+  let row = new Uint16Array(n + 1);
+  for (let j = 0; j <= n; j++) previous[j] = j;
   for (let i = 1; i <= m; i++) {
+    row[0] = i;
     for (let j = 1; j <= n; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      let v = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, before[j - 2] + 1);
+      row[j] = v;
     }
+    [before, previous, row] = [previous, row, before];
   }
-  return d[m][n];
+  return previous[n];
 }
 
 /** Compare ignoring `_` vs `-` and case: `cross_depends` is `cross-depends` misspelt. */
@@ -48,19 +55,29 @@ export function closest(word: string, known: readonly string[]): string | undefi
  * one name holds the other (`openstack-network` and `openstack-network-start`).
  */
 export function closestNames(word: string, known: Iterable<string>, max = 3): string[] {
+  // The same sets are asked about many names (a release's 232 task ids): remember per set.
+  const memo = typeof known === 'object' ? (asked.get(known) ?? asked.set(known, new Map()).get(known)!) : undefined;
+  const key = `${max}\0${word}`;
+  const remembered = memo?.get(key);
+  if (remembered) return remembered;
   const w = fold(word);
   const limit = word.length <= 4 ? 1 : word.length <= 8 ? 2 : 3;
   const scored: Array<{ name: string; score: number }> = [];
-  for (const candidate of new Set(known)) {
+  for (const candidate of known instanceof Set ? known : new Set(known)) {
     if (candidate === word) continue;
     const c = fold(candidate);
-    const distance = c === w ? 0.5 : editDistance(w, c);
+    // A length difference over the limit is already a distance over it: skip the table.
+    const distance = c === w ? 0.5 : Math.abs(c.length - w.length) > limit ? Infinity : editDistance(w, c);
     if (distance <= limit) scored.push({ name: candidate, score: distance });
     else if (w.length >= 5 && c.length >= 5 && (c.includes(w) || w.includes(c))) scored.push({ name: candidate, score: 4 + Math.abs(c.length - w.length) / 100 });
   }
   scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return scored.slice(0, max).map((s) => s.name);
+  const names = scored.slice(0, max).map((s) => s.name);
+  memo?.set(key, names);
+  return names;
 }
+
+const asked = new WeakMap<object, Map<string, string[]>>();
 
 /** "; closest: a, b" for a message, or nothing. */
 export function closestSuffix(word: string, known: Iterable<string>): string {

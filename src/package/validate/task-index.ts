@@ -27,9 +27,14 @@ export interface IndexedTask {
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 const selector = (v: unknown): string[] => (v === '*' ? ['*'] : strings(v));
 
-export function indexTasks(ctx: ValidationContext, sources: TaskSource[]): Map<string, IndexedTask> {
+/** The release's side, read once per release (a server or a corpus run validates many plugins against one). */
+const releaseIndexes = new WeakMap<object, Map<string, IndexedTask>>();
+
+function releaseIndex(tasks: readonly Task[]): Map<string, IndexedTask> {
+  const cached = releaseIndexes.get(tasks);
+  if (cached) return cached;
   const byId = new Map<string, IndexedTask>();
-  for (const task of ctx.release?.graphs?.default?.tasks ?? []) {
+  for (const task of tasks) {
     byId.set(task.id, {
       id: task.id,
       type: String(task.type),
@@ -41,6 +46,13 @@ export function indexTasks(ctx: ValidationContext, sources: TaskSource[]): Map<s
       release: task,
     });
   }
+  releaseIndexes.set(tasks, byId);
+  return byId;
+}
+
+export function indexTasks(ctx: ValidationContext, sources: TaskSource[]): Map<string, IndexedTask> {
+  const tasks = ctx.release?.graphs?.default?.tasks;
+  const byId = new Map<string, IndexedTask>(tasks ? releaseIndex(tasks) : undefined);
   // Extensions only: a release plugin's own graph is a release of its own, not a contribution.
   for (const source of sources) {
     if (source.releaseRecord !== undefined) continue;
