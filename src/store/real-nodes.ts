@@ -97,3 +97,11 @@ export async function recordReachError(q: Queryable, id: number, error: { code: 
 export async function setNodeStatus(q: Queryable, ids: number[], status: string): Promise<void> {
   if (ids.length) await q.query('UPDATE nodes SET status = $2 WHERE id = ANY($1::int[])', [ids, status]);
 }
+
+/** A node that answers again: its last error cleared, `offline` back to what it was before. */
+export async function markReachable(q: Queryable, id: number): Promise<void> {
+  await q.query(
+    `UPDATE nodes SET reach_error = NULL, status = CASE WHEN status = 'offline' THEN (CASE WHEN jsonb_array_length(roles) > 0 THEN 'deployed' ELSE 'discovered' END) ELSE status END WHERE id = $1`,
+    [id],
+  );
+}

@@ -149,3 +149,41 @@ describe('real nodes over the API', { skip: hosts && hosts.addresses.length >= 6
     assert.equal(res.body.code, 'node/simulated');
   });
 });
+
+describe('the periodic reachability check', { skip: hosts && hosts.addresses.length >= 6 ? false : HOSTS_NOTE }, () => {
+  const script = new URL('../../scripts/test-hosts.sh', import.meta.url).pathname;
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-offline-'));
+  after(() => {
+    execFileSync(script, ['plug', '6']);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a node that stops answering is marked offline with the error, and comes back when it answers', async () => {
+    mkdirSync(join(dir, 'ssh'), { recursive: true });
+    writeFileSync(join(dir, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(dir, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    process.env.HEARTH_NODE_CHECK_SECONDS = '1';
+    const s = await serverWith(dir).finally(() => delete process.env.HEARTH_NODE_CHECK_SECONDS);
+    try {
+      const id = (await s.call('POST', '/nodes', { address: hosts!.addresses[5] })).body.node.id;
+      const waitFor = async (status: string) => {
+        const until = Date.now() + 60_000;
+        for (;;) {
+          const n = (await s.call('GET', `/nodes/${id}`)).body;
+          if (n.status === status) return n;
+          assert.ok(Date.now() < until, `node never ${status}: ${JSON.stringify(n)}`);
+          await new Promise((r) => setTimeout(r, 300));
+        }
+      };
+      execFileSync(script, ['unplug', '6']);
+      const offline = await waitFor('offline');
+      assert.equal(offline.reach_error.code, 'ssh/unreachable');
+      assert.match(offline.reach_error.message, /cannot be reached|stopped answering/);
+      execFileSync(script, ['plug', '6']);
+      const back = await waitFor('discovered');
+      assert.equal(back.reach_error, null);
+    } finally {
+      await s.server.close();
+    }
+  });
+});

@@ -119,3 +119,25 @@ export function accessView(r: real.RealNodeRecord | undefined) {
     reach_error: r.reachError ?? null,
   };
 }
+
+/**
+ * The periodic reachability check: every real node not being deployed is asked `true`; one that
+ * cannot be reached is marked `offline` with the SSH error, one that answers again gets its status
+ * back. A changed host key is recorded but does not make a node offline. Ten nodes at a time.
+ */
+export async function checkReachability(ctx: NodeAccessContext): Promise<void> {
+  const nodes = (await real.allRealNodes(ctx.db)).filter((n) => n.hostKey);
+  const statuses = new Map((await store.getNodes(ctx.db, nodes.map((n) => n.id))).map((n) => [n.id, n]));
+  let next = 0;
+  const worker = async () => {
+    while (next < nodes.length) {
+      const n = nodes[next++];
+      const node = statuses.get(n.id);
+      if (!node || node.status === 'deploying') continue;
+      const r = await ctx.ssh.transport.exec(targetOf(n), 'true', { timeoutMs: 20_000 });
+      if (r.transportError) await real.recordReachError(ctx.db, n.id, r.transportError, r.transportError.code === 'ssh/unreachable');
+      else if (node.status === 'offline' || n.reachError) await real.markReachable(ctx.db, n.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+}

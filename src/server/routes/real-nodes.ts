@@ -9,7 +9,7 @@ import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
-import { accessView, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
+import { accessView, checkReachability, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
 import { deployRunRoutes } from './deploy-runs.js';
 
@@ -37,6 +37,23 @@ export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], w
 
 export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   deployRunRoutes(api, ctx);
+  // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
+  const every = Number(process.env.HEARTH_NODE_CHECK_SECONDS ?? 60) * 1000;
+  if (ctx.ssh && Number.isFinite(every) && every > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    let running = false;
+    api.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        if (running) return;
+        running = true;
+        void checkReachability(accessContext(ctx))
+          .catch(() => undefined)
+          .finally(() => (running = false));
+      }, every);
+      timer.unref();
+    });
+    api.addHook('onClose', async () => clearInterval(timer));
+  }
   api.get('/ssh-key', { config: PUBLIC_READ, schema: { summary: 'Hearth\'s SSH public key: authorize it for the SSH user on every real node', tags: ['nodes'] } }, async () => {
     const ssh = accessContext(ctx).ssh;
     return { public_key: ssh.publicKey, fingerprint: ssh.fingerprint, type: ssh.publicKey.split(' ')[0] };
