@@ -16,6 +16,7 @@ import { ApiCatalog } from './openapi.js';
 import { hearthVersion } from '../package/build/manifest.js';
 import { packageRoot } from '../package/root.js';
 import { GraphAnswers } from './domain/graph-answers.js';
+import { pageLists } from './paging.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -111,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
   const routeRules = guardRoutes(app, { adminToken: options.adminToken, protectReads: options.protectReads ?? false });
   app.decorate('routeRules', routeRules);
+  pageLists(app);
   const catalog = new ApiCatalog();
   app.addHook('onRoute', catalog.collect);
 

@@ -3,6 +3,7 @@
  * validates with), and a small readable reference page at /docs built from it.
  */
 import type { RouteOptions } from 'fastify';
+import { PAGE_PARAMETERS } from './paging.js';
 
 interface Operation {
   method: string;
@@ -10,6 +11,8 @@ interface Operation {
   schema: Record<string, any>;
   /** Whether the admin token is needed (the route's access rule, see access.ts). */
   needsToken: boolean;
+  /** A list paged by `limit` and `marker` (paging.ts). */
+  paged: boolean;
 }
 
 /**
@@ -42,7 +45,7 @@ export class ApiCatalog {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any>, needsToken: route.config?.access !== 'read' && route.config?.access !== 'open' });
+      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any>, needsToken: route.config?.access !== 'read' && route.config?.access !== 'open', paged: route.config?.paged === true });
     }
   };
 
@@ -59,6 +62,7 @@ export class ApiCatalog {
           parameters.push({ name, in: where, required: where === 'path' || required.includes(name), schema });
         }
       }
+      if (op.paged) for (const [name, schema] of Object.entries(PAGE_PARAMETERS)) parameters.push({ name, in: 'query', required: false, schema });
       const responses: Record<string, unknown> = {};
       for (const [status, schema] of Object.entries(op.schema.response ?? {})) {
         const s = schema as Record<string, any>;

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
+import { PAGED_READ } from '../paging.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
@@ -96,7 +97,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PUBLIC_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
     const list = await store.deploymentsOf(ctx.db, req.params.id);
     const modes = await runs.deploymentModes(ctx.db, list.map((d) => d.id));

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkRoleAssignment } from '../../core/roles/index.js';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { PAGED_READ } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
@@ -66,7 +66,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Querystring: { cluster_id?: number; unassigned?: boolean } }>(
     '/nodes',
-    { config: PUBLIC_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } } } },
+    { config: PAGED_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } } } },
     async (req) => nodeViews(ctx.db, await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
   );
 
@@ -80,7 +80,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PUBLIC_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PAGED_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
     return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
   });

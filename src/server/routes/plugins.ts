@@ -3,6 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
+import { PAGED_READ } from '../paging.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
 import { contributionOf, installPackage, readPluginFolderOffThread, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
@@ -42,7 +43,7 @@ function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
 export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { name?: string } }>(
     '/plugins',
-    { config: PUBLIC_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
+    { config: PAGED_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
     async (req) => (await store.listPlugins(ctx.db, req.query.name)).map(pluginSummary),
   );
 
