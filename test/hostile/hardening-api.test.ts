@@ -5,12 +5,12 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
 import type { KnownIds } from './cases/api.js';
-import { apiHardeningCases, escapingPlugin, heavyPlugin } from './cases/api-hardening.js';
+import { apiHardeningCases, escapingPlugin, heavyPlugin, nearBombPackage } from './cases/api-hardening.js';
 import { prepare, runApiCase, send } from './api-run.js';
 import { repoRoot } from './harness.js';
 
@@ -75,6 +75,31 @@ test('a plugin folder that takes seconds to validate does not stop the server an
   assert.match(registered.body, /schema\/too-many-entries/);
   assert.ok(waits.length >= 3, `the read took long enough to ask ${waits.length} times (${Math.round(performance.now() - started)} ms)`);
   assert.ok(Math.max(...waits) < 1000, `answers while a folder was being read took ${waits.map(Math.round).join(', ')} ms`);
+});
+
+test('a package that inflates 150-fold to 400 MB (under the bomb ratio): the server keeps answering and never holds it', options, async () => {
+  const file = join(root, 'near-bomb.tar.gz');
+  await nearBombPackage(file, 400);
+  const body = readFileSync(file);
+  const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  const before = peak();
+  const started = performance.now();
+  const installing = send(server, { method: 'POST', path: '/api/v1/plugins', headers: { 'content-type': 'application/octet-stream' }, body });
+  let done = false;
+  void installing.then(() => (done = true));
+  const waits: number[] = [];
+  while (!done && performance.now() - started < 120_000) {
+    const asked = performance.now();
+    assert.equal((await send(server, { method: 'GET', path: '/api/v1/releases', auth: false })).status, 200);
+    if (!done) waits.push(performance.now() - asked);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const installed = await installing;
+  assert.equal(installed.status, 400, installed.body);
+  assert.match(installed.body, /package\/no-manifest/);
+  assert.ok(Math.max(0, ...waits) < 1000, `answers while the package was read took ${waits.map(Math.round).join(', ')} ms`);
+  const grown = peak() - before;
+  assert.ok(grown < 200, `the server's peak memory grew by ${Math.round(grown)} MB reading a ${Math.round(body.length / 1e6)} MB package of 400 MB`);
 });
 
 test('API: the server is healthy after every hostile request', options, async () => {

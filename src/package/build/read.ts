@@ -1,16 +1,19 @@
 /**
  * The one way Hearth opens a package, for `hearth plugin inspect` and for the server's install:
- * everything is checked in memory first (tar shape, manifest, every checksum, no missing or extra
- * file), and only a package that passes is written, into a fresh temporary folder.
+ * the archive is read as a stream (tar-stream.ts), each file written into a fresh temporary folder
+ * as it arrives; then the tar shape, manifest, every checksum, no missing or extra file are
+ * checked, and a package that fails any of them is removed again. Nothing is kept in memory but
+ * the manifest and metadata.yaml.
  */
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join, resolve, sep } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import { parseYaml } from '../yaml/index.js';
 import { MANIFEST_FILE } from './files.js';
 import { manifestProblem, sha256, type PackageManifest } from './manifest.js';
-import { DEFAULT_TAR_LIMITS, readTarGz, safeRelativePath, TarError, type ReadEntry, type TarLimits } from './tar.js';
+import { DEFAULT_TAR_LIMITS, safeRelativePath, TarError, type ReadEntry, type TarLimits } from './tar.js';
+import { streamTarGz, type StreamedEntry } from './tar-stream.js';
 
 export interface ReadPackageOptions {
   /** Where the temporary folder is made (default: the system's temporary folder). */
@@ -38,39 +41,40 @@ export async function readPackage(file: string, options: ReadPackageOptions = {}
   const limits: TarLimits = { ...DEFAULT_TAR_LIMITS, ...options.limits };
   const shown = basename(file);
   const refuse = (f: Finding[]): ReadPackageResult => ({ ok: false, findings: f, cleanup: noCleanup });
-  let bytes: Buffer;
+  let size: number;
   try {
     const info = await stat(file);
     if (!info.isFile()) return refuse([finding('package/not-a-file', 'error', `'${file}' is not a file`, { file: shown })]);
     if (info.size > limits.maxTotalBytes) {
       return refuse([finding('package/too-large', 'error', `the package is ${info.size} bytes, over the limit of ${limits.maxTotalBytes}`, { file: shown })]);
     }
-    bytes = await readFile(file);
+    size = info.size;
   } catch {
     return refuse([finding('package/missing', 'error', `the package '${file}' does not exist`, { file: shown }, 'Check the path; packages are built with `hearth plugin build`.')]);
   }
 
-  let entries: ReadEntry[];
+  // Files are written as they are inflated, into a fresh folder removed if anything is refused
+  // (with verifyOnly, only hashed): the package is never whole in memory.
+  const temp = options.verifyOnly ? undefined : await mkdtemp(join(resolve(options.tempDir ?? tmpdir()), 'hearth-package-'));
+  const cleanup = async (): Promise<void> => {
+    if (temp) await rm(temp, { recursive: true, force: true });
+  };
+  let entries: StreamedEntry[];
   try {
-    entries = readTarGz(bytes, limits);
+    entries = await streamTarGz(file, size, limits, temp);
   } catch (err) {
-    if (!(err instanceof TarError)) throw err;
+    await cleanup();
+    if (!(err instanceof TarError)) {
+      return refuse([finding('package/unpack-failed', 'error', `${shown}: could not unpack: ${(err as Error).message}`, { file: shown })]);
+    }
     const where = { file: err.entry ? `${shown}:${err.entry}` : shown };
     return refuse([finding(err.code, 'error', `${shown}: ${err.message}`, where, err.hint ?? 'The package was refused and nothing was unpacked.')]);
   }
 
   const { manifest, findings } = verifyEntries(entries, shown);
-  if (!manifest || hasErrors(findings) || options.verifyOnly) return { ok: !hasErrors(findings) && manifest !== undefined, manifest, findings, cleanup: noCleanup };
-
-  const temp = await mkdtemp(join(resolve(options.tempDir ?? tmpdir()), 'hearth-package-'));
-  const cleanup = async (): Promise<void> => {
-    await rm(temp, { recursive: true, force: true });
-  };
-  try {
-    await unpack(entries, temp);
-  } catch (err) {
+  if (!manifest || hasErrors(findings) || !temp) {
     await cleanup();
-    return refuse([...findings, finding('package/unpack-failed', 'error', `${shown}: could not unpack: ${(err as Error).message}`, { file: shown })]);
+    return { ok: !hasErrors(findings) && manifest !== undefined, manifest, findings, cleanup: noCleanup };
   }
   return { ok: true, manifest, dir: join(temp, topFolderOf(manifest)), findings, cleanup };
 }
@@ -78,7 +82,7 @@ export async function readPackage(file: string, options: ReadPackageOptions = {}
 const topFolderOf = (m: PackageManifest): string => `${m.name}-${m.version}`;
 
 /** Check layout, manifest and checksums of entries already read (no I/O). */
-export function verifyEntries(entries: readonly ReadEntry[], shown: string): { manifest?: PackageManifest; findings: Finding[] } {
+export function verifyEntries(entries: readonly (ReadEntry | StreamedEntry)[], shown: string): { manifest?: PackageManifest; findings: Finding[] } {
   const findings: Finding[] = [];
   const fail = (code: string, message: string, entry?: string, hint?: string): void => {
     findings.push(finding(code, 'error', `${shown}: ${message}`, { file: entry ? `${shown}:${entry}` : shown }, hint));
@@ -97,6 +101,7 @@ export function verifyEntries(entries: readonly ReadEntry[], shown: string): { m
   }
   let parsed: unknown;
   try {
+    if (!manifestEntry.data) throw new Error('it is over 1 MiB');
     parsed = JSON.parse(manifestEntry.data.toString('utf8'));
   } catch (err) {
     fail('package/bad-manifest', `${MANIFEST_FILE} is not JSON (${(err as Error).message})`, manifestEntry.path);
@@ -120,7 +125,7 @@ export function verifyEntries(entries: readonly ReadEntry[], shown: string): { m
       fail('package/bad-manifest', (err as Error).message, manifestEntry.path);
     }
   }
-  const present = new Map<string, ReadEntry>();
+  const present = new Map<string, ReadEntry | StreamedEntry>();
   for (const entry of entries) {
     if (entry.type !== 'file' || entry === manifestEntry) continue;
     present.set(entry.path.slice(top.length + 1), entry);
@@ -128,7 +133,7 @@ export function verifyEntries(entries: readonly ReadEntry[], shown: string): { m
   for (const [path, entry] of present) {
     const expected = listed.get(path);
     if (expected === undefined) fail('package/extra-file', `${path} is in the package but not in its manifest`, path, 'A file was added after the build; rebuild the package.');
-    else if (sha256(entry.data) !== expected) fail('package/checksum-mismatch', `${path} does not match its sha256 in the manifest: the file was changed after the build`, path, 'Rebuild the package, or get it again from its source.');
+    else if (('sha256' in entry ? entry.sha256 : sha256(entry.data)) !== expected) fail('package/checksum-mismatch', `${path} does not match its sha256 in the manifest: the file was changed after the build`, path, 'Rebuild the package, or get it again from its source.');
   }
   for (const path of listed.keys()) {
     if (!present.has(path)) fail('package/missing-file', `${path} is listed in the manifest but missing from the package`, path, 'Rebuild the package, or get it again from its source.');
@@ -137,6 +142,8 @@ export function verifyEntries(entries: readonly ReadEntry[], shown: string): { m
   const metadata = present.get('metadata.yaml');
   if (!metadata) {
     fail('package/missing-file', 'there is no metadata.yaml at the top of the plugin', undefined);
+  } else if (!metadata.data) {
+    fail('package/manifest-mismatch', 'metadata.yaml is over 1 MiB, which no plugin needs', 'metadata.yaml');
   } else {
     const parsedMeta = parseYaml(metadata.data.toString('utf8'), 'metadata.yaml');
     const meta = parsedMeta.value as Record<string, unknown> | undefined;
@@ -147,19 +154,4 @@ export function verifyEntries(entries: readonly ReadEntry[], shown: string): { m
     }
   }
   return { manifest, findings };
-}
-
-async function unpack(entries: readonly ReadEntry[], root: string): Promise<void> {
-  for (const entry of entries) {
-    const target = resolve(root, ...entry.path.split('/'));
-    // Paths were checked already; this second look guards the write itself.
-    if (!target.startsWith(root + sep)) throw new Error(`refusing to write outside the temporary folder: ${entry.path}`);
-    if (entry.type === 'dir') {
-      await mkdir(target, { recursive: true, mode: 0o755 });
-    } else {
-      await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-      // 'wx' refuses to follow or replace anything already there.
-      await writeFile(target, entry.data, { flag: 'wx', mode: entry.executable ? 0o755 : 0o644 });
-    }
-  }
 }

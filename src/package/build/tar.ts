@@ -27,7 +27,7 @@ export function reproducibleMtime(env: NodeJS.ProcessEnv = process.env): number 
   return FIXED_EPOCH;
 }
 
-const BLOCK = 512;
+export const BLOCK = 512;
 
 function writeString(block: Buffer, offset: number, length: number, value: string): void {
   const bytes = Buffer.from(value, 'utf8');
@@ -150,13 +150,13 @@ export interface ReadEntry {
   data: Buffer;
 }
 
-function readString(block: Buffer, offset: number, length: number): string {
+export function readString(block: Buffer, offset: number, length: number): string {
   const slice = block.subarray(offset, offset + length);
   const end = slice.indexOf(0);
   return slice.subarray(0, end === -1 ? length : end).toString('utf8');
 }
 
-function readOctal(block: Buffer, offset: number, length: number, field: string): number {
+export function readOctal(block: Buffer, offset: number, length: number, field: string): number {
   if (block[offset] & 0x80) throw new TarError('package/bad-header', `the ${field} field uses the base-256 form, which Hearth packages never need`);
   const text = readString(block, offset, length).trim();
   if (text === '') return 0;
@@ -164,7 +164,7 @@ function readOctal(block: Buffer, offset: number, length: number, field: string)
   return parseInt(text, 8);
 }
 
-function checksumOk(block: Buffer): boolean {
+export function checksumOk(block: Buffer): boolean {
   const stored = readOctal(block, 148, 8, 'checksum');
   let unsigned = 0;
   let signed = 0;
@@ -176,7 +176,7 @@ function checksumOk(block: Buffer): boolean {
   return stored === unsigned || stored === signed;
 }
 
-function parsePax(data: Buffer): Map<string, string> {
+export function parsePax(data: Buffer): Map<string, string> {
   const records = new Map<string, string>();
   let at = 0;
   while (at < data.length) {
@@ -213,7 +213,7 @@ export function safeRelativePath(raw: string): string {
   return parts.join('/');
 }
 
-const TYPE_NAMES: Record<string, string> = {
+export const TYPE_NAMES: Record<string, string> = {
   '1': 'a hard link',
   '2': 'a symbolic link',
   '3': 'a character device',
@@ -227,8 +227,8 @@ const TYPE_NAMES: Record<string, string> = {
   S: 'a sparse file',
 };
 
-const BOMB_FLOOR_BYTES = 64 * 1024 * 1024;
-const BOMB_RATIO = 200;
+export const BOMB_FLOOR_BYTES = 64 * 1024 * 1024;
+export const BOMB_RATIO = 200;
 
 function gunzip(gz: Buffer, limits: TarLimits): Buffer {
   if (gz.length < 18 || gz[0] !== 0x1f || gz[1] !== 0x8b) throw new TarError('package/not-gzip', 'the file is not gzip-compressed', undefined, 'A package is a .tar.gz made by `hearth plugin build`.');

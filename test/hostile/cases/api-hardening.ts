@@ -3,7 +3,11 @@
  * run by hardening-api.test.ts against a real `hearth serve`, judged like every API case (the
  * expected 4xx with the one error shape, within the bound, nothing stored changed).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { randomFillSync } from 'node:crypto';
+import { createWriteStream, readFileSync, writeFileSync } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { rawHeader } from '../../package/support.js';
 import { join } from 'node:path';
 import { createPlugin } from '../../../src/package/create/index.js';
 import type { ApiCase } from './api.js';
@@ -31,6 +35,33 @@ export function heavyPlugin(root: string, keys: number): string {
   const dir = pluginFolder(root, 'heavy');
   writeFileSync(join(dir, 'environment_config.yaml'), `attributes:\n${Array.from({ length: keys }, (_, i) => ` ${i.toString(16)}: 1\n`).join('')}`);
   return dir;
+}
+
+/**
+ * A package of `megabytes` MB of low-entropy data that compresses about 150-fold, under the
+ * 200-fold bomb ratio (item 8), written to `path` as a stream (the test never holds it whole).
+ */
+export async function nearBombPackage(path: string, megabytes: number): Promise<void> {
+  const size = megabytes * 1024 * 1024;
+  const gzip = createGzip({ level: 9 });
+  const done = pipeline(gzip, createWriteStream(path));
+  const write = (b: Buffer) => (gzip.write(b) ? Promise.resolve() : new Promise<void>((r) => gzip.once('drain', () => r())));
+  await write(rawHeader({ name: 'blob-1.0.0/', type: '5' }, 0));
+  const chunk = Buffer.alloc(64 * 1024);
+  // Files of 128 MB each, under the per-file limit: only the total is large.
+  const part = 128 * 1024 * 1024;
+  for (let index = 0; index * part < size; index++) {
+    const length = Math.min(part, size - index * part);
+    await write(rawHeader({ name: `blob-1.0.0/blob-${index}.bin` }, length));
+    for (let written = 0; written < length; written += chunk.length) {
+      randomFillSync(chunk, 0, 330);
+      chunk.fill(0, 330);
+      await write(Buffer.from(chunk));
+    }
+  }
+  await write(Buffer.alloc(1024));
+  gzip.end();
+  await done;
 }
 
 /** The cases, their folders written under `root` (which the caller removes). */
