@@ -8,14 +8,18 @@ import type { Release } from '../../core/release/model.js';
 import { loadPlugin, type LoadedPlugin } from '../../package/plugin/index.js';
 import { readReleasePlugin } from '../../package/release/source.js';
 import { validatePlugin } from '../../package/validate/index.js';
+import { validateAgainstReleases, type ReleaseValidation } from '../../package/validate/against-releases.js';
 
 export interface PluginFolderData {
   validation: { findings: Finding[] };
   loaded: { plugin?: LoadedPlugin; findings: Finding[] };
   release?: { releases: Release[]; findings: Finding[] };
+  /** What validating against each installed release the plugin declares adds (issue 18, class 5). */
+  releaseChecks?: ReleaseValidation[];
 }
 
-export function readPluginFolderData(dir: string): PluginFolderData {
+/** `installed`: the server's releases, each checked against when the plugin declares it. */
+export function readPluginFolderData(dir: string, installed: ReadonlyArray<{ id: string; release: Release }> = []): PluginFolderData {
   const validation = validatePlugin(dir);
   if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
   const loaded = loadPlugin(dir);
@@ -23,6 +27,8 @@ export function readPluginFolderData(dir: string): PluginFolderData {
   if (loaded.plugin?.isReleasePlugin) {
     const read = readReleasePlugin(dir);
     data.release = { releases: read.releases, findings: read.findings };
+  } else if (loaded.plugin && installed.length > 0) {
+    data.releaseChecks = validateAgainstReleases(dir, installed, validation.findings);
   }
   return data;
 }

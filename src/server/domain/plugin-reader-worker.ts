@@ -3,7 +3,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readPluginFolderData } from './plugin-folder.js';
 
 try {
-  parentPort!.postMessage({ data: readPluginFolderData((workerData as { dir: string }).dir) });
+  const { dir, installed } = workerData as { dir: string; installed?: Parameters<typeof readPluginFolderData>[1] };
+  parentPort!.postMessage({ data: readPluginFolderData(dir, installed) });
 } catch (err) {
   parentPort!.postMessage({ crash: (err as Error)?.stack ?? String(err) });
 }

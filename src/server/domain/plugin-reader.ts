@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot } from '../../package/root.js';
 import { HttpError } from '../errors.js';
+import type { Release } from '../../core/release/model.js';
 import { readPluginFolderData, type PluginFolderData } from './plugin-folder.js';
 
 /**
@@ -27,13 +28,13 @@ export const PLUGIN_READ_TIMEOUT_MS = 120_000;
 /** The worker's heap, in MiB. */
 export const PLUGIN_READ_HEAP_MB = 768;
 
-export function readPluginFolderDataOffThread(dir: string): Promise<PluginFolderData> {
+export function readPluginFolderDataOffThread(dir: string, installed: ReadonlyArray<{ id: string; release: Release }> = []): Promise<PluginFolderData> {
   const script = workerScript();
   // No worker script (a partial install): read here, as before, rather than not at all.
-  if (!script) return Promise.resolve(readPluginFolderData(dir));
+  if (!script) return Promise.resolve(readPluginFolderData(dir, installed));
   return new Promise((resolve, reject) => {
     // Under tsx (tests, development) the worker registers tsx's loader first to read TypeScript.
-    const options = { workerData: { dir }, resourceLimits: { maxOldGenerationSizeMb: PLUGIN_READ_HEAP_MB } };
+    const options = { workerData: { dir, installed }, resourceLimits: { maxOldGenerationSizeMb: PLUGIN_READ_HEAP_MB } };
     const worker = script.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); });`, { ...options, eval: true })
       : new Worker(script, options);

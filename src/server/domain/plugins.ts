@@ -13,6 +13,7 @@ import type { Release } from '../../core/release/model.js';
 import type { PluginContribution } from '../../core/release/plugin.js';
 import { readPackage } from '../../package/build/index.js';
 import type { LoadedPlugin } from '../../package/plugin/index.js';
+import type { ReleaseValidation } from '../../package/validate/against-releases.js';
 import { contributionFromPlugin } from '../../package/release/contribution.js';
 import * as store from '../../store/index.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
@@ -23,6 +24,8 @@ export interface ReadPlugin {
   loaded: LoadedPlugin;
   releases: Release[];
   findings: Finding[];
+  /** What each installed release the plugin declares adds to its validation (kept for the Plugins page). */
+  releaseChecks: ReleaseValidation[];
 }
 
 /** A stored release's id: readable in URLs, stable for one release name and version. */
@@ -34,9 +37,13 @@ export function readPluginFolder(dir: string): ReadPlugin {
   return judgePluginFolder(readPluginFolderData(dir));
 }
 
-/** The same, the reading done in a worker (plugin-reader.ts): for requests, which must not block the server. */
-export async function readPluginFolderOffThread(dir: string): Promise<ReadPlugin> {
-  return judgePluginFolder(await readPluginFolderDataOffThread(dir));
+/**
+ * The same, the reading done in a worker (plugin-reader.ts): for requests, which must not block the
+ * server. With `db`, the plugin is also validated against the installed releases it declares.
+ */
+export async function readPluginFolderOffThread(dir: string, db?: store.Queryable): Promise<ReadPlugin> {
+  const installed = db ? (await store.listReleases(db)).map((r) => ({ id: r.id, release: r.release })) : [];
+  return judgePluginFolder(await readPluginFolderDataOffThread(dir, installed));
 }
 
 function judgePluginFolder(data: PluginFolderData): ReadPlugin {
@@ -52,7 +59,7 @@ function judgePluginFolder(data: PluginFolderData): ReadPlugin {
     releases = data.release.releases.map((r) => ({ ...r, id: releaseSlug(r) }));
     findings.push(...data.release.findings);
   }
-  return { loaded: loaded.plugin, releases, findings };
+  return { loaded: loaded.plugin, releases, findings, releaseChecks: data.releaseChecks ?? [] };
 }
 
 function pluginFields(p: LoadedPlugin) {
@@ -86,7 +93,7 @@ export async function storePlugin(db: store.Database, read: ReadPlugin, source: 
 }
 
 /** Install an uploaded package: verified by the package reader (checksums, no path escapes) before anything is read. */
-export async function installPackage(db: store.Database, bytes: Buffer): Promise<{ plugin: store.PluginRecord; findings: Finding[] }> {
+export async function installPackage(db: store.Database, bytes: Buffer): Promise<{ plugin: store.PluginRecord; findings: Finding[]; releaseChecks: ReleaseValidation[] }> {
   const temp = await mkdtemp(join(tmpdir(), 'hearth-upload-'));
   try {
     const file = join(temp, 'upload.tar.gz');
@@ -94,9 +101,9 @@ export async function installPackage(db: store.Database, bytes: Buffer): Promise
     const opened = await readPackage(file, { tempDir: temp });
     try {
       if (!opened.ok || !opened.dir) throw refused('package/refused', 'the package was refused', opened.findings);
-      const read = await readPluginFolderOffThread(opened.dir);
+      const read = await readPluginFolderOffThread(opened.dir, db);
       const plugin = await storePlugin(db, read, { kind: 'package' });
-      return { plugin, findings: [...opened.findings, ...read.findings] };
+      return { plugin, findings: [...opened.findings, ...read.findings], releaseChecks: read.releaseChecks };
     } finally {
       await opened.cleanup();
     }
@@ -106,11 +113,11 @@ export async function installPackage(db: store.Database, bytes: Buffer): Promise
 }
 
 /** Re-read a registered folder: same name and version, new content. Its releases are replaced. */
-export async function syncPlugin(db: store.Database, id: string): Promise<{ plugin: store.PluginRecord; findings: Finding[] }> {
+export async function syncPlugin(db: store.Database, id: string): Promise<{ plugin: store.PluginRecord; findings: Finding[]; releaseChecks: ReleaseValidation[] }> {
   const record = await store.getPlugin(db, id);
   if (!record) throw new HttpError(404, 'plugin/not-found', `there is no plugin '${id}'`);
   if (record.sourceKind !== 'folder' || !record.sourcePath) throw new HttpError(409, 'plugin/not-a-folder', `plugin ${id} was installed from a package; only registered folders can be synced`, { hint: 'install the new package version beside it instead' });
-  const read = await readPluginFolderOffThread(record.sourcePath);
+  const read = await readPluginFolderOffThread(record.sourcePath, db);
   if (read.loaded.name !== record.name || read.loaded.version !== record.version) {
     throw new HttpError(409, 'plugin/identity-changed', `the folder now holds ${read.loaded.name} ${read.loaded.version}, not ${record.name} ${record.version}`, { hint: 'register the folder again as a new plugin version' });
   }
@@ -129,7 +136,7 @@ export async function syncPlugin(db: store.Database, id: string): Promise<{ plug
     }
   });
   contributionCache.delete(id);
-  return { plugin: (await store.getPlugin(db, id)) as store.PluginRecord, findings: read.findings };
+  return { plugin: (await store.getPlugin(db, id)) as store.PluginRecord, findings: read.findings, releaseChecks: read.releaseChecks };
 }
 
 /** Uninstall, refused while an environment enables it or uses one of its releases. */

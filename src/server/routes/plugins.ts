@@ -8,6 +8,7 @@ import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
 import { contributionOf, installPackage, readPluginFolderOffThread, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
 import { installFindings, keepInstallFindings, releaseFits } from '../domain/plugin-fit.js';
+import { keepReleaseChecks, releaseChecks } from '../domain/plugin-release-checks.js';
 import { errorResponses, idParam } from './schemas.js';
 
 export function pluginSummary(p: store.PluginRecord) {
@@ -56,6 +57,8 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
       release_fits: await releaseFits(ctx.db, p),
       used_by: await store.clustersEnablingPlugin(ctx.db, p.id),
       install_findings: await installFindings(ctx.db, p.id),
+      // Its validation against each installed release it declares, at install or last sync (issue 18).
+      release_findings: await releaseChecks(ctx.db, p.id),
     };
   });
 
@@ -67,9 +70,10 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req, reply) => {
       if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz file itself)');
       if (req.body.length === 0) throw new HttpError(400, 'request/empty-body', 'the package is empty');
-      const { plugin, findings } = await installPackage(ctx.db, req.body);
+      const { plugin, findings, releaseChecks: checks } = await installPackage(ctx.db, req.body);
       await keepInstallFindings(ctx.db, plugin.id, findings);
-      return reply.status(201).send({ plugin: pluginSummary(plugin), findings });
+      await keepReleaseChecks(ctx.db, plugin.id, checks);
+      return reply.status(201).send({ plugin: pluginSummary(plugin), findings, release_findings: checks });
     },
   );
 
@@ -85,17 +89,19 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req, reply) => {
       if (!isAbsolute(req.body.path)) throw new HttpError(400, 'plugin/relative-path', 'give the folder as an absolute path on the server');
       // Validation runs in a worker: a hostile folder must not stall every other request.
-      const read = await readPluginFolderOffThread(req.body.path);
+      const read = await readPluginFolderOffThread(req.body.path, ctx.db);
       const plugin = await storePlugin(ctx.db, read, { kind: 'folder', path: req.body.path });
       await keepInstallFindings(ctx.db, plugin.id, read.findings);
-      return reply.status(201).send({ plugin: pluginSummary(plugin), findings: read.findings });
+      await keepReleaseChecks(ctx.db, plugin.id, read.releaseChecks);
+      return reply.status(201).send({ plugin: pluginSummary(plugin), findings: read.findings, release_findings: read.releaseChecks });
     },
   );
 
   api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam } }, async (req) => {
-    const { plugin, findings } = await syncPlugin(ctx.db, req.params.id);
+    const { plugin, findings, releaseChecks: checks } = await syncPlugin(ctx.db, req.params.id);
     await keepInstallFindings(ctx.db, plugin.id, findings);
-    return { plugin: pluginSummary(plugin), findings };
+    await keepReleaseChecks(ctx.db, plugin.id, checks);
+    return { plugin: pluginSummary(plugin), findings, release_findings: checks };
   });
 
   api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req, reply) => {
