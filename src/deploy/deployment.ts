@@ -9,7 +9,7 @@ import type { DeploymentGraph } from '../core/graph/index.js';
 import { MASTER_NODE } from '../core/graph/index.js';
 import { quote } from './quote.js';
 import { runGraph, type RunEvents, type RunSummary, type VertexRef } from './run.js';
-import { PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome } from './tasks.js';
+import { MARKER_TYPES, PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome } from './tasks.js';
 import type { DeployTarget, Transport } from './transport.js';
 
 export interface PluginScripts {
@@ -64,6 +64,21 @@ async function prepareNode(plan: DeploymentPlan, transport: Transport, target: D
 
 export async function runDeployment(plan: DeploymentPlan, options: DeployOptions): Promise<RunSummary> {
   const prepared = new Map<string, Promise<TaskOutcome | undefined>>();
+  // Every node is prepared from the start, max-parallel at a time, so a node whose first task
+  // waits for others is ready when it may start: preparation stays off the critical path.
+  const controller = new AbortController();
+  options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  const queue = [...plan.targets.values()].filter((t) => nodeHasWork(plan, t.id));
+  let slots = Math.max(1, options.maxParallel ?? 50);
+  const waiting: Array<() => void> = [];
+  const acquire = () => (slots > 0 ? (slots--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
+  const releaseSlot = () => (waiting.length ? waiting.shift()!() : slots++);
+  for (const target of queue) {
+    prepared.set(
+      target.id,
+      acquire().then(() => prepareNode(plan, options.transport, target, controller.signal).finally(releaseSlot)),
+    );
+  }
   const execute = async (v: VertexRef, _attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome> => {
     const target = plan.targets.get(v.node);
     const onMaster = v.node === MASTER_NODE || v.task.type === 'master_shell';
@@ -90,4 +105,12 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
     ...(options.done ? { done: options.done } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });
+}
+
+/** Whether a node has a task to run (not only markers): a node with none is not prepared. */
+function nodeHasWork(plan: DeploymentPlan, id: string): boolean {
+  const node = plan.graph.nodes.find((n) => n.id === id);
+  if (!node) return false;
+  const slots = plan.graph.classes[node.classIndex].slots;
+  return slots.some((s, i) => plan.graph.skipped[node.base + i] !== 1 && !MARKER_TYPES.has(s.task.type) && s.task.type !== 'master_shell');
 }
