@@ -168,6 +168,9 @@ describe('web UI: the operator path that was broken', { skip, timeout: 600_000 }
     const first = await visible();
     assert.ok(first > 3 && first < 30, `a handful of NetApp fields for one backend, not 90 (${first})`);
     assert.doesNotMatch(await p.locator('main').innerText(), /\[object Object\]/);
+    // No empty boxes: a section whose fields are all hidden is not drawn; descriptions are whole.
+    assert.equal(await p.locator('fieldset[data-section="provision"]').count(), 0);
+    assert.match(await p.locator('fieldset[data-section="additional_components"]').innerText(), /Prometheus, Alertmanager, Grafana and Loki on Monitoring nodes\./);
     // Choosing SolidFire shows its fields and hides ONTAP's, as the plugin's restrictions say.
     assert.equal(await netapp.getByText('1st NetApp Backend Cluster MVIP (san_ip)').count(), 0);
     await netapp.getByLabel('1st NetApp Backend Storage Family').first().waitFor();

@@ -28,6 +28,8 @@ export function SectionFields({ name, section, context, problems, refusals, onVa
   const labelCount = new Map<string, number>();
   for (const f of fields) labelCount.set(f.attr.label ?? f.key, (labelCount.get(f.attr.label ?? f.key) ?? 0) + 1);
   const off = meta.toggleable === true && meta.enabled === false;
+  // A section with nothing to show (every field hidden: Provisioning's method) is not drawn as an empty box.
+  if (!bare && fields.length === 0 && !meta.toggleable && sectionVerdict.messages.length === 0 && !(refusals?.get(name) ?? []).length) return null;
   const sectionRefusal = refusals?.get(name) ?? [];
   const body = (
     <>

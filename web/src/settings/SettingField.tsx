@@ -168,37 +168,39 @@ function RepoField({ id, label, repos, disabled, onChange, footer }: { id: strin
   const set = (i: number, key: keyof Repo, v: string) => onChange(repos.map((r, j) => (j === i ? { ...r, [key]: key === 'priority' ? (v === '' ? null : Number(v)) : v } : r)));
   return (
     <div className="field list">
-      <table id={id}>
-        <caption>{label}</caption>
-        <thead>
-          <tr>
-            {REPO_COLUMNS.map((c) => (
-              <th key={c} scope="col">
-                {c}
-              </th>
-            ))}
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {repos.map((r, i) => (
-            <tr key={i}>
+      <div className="table-wrap">
+        <table id={id}>
+          <caption>{label}</caption>
+          <thead>
+            <tr>
               {REPO_COLUMNS.map((c) => (
-                <td key={c}>
-                  <input aria-label={`${c} of repository ${r.name ?? i + 1}`} value={r[c] === undefined || r[c] === null ? '' : String(r[c])} disabled={disabled} onChange={(e) => set(i, c, e.target.value)} />
-                </td>
+                <th key={c} scope="col">
+                  {c}
+                </th>
               ))}
-              <td>
-                <button type="button" disabled={disabled} onClick={() => onChange(repos.filter((_, j) => j !== i))}>
-                  Remove
-                </button>
-              </td>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {repos.map((r, i) => (
+              <tr key={i}>
+                {REPO_COLUMNS.map((c) => (
+                  <td key={c}>
+                    <input aria-label={`${c} of repository ${r.name ?? i + 1}`} value={r[c] === undefined || r[c] === null ? '' : String(r[c])} disabled={disabled} onChange={(e) => set(i, c, e.target.value)} />
+                  </td>
+                ))}
+                <td>
+                  <button type="button" disabled={disabled} onClick={() => onChange(repos.filter((_, j) => j !== i))}>
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       <button type="button" disabled={disabled} onClick={() => onChange([...repos, { name: '', type: 'deb', uri: '', suite: '', section: '', priority: null }])}>
         Add a repository
       </button>
