@@ -84,4 +84,16 @@ export const apiCases: ApiCase[] = [
   { name: 'installing an empty package', request: { method: 'POST', path: '/api/v1/plugins', headers: { 'content-type': 'application/octet-stream' }, body: Buffer.alloc(0) }, status: 400 },
   { name: 'simulating a billion nodes', request: json('POST', '/api/v1/nodes', { simulate: { count: 1_000_000_000 } }), status: 400 },
   { name: 'a wizard state for 700 unknown components (answered, each named)', request: (ids) => ({ method: 'GET', path: `/api/v1/releases/${ids.release}/components/state?select=${Array.from({ length: 700 }, (_, i) => `network:x${i}`).join(',')}` }), status: 200, code: 'component/unknown' },
+  // Real nodes (issue 17): values that could reach ssh's command line or a remote shell are refused by the schema.
+  { name: 'a node address that is an ssh option', request: json('POST', '/api/v1/nodes', { address: '-oProxyCommand=touch /tmp/pwned' }), status: 400, code: 'request/invalid' },
+  { name: 'a node address with a command substitution', request: json('POST', '/api/v1/nodes', { address: '$(touch /tmp/pwned)' }), status: 400, code: 'request/invalid' },
+  { name: 'an ssh user with a space and an option', request: json('POST', '/api/v1/nodes', { address: '10.77.0.250', ssh_user: 'root -oProxyCommand=x' }), status: 400, code: 'request/invalid' },
+  { name: 'an ssh port of 0', request: json('POST', '/api/v1/nodes', { address: '10.77.0.250', ssh_port: 0 }), status: 400, code: 'request/invalid' },
+  { name: 'an address and simulated nodes together', request: json('POST', '/api/v1/nodes', { address: '10.77.0.250', simulate: { count: 1 } }), status: 400, code: 'request/invalid' },
+  { name: 'refreshing a simulated node', request: (ids) => json('POST', `/api/v1/nodes/${ids.node}/refresh`, {}), status: 409, code: 'node/simulated' },
+  { name: 'accepting a host key that is not a fingerprint', request: (ids) => json('POST', `/api/v1/nodes/${ids.node}/refresh`, { accept_host_key: "SHA256:'; reboot; '" }), status: 400, code: 'request/invalid' },
+  { name: 'a deployment with max_parallel 0', request: (ids) => json('POST', `/api/v1/clusters/${ids.cluster}/deploy`, { max_parallel: 0 }), status: 400, code: 'request/invalid' },
+  { name: 'resuming a dry run', request: (ids) => json('POST', `/api/v1/clusters/${ids.cluster}/deploy`, { resume: true, dry_run: true }), status: 400, code: 'request/invalid' },
+  { name: 'deployment tasks with an unknown status', request: { method: 'GET', path: '/api/v1/deployments/1/tasks?status=pwned' }, status: 400, code: 'request/invalid' },
+  { name: 'stopping an environment that is not deploying', request: (ids) => json('POST', `/api/v1/clusters/${ids.cluster}/stop`, {}), status: 409, code: 'deployment/not-running' },
 ];
