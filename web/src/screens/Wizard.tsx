@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../api.js';
+import { api, apiPath } from '../api.js';
 import { useApi } from '../useApi.js';
 import { go } from '../route.js';
 import type { CatalogEntry, Cluster, ComponentState, Release, WizardState } from '../types.js';
@@ -27,7 +27,7 @@ export function Wizard() {
   const [state, setState] = useState<WizardState | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const catalog = useApi<CatalogEntry[]>(releaseId ? `/releases/${releaseId}/components` : null);
+  const catalog = useApi<CatalogEntry[]>(releaseId ? apiPath`/releases/${releaseId}/components` : null);
   const meta = useMemo(() => new Map((catalog.data ?? []).map((c) => [c.name, c])), [catalog.data]);
 
   useEffect(() => {
@@ -43,7 +43,7 @@ export function Wizard() {
   useEffect(() => {
     if (!releaseId || selection === null) return;
     let live = true;
-    api<WizardState>('GET', `/releases/${releaseId}/components/state?select=${encodeURIComponent(selection.join(','))}`).then(
+    api<WizardState>('GET', `${apiPath`/releases/${releaseId}/components/state`}?select=${encodeURIComponent(selection.join(','))}`).then(
       (s) => {
         if (!live) return;
         setState({ ...s, components: s.components.map((c) => ({ ...c, description: meta.get(c.name)?.description, plugin: meta.get(c.name)?.plugin ?? null })) });
