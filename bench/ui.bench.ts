@@ -74,14 +74,16 @@ try {
   await page.goto(`${server.url}/#/env/${env.id}/settings`);
   const field = page.getByLabel('1st NetApp Backend Username');
   await field.waitFor();
-  const keystrokes = (await field.evaluate(async (input: HTMLInputElement) => {
-    const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
+  const keystrokes = (await field.evaluate(async (input) => {
+    // This runs in the page: the browser's own globals (this file is typed for Node, without the DOM).
+    const browser = globalThis as unknown as { HTMLInputElement: { prototype: object }; requestAnimationFrame: (callback: () => void) => number };
+    const setter = Object.getOwnPropertyDescriptor(browser.HTMLInputElement.prototype, 'value')!.set!;
     const out: number[] = [];
     for (let i = 0; i < 42; i++) {
       const t0 = performance.now();
       setter.call(input, `admin${i}`);
       input.dispatchEvent(new Event('input', { bubbles: true }));
-      await new Promise((r) => requestAnimationFrame(() => r(undefined)));
+      await new Promise((r) => browser.requestAnimationFrame(() => r(undefined)));
       out.push(performance.now() - t0);
     }
     return out;
