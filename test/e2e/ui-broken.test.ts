@@ -77,6 +77,7 @@ describe('web UI: the operator path that was broken', { skip, timeout: 600_000 }
     const reason = murano.locator('.refusal');
     await reason.waitFor();
     assert.match(await reason.innerText(), /nodes hold its roles: node-\d+/);
+    assert.equal(await murano.locator('legend input[type="checkbox"]').isChecked(), true, 'the box shows what the server kept');
     await ui.shot(p, 'broken-1-plugin-refused');
     const after = await ui.call<{ plugins: Array<{ name: string; enabled: boolean }> }>('GET', `/clusters/${env.id}/attributes`);
     assert.equal(after.plugins.find((x) => x.name === 'detach-murano')?.enabled, true, 'the plugin stays enabled');

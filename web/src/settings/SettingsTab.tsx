@@ -69,8 +69,17 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
       setSaved(`Saved.${answer.changed.length ? ` ${answer.changed.length} setting${answer.changed.length === 1 ? '' : 's'} changed.` : ''}`);
       attrs.reload();
     } catch (e) {
-      if (e instanceof ApiError && e.status !== 401) setRefusal(placeRefusal(e.message, e.details));
-      else setError(e);
+      if (e instanceof ApiError && e.status !== 401) {
+        const placed = placeRefusal(e.message, e.details);
+        setRefusal(placed);
+        // A refused plugin change is undone on the page too: its box shows what the server keeps, with why.
+        if (placed.byPlugin.size)
+          setPlugins((current) => {
+            const next = { ...current };
+            for (const name of placed.byPlugin.keys()) delete next[name];
+            return next;
+          });
+      } else setError(e);
     } finally {
       setBusy(false);
     }
