@@ -31,6 +31,7 @@ import { nodeRoutes } from './routes/nodes.js';
 import { deploymentRoutes } from './routes/deployments.js';
 import { templateRoutes } from './routes/templates.js';
 import { realNodeRoutes } from './routes/real-nodes.js';
+import { repositoryRoutes } from './routes/repositories.js';
 import type { SshTransport } from '../deploy/ssh.js';
 import type { DeployOptions } from './domain/deploy.js';
 
@@ -71,7 +72,8 @@ export interface AppContext {
   packageLimit: number;
   deploy: DeployOptions;
   templatesDir?: string;
-  ssh?: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport };
+  /** `publicUrl`: where nodes reach this server (plugin repositories), once it listens. */
+  ssh?: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string };
   /** Graph answers cached per environment state (domain/graph-answers.ts). */
   graphs: GraphAnswers;
   /** At most this many nodes in one environment (`--max-environment-nodes`). */
@@ -200,6 +202,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     templateRoutes(api, ctx);
     realNodeRoutes(api, ctx);
   }, { prefix: '/api/v1' });
+  repositoryRoutes(app, ctx);
 
   if (options.webDist && existsSync(options.webDist)) {
     const { default: fastifyStatic } = await import('@fastify/static');

@@ -108,6 +108,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // connections its predecessor left, unless the path is too long for a Unix socket.
     const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
     const transport = new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
+    const sshContext: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string } = { ...key, transport };
     const app = await buildApp({
       db,
       adminToken: token,
@@ -118,10 +119,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       ...(options.maxEnvironmentNodes ? { maxEnvironmentNodes: options.maxEnvironmentNodes } : {}),
-      ssh: { ...key, transport },
+      ssh: sshContext,
     });
     app.addHook('onClose', () => transport.close());
     const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
+    // Nodes fetch plugin repositories here: HEARTH_PUBLIC_URL when the listening address is not
+    // one they can reach (0.0.0.0, or behind a proxy).
+    sshContext.publicUrl = (process.env.HEARTH_PUBLIC_URL || address).replace(/\/+$/, '');
     // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
     // which can be after this server started: look again from time to time, so no run stays
     // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.

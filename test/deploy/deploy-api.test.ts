@@ -30,6 +30,12 @@ const GRAPH = `
   roles: [controller]
   requires: [prepare]
   parameters: {cmd: "bash record.sh controller-setup && echo configured controller; echo password is ${SECRET}", timeout: 60}
+- id: fetch-repository
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [controller-setup]
+  parameters: {cmd: "bash fetch.sh", timeout: 60}
 - id: compute-setup
   type: shell
   version: 2.1.0
@@ -91,6 +97,20 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     releasePath = made.dir!;
     writeFileSync(join(release, 'graphs', 'deployment.yaml'), GRAPH);
     writeFileSync(join(release, 'deployment_scripts', 'record.sh'), 'mkdir -p /var/lib/hearth && echo "$(date +%s.%N) $1" >> /var/lib/hearth/ran\n');
+    // Fetches hello.txt from the plugin's repository URL in the deployment data, with bash alone.
+    writeFileSync(
+      join(release, 'deployment_scripts', 'fetch.sh'),
+      [
+        'set -e',
+        "url=$(grep -m1 'repository_url: http' /etc/astute.yaml | sed 's/.*repository_url: //')",
+        'hp=${url#http://}; hp=${hp%%/*}; path=/${url#http://*/}hello.txt',
+        'exec 3<>/dev/tcp/${hp%:*}/${hp#*:}',
+        'printf "GET %s HTTP/1.0\\r\\n\\r\\n" "$path" >&3',
+        'cat <&3 | tail -1 > /var/lib/hearth/fetched',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(release, 'repositories', 'ubuntu', 'hello.txt'), 'hello from the repository\n');
     // Half the computes may fail (compute-check fails on hearth-test-9) without failing the deployment.
     const roles = join(release, 'metadata', 'roles.yaml');
     writeFileSync(roles, readFileSync(roles, 'utf8').replace(/^compute:\n/m, 'compute:\n  fault_tolerance: "50%"\n'));
@@ -99,7 +119,8 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     mkdirSync(join(dir, 'data', 'ssh'), { recursive: true });
     writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
     writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
-    server = await startServer({ port: 0, dataDir: join(dir, 'data'), adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
+    // On the test bridge, so nodes can fetch the plugin's repository from it.
+    server = await startServer({ port: 0, host: '10.77.0.1', dataDir: join(dir, 'data'), adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
     const plugin = await call('POST', '/plugins/folders', { path: made.dir });
     assert.equal(plugin.status, 201, JSON.stringify(plugin.body));
     const releaseId = (await call('GET', '/releases')).body[0].id;
@@ -165,6 +186,11 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     const ran = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => ({ t: Number(l.split(' ')[0]), name: l.split(' ')[1] }));
     const ctl = await ran(7);
     assert.deepEqual(ctl.map((r) => r.name), ['prepare', 'controller-setup', 'after-sleeper'], 'sleeper is off: its condition ($.debug) is false');
+    assert.equal(await onHost(7, 'cat /var/lib/hearth/fetched'), 'hello from the repository\n', 'the node fetched a file of the plugin\'s repository from the server');
+    const base = `${server.url}/plugins/hosttest-1.0.0/repositories`;
+    assert.equal(await (await fetch(`${base}/hello.txt`)).text(), 'hello from the repository\n', 'open to nodes, no token');
+    for (const bad of ['..%2F..%2Fmetadata.yaml', '%2e%2e/%2e%2e/metadata.yaml', 'nothing.txt', '']) assert.equal((await fetch(`${base}/${bad}`)).status, 404, bad);
+    assert.equal((await fetch(`${server.url}/plugins/other-1.0.0/repositories/hello.txt`)).status, 404);
     for (const i of [8, 9]) {
       const mine = await ran(i);
       assert.deepEqual(mine.map((r) => r.name), ['prepare', 'compute-setup']);

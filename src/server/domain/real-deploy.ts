@@ -24,6 +24,8 @@ import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from '
 export interface RealDeployOptions {
   transport: Transport;
   registry: RunRegistry;
+  /** Where nodes reach this server (plugin repositories). */
+  publicUrl?: string;
   /** Run only what the environment's last (unsuccessful) real deployment did not finish. */
   resume?: boolean;
   maxParallel?: number;
@@ -107,7 +109,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
     const settings = settingsOf(cluster.attributes);
-    return { id, done, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources), statusBefore: cluster.status };
+    return { id, done, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const output = new EventEmitter();

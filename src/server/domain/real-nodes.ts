@@ -14,7 +14,7 @@ import { clusterOr404 } from './environment.js';
 
 export interface NodeAccessContext {
   db: store.Database;
-  ssh: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport };
+  ssh: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string };
 }
 
 export interface NewRealNode {

@@ -33,9 +33,18 @@ export function settingsOf(editable: Record<string, unknown>): { values: Record<
 
 export interface SourceFolder extends PluginScripts {
   plugin: string;
+  /** The plugin's repository_path, served at /plugins/<folder>/repositories/. */
+  repository?: string;
   /** Why Hearth cannot deliver this source's files, when it cannot. */
   unusable?: string;
   bundled?: boolean;
+}
+
+/** A plugin's repository folder on this server, from its release records' `repository_path`. */
+export function repositoryFolder(p: store.PluginRecord): { root: string; rel: string } | undefined {
+  if (!p.sourcePath) return undefined;
+  const rel = p.loaded.releases.map((r) => r.raw.repository_path).find((x): x is string => typeof x === 'string' && x !== '');
+  return rel ? { root: resolve(p.sourcePath, rel), rel } : undefined;
 }
 
 /** The scripts folder of a plugin for a release: the record's deployment_scripts_path, else deployment_scripts/. */
@@ -46,7 +55,8 @@ function scriptsFolder(p: store.PluginRecord, release?: { name: string; version:
   const fit = records.find((r) => release && r.raw.name === release.name) ?? records.find((r) => typeof r.raw.deployment_scripts_path === 'string') ?? records[0];
   const rel = typeof fit?.raw.deployment_scripts_path === 'string' ? fit.raw.deployment_scripts_path : 'deployment_scripts';
   const dir = resolve(p.sourcePath, rel);
-  return { folder, plugin: p.id, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
+  const repo = repositoryFolder(p);
+  return { folder, plugin: p.id, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(repo && existsSync(repo.root) ? { repository: repo.rel } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
 }
 
 /** Task sources (`release` and each enabled plugin's name) and their scripts. */
@@ -94,11 +104,24 @@ export function missingFiles(graph: DeploymentGraph, sources: ReadonlyMap<string
 }
 
 /** Each graph node's deployment data: the common part, the node's own keys, and where Hearth put things. */
-export function deploymentData(composed: ComposedRelease, graph: DeploymentGraph, cluster: store.ClusterRecord, settings: Record<string, Record<string, unknown>>, access: ReadonlyMap<number, real.RealNodeRecord>, sources: ReadonlyMap<string, SourceFolder>): Map<string, Record<string, unknown>> {
+export function deploymentData(
+  composed: ComposedRelease,
+  graph: DeploymentGraph,
+  cluster: store.ClusterRecord,
+  settings: Record<string, Record<string, unknown>>,
+  access: ReadonlyMap<number, real.RealNodeRecord>,
+  sources: ReadonlyMap<string, SourceFolder>,
+  publicUrl?: string,
+): Map<string, Record<string, unknown>> {
   const nodes = graph.nodes.filter((n) => n.id !== MASTER_NODE && n.id !== SYNC_NODE);
   const labelled = nodes.map((n) => ({ input: { id: n.id, roles: n.roles }, labels: n.labels }));
   const { common } = deploymentCommon(composed, labelled, settings, { id: cluster.id, name: cluster.name });
-  const plugins = [...sources.entries()].map(([source, s]) => ({ source, plugin: s.plugin, scripts: `${PLUGINS_ROOT}/${s.folder}` }));
+  const plugins = [...sources.entries()].map(([source, s]) => ({
+    source,
+    plugin: s.plugin,
+    scripts: `${PLUGINS_ROOT}/${s.folder}`,
+    repository_url: s.repository && publicUrl ? `${publicUrl}/plugins/${encodeURIComponent(s.folder)}/repositories/` : null,
+  }));
   const out = new Map<string, Record<string, unknown>>();
   nodes.forEach((n, i) => {
     const a = access.get(Number(n.id));

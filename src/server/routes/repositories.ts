@@ -1,0 +1,35 @@
+/**
+ * Plugin repositories served to nodes: `GET /plugins/<name>-<version>/repositories/<path>` answers
+ * a file under the plugin's `repository_path` (registered folders and the bundled release; a
+ * package's files are not kept). Open to all, as a package mirror is: nodes fetch without a token.
+ * Only files inside the repository folder are served, whatever the path says.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../app.js';
+import { OPEN } from '../access.js';
+import { HttpError } from '../errors.js';
+import * as store from '../../store/index.js';
+import { repositoryFolder } from '../domain/real-plan.js';
+
+export function repositoryRoutes(app: FastifyInstance, ctx: AppContext): void {
+  app.get<{ Params: { folder: string; '*': string } }>('/plugins/:folder/repositories/*', { config: OPEN }, async (req, reply) => {
+    const plugin = (await store.listPlugins(ctx.db)).find((p) => `${p.name}-${p.version}` === req.params.folder);
+    const repo = plugin && repositoryFolder(plugin);
+    if (!repo) throw new HttpError(404, 'repository/not-found', `no plugin '${req.params.folder}' with a repository on this server`);
+    const file = resolve(repo.root, req.params['*'] ?? '');
+    const inside = relative(repo.root, file);
+    let size = -1;
+    try {
+      if (!inside.startsWith('..') && !isAbsolute(inside) && inside !== '') {
+        const st = statSync(file);
+        if (st.isFile()) size = st.size;
+      }
+    } catch {
+      size = -1;
+    }
+    if (size < 0) throw new HttpError(404, 'repository/no-such-file', `the repository of ${req.params.folder} has no file '${req.params['*']}'`);
+    return reply.type('application/octet-stream').header('content-length', size).send(createReadStream(file));
+  });
+}
