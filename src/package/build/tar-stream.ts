@@ -142,7 +142,7 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
   }
   if (gzipBytes < 18 || magic[0] !== 0x1f || magic[1] !== 0x8b) throw new TarError('package/not-gzip', 'the file is not gzip-compressed', undefined, 'A package is a .tar.gz made by `hearth plugin build`.');
   const source = createReadStream(file);
-  const input = source.pipe(createGunzip());
+  const input = source.pipe(createGunzip({ chunkSize: 256 * 1024 }));
   // pipe() does not pass a read error on: without this the loop below would wait for ever.
   source.on('error', (err) => input.destroy(err));
   const stop = () => {
