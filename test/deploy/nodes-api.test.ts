@@ -44,6 +44,31 @@ describe('Hearth\'s SSH key', () => {
   });
 });
 
+describe('Hearth\'s SSH key on one PostgreSQL', { skip: process.env.HEARTH_TEST_DATABASE_URL ? false : 'HEARTH_TEST_DATABASE_URL is not set (CI sets it)' }, () => {
+  test('two servers sharing the database log into nodes as one: the first one\'s key, in both data folders', async () => {
+    const url = process.env.HEARTH_TEST_DATABASE_URL!;
+    const schema = `hearth_key_${process.pid}_${Date.now()}`;
+    const dirs = [mkdtempSync(join(tmpdir(), 'hearth-key-a-')), mkdtempSync(join(tmpdir(), 'hearth-key-b-'))];
+    const servers: RunningServer[] = [];
+    try {
+      for (const dir of dirs) servers.push(await startServer({ port: 0, dataDir: dir, databaseUrl: url, schema, adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 }));
+      const keys = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/v1/ssh-key`)).json()));
+      assert.equal(keys[0].public_key, keys[1].public_key);
+      const { readFileSync } = await import('node:fs');
+      assert.equal(readFileSync(join(dirs[0], 'ssh', 'id_ed25519'), 'utf8'), readFileSync(join(dirs[1], 'ssh', 'id_ed25519'), 'utf8'));
+      for (const dir of dirs) assert.equal(statSync(join(dir, 'ssh', 'id_ed25519')).mode & 0o777, 0o600);
+    } finally {
+      for (const s of servers) await s.close();
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('real nodes over the API', { skip: hosts && hosts.addresses.length >= 6 ? false : HOSTS_NOTE }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-nodes-'));
   let s: Awaited<ReturnType<typeof serverWith>>;
