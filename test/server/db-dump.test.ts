@@ -49,10 +49,14 @@ async function populated(engine: EngineUnderTest): Promise<Database> {
   return db;
 }
 
-const pairs = (list: EngineUnderTest[]) => list.flatMap((from) => list.map((to) => [from, to] as const));
+const names = engines().map((e) => e.name);
 
-for (const [from, to] of pairs(engines())) {
-  describe(`db export on ${from.name}, import on ${to.name}`, () => {
+for (const [fromName, toName] of names.flatMap((f) => names.map((t) => [f, t] as const))) {
+  describe(`db export on ${fromName}, import on ${toName}`, () => {
+    // Engines of their own: disposing one closes its shared PGlite, which later pairs still need.
+    const list = engines();
+    const from = list.find((e) => e.name === fromName) as EngineUnderTest;
+    const to = list.find((e) => e.name === toName) as EngineUnderTest;
     let source: Database;
     let target: Database;
     let exported: Dump;
