@@ -32,7 +32,8 @@ test('package 5.0.0 for Fuel 8.0: a warning about the experimental orchestrator,
   assert.equal(r.valid, true, JSON.stringify(r.findings.filter((f) => f.severity === 'error')));
   const [experimental] = at(r, 'plugin/fuel-8-experimental');
   assert.equal(experimental?.severity, 'warning');
-  assert.deepEqual([experimental.file, experimental.line], ['metadata.yaml', 8]);
+  const fuelLine = readFileSync(join(dir, 'metadata.yaml'), 'utf8').split('\n').findIndex((l) => l.startsWith('fuel_version:')) + 1;
+  assert.deepEqual([experimental.file, experimental.line], ['metadata.yaml', fuelLine]);
   const built = await buildPlugin(dir, { runHook: false, outDir: join(work.path, 'out') });
   assert.equal(built.ok, true, JSON.stringify(built.findings.filter((f) => f.severity === 'error')));
   assert.ok(built.findings.some((f) => f.code === 'plugin/fuel-8-experimental'), 'the build shows the warning');
