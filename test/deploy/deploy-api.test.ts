@@ -49,6 +49,13 @@ const GRAPH = `
   roles: [compute]
   requires: [compute-setup]
   parameters: {cmd: "echo checking; [ $(hostname) != hearth-test-9 ]", timeout: 60}
+- id: once-per-node
+  type: shell
+  version: 2.1.0
+  roles: [compute]
+  requires: [compute-setup]
+  condition: {yaql_exp: 'changed($.uid)'}
+  parameters: {cmd: "bash record.sh once-per-node", timeout: 60}
 - id: sleeper
   type: shell
   version: 2.1.0
@@ -69,7 +76,7 @@ async function json(res: Response) {
   return text ? JSON.parse(text) : undefined;
 }
 
-describe('a real deployment through the server', { skip: hosts && hosts.addresses.length >= 9 ? false : HOSTS_NOTE }, () => {
+describe('a real deployment through the server', { skip: hosts && hosts.addresses.length >= 13 ? false : HOSTS_NOTE }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-deploy-api-'));
   let server: RunningServer;
   let clusterId = 0;
@@ -90,7 +97,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
   };
 
   before(async () => {
-    for (const i of [7, 8, 9]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml');
+    for (const i of [7, 8, 9, 13]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml');
     const made = createPlugin('hosttest', { releasePlugin: true, parentDir: dir });
     assert.ok(made.ok, JSON.stringify(made.findings));
     const release = join(made.dir!, 'hosttest-release');
@@ -193,6 +200,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal((await fetch(`${server.url}/plugins/other-1.0.0/repositories/hello.txt`)).status, 404);
     for (const i of [8, 9]) {
       const mine = await ran(i);
+      // once-per-node (changed($.uid)) is off: the dry run above recorded these nodes as deployed.
       assert.deepEqual(mine.map((r) => r.name), ['prepare', 'compute-setup']);
       assert.ok(mine[1].t > ctl[1].t, 'a compute task waited for the controller\'s');
     }
@@ -261,5 +269,21 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal(again.body.code, 'deploy/nothing-to-resume');
     assert.match(again.body.message, /succeeded: there is nothing to resume/);
     assert.equal((await call('POST', `/clusters/${clusterId}/deploy`, { resume: true, dry_run: true })).status, 400);
+  });
+
+  test('a redeployment after adding a compute runs what the lifecycle conditions select', async () => {
+    for (const i of [8, 9]) await onHost(i, 'rm -f /var/lib/hearth/ran');
+    const added = await call('POST', '/nodes', { address: hosts!.addresses[12], cluster_id: clusterId });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    assert.equal((await call('POST', `/clusters/${clusterId}/nodes`, { assignments: [{ node_id: added.body.node.id, roles: ['compute'] }] })).status, 200);
+    const started = await call('POST', `/clusters/${clusterId}/deploy`);
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const d = await waitFor(started.body.id);
+    assert.equal(d.status, 'succeeded', JSON.stringify(d));
+    const names = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]);
+    assert.deepEqual(await names(13), ['prepare', 'compute-setup', 'once-per-node'], 'the new compute runs changed($.uid)');
+    for (const i of [8, 9]) assert.deepEqual(await names(i), ['prepare', 'compute-setup'], `host ${i} was deployed before: changed($.uid) is false there`);
+    const skipped = (await call('GET', `/deployments/${d.id}/tasks?task=once-per-node&status=skipped`)).body;
+    assert.equal(skipped.length, 2);
   });
 });
