@@ -100,7 +100,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
             Stop the deployment
           </button>
         )}
-        <button type="button" className="primary" disabled={busy || deployment?.status === 'running'} onClick={() => void deploy()}>
+        <button type="button" className="primary" disabled={busy || !nodes.data || deployment?.status === 'running'} onClick={() => void deploy()}>
           {again ? 'Redeploy' : 'Deploy changes'}
         </button>
       </div>
