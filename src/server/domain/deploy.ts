@@ -37,13 +37,14 @@ function settingsValues(editable: Record<string, unknown>): Record<string, Recor
   return out;
 }
 
-export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
+/** What core needs to build an environment's graph, read from the database (and the composition cache). */
+export async function clusterGraphInput(q: store.Queryable, cluster: store.ClusterRecord, type: string) {
   const composition = await composeCluster(q, cluster);
   if (!Object.hasOwn(composition.composed.graphs, type)) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
   const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
   // Core builds the graph the CLI builds too, with task conditions evaluated on the deployment
   // data and lifecycle conditions compared with what was deployed last.
-  const graph = graphForCluster({
+  const input: Parameters<typeof graphForCluster>[0] = {
     composed: composition.composed,
     nodes: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })),
     settings: settingsValues(cluster.attributes),
@@ -52,7 +53,13 @@ export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRec
       : {}),
     type,
     cluster: { id: cluster.id, name: cluster.name },
-  });
+  };
+  return { input, nodes, composition };
+}
+
+export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
+  const { input, nodes, composition } = await clusterGraphInput(q, cluster, type);
+  const graph = graphForCluster(input);
   return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
 }
 

@@ -1,26 +1,32 @@
 /**
  * Graph answers, cached per environment state. A graph is a pure function of the composed release
  * (catalog version), the environment (settings, components, plugins, what was deployed) and its
- * nodes' roles; building and serialising it for a large environment costs a noticeable part of a
- * second on the one request thread, so an unchanged environment's graph is built once, answered
- * with an ETag (a client that has it gets 304), and read in pages (`limit`, `marker`, `node`).
+ * nodes' roles. Building and serialising it for a large environment costs a noticeable part of a
+ * second, so it is built in a worker (graph-build.ts), once per environment state, answered with
+ * an ETag (a client that has it gets 304), and read in pages (`limit`, `marker`, `node`).
  */
 import { createHash } from 'node:crypto';
-import { graphToDot, graphToJson, graphToMermaid } from '../../core/graph/format.js';
+import type { graphToJson } from '../../core/graph/format.js';
 import * as store from '../../store/index.js';
-import { clusterGraph } from './deploy.js';
+import { clusterGraphInput } from './deploy.js';
+import { buildGraphText, type GraphFormat } from './graph-build.js';
 
-export type GraphFormat = 'json' | 'dot' | 'mermaid';
+export type { GraphFormat } from './graph-build.js';
+
+type GraphJson = ReturnType<typeof graphToJson> & Record<string, unknown>;
 
 interface CachedGraph {
   stamp: string;
-  json?: ReturnType<typeof graphToJson> & Record<string, unknown>;
-  text: Partial<Record<'dot' | 'mermaid', string>>;
-  built: Awaited<ReturnType<typeof clusterGraph>>;
+  /** Each format's answer, built once (in a worker) and shared by requests that ask meanwhile. */
+  text: Partial<Record<GraphFormat, Promise<string>>>;
+  /** The JSON answer parsed, for pages of it. */
+  json?: GraphJson;
 }
 
 /** Environments whose graphs are kept: the cache never grows past this many. */
 const KEPT = 32;
+
+const CONTENT_TYPES: Record<GraphFormat, string> = { json: 'application/json; charset=utf-8', dot: 'text/vnd.graphviz; charset=utf-8', mermaid: 'text/plain; charset=utf-8' };
 
 export interface GraphPage {
   limit?: number;
@@ -42,13 +48,12 @@ export class GraphAnswers {
     return hash.digest('base64url').slice(0, 27);
   }
 
-  private async graph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<CachedGraph> {
+  private async entry(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<CachedGraph> {
     const key = `${cluster.id}\0${type}`;
     const stamp = await this.stampOf(q, cluster, type);
     const cached = this.cache.get(key);
     if (cached?.stamp === stamp) return cached;
-    const built = await clusterGraph(q, cluster, type);
-    const entry: CachedGraph = { stamp, built, text: {} };
+    const entry: CachedGraph = { stamp, text: {} };
     this.cache.delete(key);
     this.cache.set(key, entry);
     // Oldest first: a Map keeps insertion order.
@@ -56,16 +61,30 @@ export class GraphAnswers {
     return entry;
   }
 
+  private text(q: store.Queryable, cluster: store.ClusterRecord, type: string, format: GraphFormat, entry: CachedGraph): Promise<string> {
+    let text = entry.text[format];
+    if (!text) {
+      text = (async () => {
+        const { input, composition } = await clusterGraphInput(q, cluster, type);
+        return buildGraphText(input, format, composition.findings);
+      })();
+      entry.text[format] = text;
+      // A failed build is not kept: the next request tries again.
+      text.catch(() => {
+        if (entry.text[format] === text) delete entry.text[format];
+      });
+    }
+    return text;
+  }
+
   /** The answer for one format (and page), with the ETag of the whole graph. */
-  async answer(q: store.Queryable, cluster: store.ClusterRecord, type: string, format: GraphFormat, page: GraphPage = {}): Promise<{ etag: string; body: unknown; contentType?: string }> {
-    const entry = await this.graph(q, cluster, type);
+  async answer(q: store.Queryable, cluster: store.ClusterRecord, type: string, format: GraphFormat, page: GraphPage = {}): Promise<{ etag: string; body: unknown; contentType: string }> {
+    const entry = await this.entry(q, cluster, type);
     const etag = `"${entry.stamp}"`;
-    const { graph, findings } = entry.built;
-    if (format === 'dot') return { etag, body: (entry.text.dot ??= graphToDot(graph)), contentType: 'text/vnd.graphviz; charset=utf-8' };
-    if (format === 'mermaid') return { etag, body: (entry.text.mermaid ??= graphToMermaid(graph)), contentType: 'text/plain; charset=utf-8' };
-    entry.json ??= { ...graphToJson(graph), critical_path: graph.criticalPath, makespan_s: graph.makespan, cycle: graph.cycle ?? null, findings };
+    const text = await this.text(q, cluster, type, format, entry);
+    if (format !== 'json' || (page.limit === undefined && page.marker === undefined && page.nodes === undefined)) return { etag, body: text, contentType: CONTENT_TYPES[format] };
+    entry.json ??= JSON.parse(text) as GraphJson;
     const json = entry.json;
-    if (page.limit === undefined && page.marker === undefined && page.nodes === undefined) return { etag, body: json };
     let nodes = json.nodes;
     if (page.nodes) {
       const wanted = new Set(page.nodes);
@@ -77,6 +96,6 @@ export class GraphAnswers {
     }
     const limited = page.limit !== undefined && nodes.length > page.limit;
     if (limited) nodes = nodes.slice(0, page.limit);
-    return { etag, body: { ...json, nodes, next_marker: limited ? String(nodes[nodes.length - 1].id) : null } };
+    return { etag, body: { ...json, nodes, next_marker: limited ? String(nodes[nodes.length - 1].id) : null }, contentType: CONTENT_TYPES.json };
   }
 }

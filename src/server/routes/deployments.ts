@@ -46,8 +46,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       const answer = await ctx.graphs.answer(ctx.db, cluster, req.params.type, req.query.format ?? 'json', page);
       reply.header('etag', answer.etag);
       if (req.headers['if-none-match'] === answer.etag) return reply.status(304).send();
-      if (answer.contentType) return reply.type(answer.contentType).send(answer.body);
-      return answer.body;
+      return reply.type(answer.contentType).send(answer.body);
     },
   );
 
