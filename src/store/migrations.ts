@@ -140,4 +140,12 @@ ALTER TABLE deployment_tasks ADD COLUMN output text;
 ALTER TABLE deployment_tasks ADD COLUMN message text;
 `,
   },
+  {
+    version: 4,
+    name: 'stop requests',
+    sql: `
+-- A stop asked of any server sharing the database; the server running the deployment sees it.
+ALTER TABLE deployments ADD COLUMN stop_requested boolean NOT NULL DEFAULT false;
+`,
+  },
 ];

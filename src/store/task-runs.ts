@@ -142,3 +142,12 @@ export async function taskChanges(q: Queryable, deploymentId: number, since: str
   );
   return { tasks: rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() })), until: new Date(now).toISOString() };
 }
+
+/** Ask whichever server runs a deployment to stop it; false when it is not running. */
+export async function requestStop(q: Queryable, deploymentId: number): Promise<boolean> {
+  return (await q.query(`UPDATE deployments SET stop_requested = true WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId])).length > 0;
+}
+
+export async function stopRequested(q: Queryable, deploymentId: number): Promise<boolean> {
+  return (await q.query<{ stop_requested: boolean }>('SELECT stop_requested FROM deployments WHERE id = $1', [deploymentId]))[0]?.stop_requested === true;
+}

@@ -286,4 +286,18 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     const skipped = (await call('GET', `/deployments/${d.id}/tasks?task=once-per-node&status=skipped`)).body;
     assert.equal(skipped.length, 2);
   });
+
+  test('a stop asked through the database (as another server sharing it would) stops the run', async () => {
+    const started = await call('POST', `/clusters/${clusterId}/deploy`);
+    assert.equal(started.status, 202, JSON.stringify(started.body));
+    const until = Date.now() + 60_000;
+    while (!(await call('GET', `/deployments/${started.body.id}/tasks?task=sleeper&status=running`)).body.length) {
+      assert.ok(Date.now() < until, 'the sleeper never started');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    await server.db.query('UPDATE deployments SET stop_requested = true WHERE id = $1', [started.body.id]);
+    const d = await waitFor(started.body.id, 90_000);
+    assert.equal(d.status, 'stopped');
+    assert.equal((await call('GET', `/deployments/${d.id}/tasks?task=after-sleeper`)).body[0].status, 'skipped');
+  });
 });

@@ -52,7 +52,7 @@ describe('Hearth\'s SSH key on one PostgreSQL', { skip: process.env.HEARTH_TEST_
     const servers: RunningServer[] = [];
     try {
       for (const dir of dirs) servers.push(await startServer({ port: 0, dataDir: dir, databaseUrl: url, schema, adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 }));
-      const keys = await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/v1/ssh-key`)).json()));
+      const keys = (await Promise.all(servers.map(async (s) => (await fetch(`${s.url}/api/v1/ssh-key`)).json()))) as Array<{ public_key: string }>;
       assert.equal(keys[0].public_key, keys[1].public_key);
       const { readFileSync } = await import('node:fs');
       assert.equal(readFileSync(join(dirs[0], 'ssh', 'id_ed25519'), 'utf8'), readFileSync(join(dirs[1], 'ssh', 'id_ed25519'), 'utf8'));

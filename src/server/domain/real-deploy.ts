@@ -114,7 +114,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   const stop = new AbortController();
   const output = new EventEmitter();
   output.setMaxListeners(1000);
-  const done = walk(db, prepared, options, stop.signal, output).finally(() => options.registry.delete(prepared.id));
+  const done = walk(db, prepared, options, stop, output).finally(() => options.registry.delete(prepared.id));
   options.registry.set(prepared.id, { stop, done, output });
   return prepared.id;
 }
@@ -152,7 +152,8 @@ interface Prepared {
 
 const keyOf = (v: VertexRef) => `${v.node}\u0000${v.task.id}`;
 
-async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, signal: AbortSignal, output: EventEmitter): Promise<void> {
+async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter): Promise<void> {
+  const signal = stop.signal;
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
   // Reports wait here, one entry per task (its latest state), until the next flush.
@@ -165,7 +166,11 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     flushing = flushing.then(() => runs.applyTaskUpdates(db, p.id, batch)).catch(() => undefined);
     return flushing;
   };
-  const timer = setInterval(flush, options.flushMs ?? 250);
+  // Each flush also looks for a stop asked through another server sharing the database.
+  const timer = setInterval(() => {
+    void flush();
+    if (!signal.aborted) void runs.stopRequested(db, p.id).then((asked) => asked && stop.abort(), () => undefined);
+  }, options.flushMs ?? 250);
   const put = (v: VertexRef, u: Omit<runs.TaskRunUpdate, 'node' | 'taskId'>) => {
     const key = keyOf(v);
     const before = pending.get(key);

@@ -107,7 +107,9 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!running) throw new HttpError(409, 'deployment/not-running', `environment '${cluster.name}' has no running deployment`);
       const mode = (await runs.deploymentModes(ctx.db, [running.id])).get(running.id);
       if (mode !== 'real') throw new HttpError(409, 'deployment/dry-run', `deployment ${running.id} is a dry run: it finishes by itself in moments`);
-      if (!stopRealDeployment(registryOf(ctx), running.id)) throw new HttpError(409, 'deployment/elsewhere', `deployment ${running.id} runs on another Hearth server`, { hint: 'send the stop to the server that started it' });
+      // Here at once; through the database for the server running it when that is another one.
+      const here = stopRealDeployment(registryOf(ctx), running.id);
+      if (!(await runs.requestStop(ctx.db, running.id)) && !here) throw new HttpError(409, 'deployment/not-running', `deployment ${running.id} has just ended`);
       return reply.status(202).send(deploymentView(running, 'real'));
     },
   );
