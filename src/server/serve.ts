@@ -70,6 +70,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       `  web UI:        ${s.url}/`,
       `  API reference: ${s.url}/docs`,
       `  storage:       ${s.db.engine} (${s.db.location})`,
+      `  SSH key:       ${s.sshFingerprint} (hearth ssh-key prints it, to authorize on nodes)`,
       // Printed once, when it is made: under systemd this output lands in the journal for good.
       s.tokenSource === 'generated'
         ? `  admin token:   ${s.adminToken} (generated now and stored; it is not shown again)`

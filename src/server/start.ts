@@ -44,6 +44,8 @@ export interface RunningServer {
   /** How the token was settled: from the environment, generated now, or stored before. */
   tokenSource: 'environment' | 'generated' | 'stored';
   bundled: { installed: boolean; note: string };
+  /** Hearth's SSH public key's fingerprint (what `hearth ssh-key` prints in full). */
+  sshFingerprint: string;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       adminToken: token,
       tokenSource: source,
       bundled,
+      sshFingerprint: key.fingerprint,
       async close() {
         if (closed) return;
         closed = true;
