@@ -105,12 +105,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     await store.failInterruptedDeployments(db, presence.alive);
     const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
     // Hearth's SSH key: made at first start, shared through the database, copied to the data folder.
-    const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir());
+    // Without OpenSSH's tools the server still plans and simulates; real nodes answer 503 with why.
+    const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir()).catch((err: Error) => ({ error: err.message }) as const);
     // Control sockets in the data folder: a server restarted after a crash finds (and closes) the
     // connections its predecessor left, unless the path is too long for a Unix socket.
     const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
-    const transport = new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
-    const sshContext: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string } = { ...key, transport };
+    const transport = 'error' in key ? undefined : new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
+    const sshContext: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string } | undefined = 'error' in key || !transport ? undefined : { ...key, transport };
     const app = await buildApp({
       db,
       adminToken: token,
@@ -121,13 +122,13 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       ...(options.maxEnvironmentNodes ? { maxEnvironmentNodes: options.maxEnvironmentNodes } : {}),
-      ssh: sshContext,
+      ...(sshContext ? { ssh: sshContext } : {}),
     });
-    app.addHook('onClose', () => transport.close());
+    if (transport) app.addHook('onClose', () => transport.close());
     const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
     // Nodes fetch plugin repositories here: HEARTH_PUBLIC_URL when the listening address is not
     // one they can reach (0.0.0.0, or behind a proxy).
-    sshContext.publicUrl = (process.env.HEARTH_PUBLIC_URL || address).replace(/\/+$/, '');
+    if (sshContext) sshContext.publicUrl = (process.env.HEARTH_PUBLIC_URL || address).replace(/\/+$/, '');
     // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
     // which can be after this server started: look again from time to time, so no run stays
     // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.
@@ -143,7 +144,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       adminToken: token,
       tokenSource: source,
       bundled,
-      sshFingerprint: key.fingerprint,
+      sshFingerprint: 'error' in key ? `none: ${key.error}` : key.fingerprint,
       async close() {
         if (closed) return;
         closed = true;

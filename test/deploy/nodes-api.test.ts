@@ -44,6 +44,26 @@ describe('Hearth\'s SSH key', () => {
   });
 });
 
+describe('a server without OpenSSH', () => {
+  test('still starts, plans and simulates; real-node routes answer 503 saying what to install', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-nossh-'));
+    const path = process.env.PATH;
+    process.env.PATH = '/nonexistent';
+    const s = await serverWith(dir).finally(() => (process.env.PATH = path));
+    try {
+      const key = await s.call('GET', '/ssh-key');
+      assert.equal(key.status, 503);
+      assert.equal(key.body.code, 'server/no-ssh-key');
+      assert.match(key.body.details.hint, /install OpenSSH/);
+      assert.equal((await s.call('POST', '/nodes', { address: '10.77.0.250' })).body.code, 'server/no-ssh-key');
+      assert.equal((await s.call('POST', '/nodes', { simulate: { count: 2 } })).status, 201);
+    } finally {
+      await s.server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('Hearth\'s SSH key on one PostgreSQL', { skip: process.env.HEARTH_TEST_DATABASE_URL ? false : 'HEARTH_TEST_DATABASE_URL is not set (CI sets it)' }, () => {
   test('two servers sharing the database log into nodes as one: the first one\'s key, in both data folders', async () => {
     const url = process.env.HEARTH_TEST_DATABASE_URL!;

@@ -18,7 +18,7 @@ export const FINGERPRINT = { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}
 
 /** The SSH side of the context, or a clear refusal where the server runs without one (tests of other areas). */
 export function accessContext(ctx: AppContext): NodeAccessContext {
-  if (!ctx.ssh) throw new HttpError(503, 'server/no-ssh-key', 'this server has no SSH key, so it cannot reach real nodes', { hint: 'start it with `hearth serve` (which makes the key in its data folder)' });
+  if (!ctx.ssh) throw new HttpError(503, 'server/no-ssh-key', 'this server has no SSH key, so it cannot reach real nodes', { hint: 'install OpenSSH\'s client (ssh, ssh-keygen) and rsync on the Hearth server, then restart it: it makes its key at start' });
   return { db: ctx.db, ssh: ctx.ssh };
 }
 
