@@ -3,20 +3,12 @@
  * text of the answer (JSON, DOT or Mermaid), so the request thread only sends it.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { graphForCluster } from '../../core/graph/index.js';
-import { graphToDot, graphToJson, graphToMermaid } from '../../core/graph/format.js';
 import type { Finding } from '../../core/findings.js';
+import { graphAnswerText, type GraphFormat } from './graph-build.js';
 
 try {
-  const { input, format, findings } = workerData as { input: Parameters<typeof graphForCluster>[0]; format: 'json' | 'dot' | 'mermaid'; findings: Finding[] };
-  const graph = graphForCluster(input);
-  const text =
-    format === 'dot'
-      ? graphToDot(graph)
-      : format === 'mermaid'
-        ? graphToMermaid(graph)
-        : JSON.stringify({ ...graphToJson(graph), critical_path: graph.criticalPath, makespan_s: graph.makespan, cycle: graph.cycle ?? null, findings: [...findings, ...graph.findings] });
-  parentPort!.postMessage({ text });
+  const { input, format, findings } = workerData as { input: Parameters<typeof graphAnswerText>[0]; format: GraphFormat; findings: Finding[] };
+  parentPort!.postMessage({ result: graphAnswerText(input, format, findings) });
 } catch (err) {
   parentPort!.postMessage({ crash: (err as Error)?.stack ?? String(err) });
 }

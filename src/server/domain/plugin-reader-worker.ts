@@ -4,7 +4,7 @@ import { readPluginFolderData } from './plugin-folder.js';
 
 try {
   const { dir, installed } = workerData as { dir: string; installed?: Parameters<typeof readPluginFolderData>[1] };
-  parentPort!.postMessage({ data: readPluginFolderData(dir, installed) });
+  parentPort!.postMessage({ result: readPluginFolderData(dir, installed) });
 } catch (err) {
   parentPort!.postMessage({ crash: (err as Error)?.stack ?? String(err) });
 }
