@@ -36,7 +36,7 @@ export const defaultAccess = (url: string): Access => (url.startsWith('/api/') ?
  * Names under which clients put tokens into query strings. A token there lands in proxy logs,
  * browser history and Referer headers, so such a request is refused rather than honoured.
  */
-const TOKEN_QUERY_NAMES = new Set(['token', 'access_token', 'admin_token', 'auth', 'authorization', 'bearer', 'api_key', 'apikey', 'key']);
+export const TOKEN_QUERY_NAMES = new Set(['token', 'access_token', 'admin_token', 'auth', 'authorization', 'bearer', 'api_key', 'apikey', 'key']);
 
 function refuseTokenInQuery(request: FastifyRequest): void {
   const query = request.query;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyServerOptions } from 'fastify';
+import { TOKEN_QUERY_NAMES } from './access.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -19,8 +20,8 @@ export interface LogOptions {
   destination?: NodeJS.WritableStream;
 }
 
-/** Query parameters whose values are secrets wherever they appear (access.ts refuses them too). */
-const SECRET_QUERY = /([?&](?:token|access_token|admin_token|auth|authorization|bearer|api_key|apikey|key|password)=)[^&#]*/gi;
+/** Query parameters whose values are secrets: the token names access.ts refuses, and passwords. */
+const SECRET_QUERY = new RegExp(`([?&](?:${[...TOKEN_QUERY_NAMES, 'password'].join('|')})=)[^&#]*`, 'gi');
 
 export const maskUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
 
