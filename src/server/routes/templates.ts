@@ -61,10 +61,10 @@ function onServerDisk(templatesDir: string | undefined, paths: readonly string[]
 }
 
 /** Results name disk files relative to the templates folder, as the client named them. */
-const shownFromDir = (templatesDir: string, value: string): string => {
+function shownFromDir(templatesDir: string, values: string[]): string[] {
   const base = realpathSync(templatesDir);
-  return value.startsWith(base + sep) ? value.slice(base.length + 1) : value;
-};
+  return values.map((value) => (value.startsWith(base + sep) ? value.slice(base.length + 1) : value));
+}
 
 export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Body: { files?: Record<string, string>; root?: string; constraints?: Record<string, unknown>; paths?: string[]; requirements?: Record<string, unknown>; recursive?: boolean } }>(
@@ -87,7 +87,7 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (req.body.files) return findTemplates([], constraints, { sent: sentFrom(req.body.files, req.body.root), ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) });
       if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
       const found = findTemplates(onServerDisk(ctx.templatesDir, req.body.paths), constraints, { recursive: req.body.recursive ?? false });
-      return { ...found, templates: found.templates.map((t) => shownFromDir(ctx.templatesDir as string, t)) };
+      return { ...found, templates: shownFromDir(ctx.templatesDir as string, found.templates) };
     },
   );
 
