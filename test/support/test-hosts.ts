@@ -3,12 +3,13 @@
  * HEARTH_TEST_HOSTS (comma-separated addresses) and HEARTH_TEST_HOSTS_KEY (a private key root may
  * log in with). Each test file claims its own hosts by index so files running side by side never
  * share one: 1-3 the deploy layer, 4 transport and facts, 5 host-key changes, 6 the server's node API,
- * 7-9 and 13 deployments through the server, 10-11 a server killed mid-deployment, 12 the CLI.
+ * 7-9 and 13 deployments through the server, 10-11 a server killed mid-deployment, 12 the CLI,
+ * 14-15 the web UI's real deployment.
  */
 import { readFileSync } from 'node:fs';
 import type { DeployTarget } from '../../src/deploy/transport.js';
 
-export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 13; CI sets it)';
+export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 15; CI sets it)';
 
 export interface TestHosts {
   addresses: string[];
