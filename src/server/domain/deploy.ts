@@ -1,13 +1,15 @@
 /**
  * Graphs and deployment of an environment. The graph is core's; the pre-deployment checks are
  * core's role rules (conflicts, limits, restrictions, two plugins overriding one task on a shared
- * node). The orchestrator is simulated: it walks the graph in its execution order and records each
- * task's status, so progress can be watched while it runs. No plugin content is executed.
+ * node), shared by the dry run and the real run (real-deploy.ts). The dry run walks the graph in its
+ * execution order and records each task's status, so progress can be watched while it runs; it
+ * executes nothing.
  */
 import { describeVertex, graphForCluster, type DeploymentGraph } from '../../core/graph/index.js';
 import type { Finding } from '../../core/findings.js';
 import { checkRoleAssignment } from '../../core/roles/index.js';
 import * as store from '../../store/index.js';
+import * as real from '../../store/real-nodes.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { clusterOr404, composeCluster } from './environment.js';
 
@@ -63,23 +65,53 @@ export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRec
   return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
 }
 
+/** Which of an environment's nodes (with roles) are simulated: a real run refuses them by name. */
+export async function simulatedNodes(q: store.Queryable, clusterId: number): Promise<{ real: store.NodeRecord[]; simulated: store.NodeRecord[] }> {
+  const nodes = (await store.listNodes(q, { clusterId })).filter((n) => rolesOfNode(n).length > 0);
+  const access = await real.realNodes(q, nodes.map((n) => n.id));
+  return { real: nodes.filter((n) => access.has(n.id)), simulated: nodes.filter((n) => !access.has(n.id)) };
+}
+
+export function refuseSimulated(clusterName: string, simulated: store.NodeRecord[]): HttpError {
+  const names = simulated.map((n) => `'${n.name}'`);
+  return new HttpError(400, 'deploy/simulated-nodes', `environment '${clusterName}' has simulated node${names.length === 1 ? '' : 's'} ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}: a real deployment needs real hosts`, {
+    nodes: simulated.map((n) => ({ id: n.id, name: n.name })),
+    hint: 'deploy with --dry-run (dry_run: true) to simulate, or replace them with real hosts (hearth node add <address>)',
+  });
+}
+
+/**
+ * The checks every deployment passes before it is recorded, dry run or real, inside the caller's
+ * transaction (the environment's row stays locked until it commits): not already deploying, nodes
+ * with roles, (for a real run) no simulated nodes, core's role rules, no cycle. Returns what the
+ * caller records and runs.
+ */
+export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean } = {}) {
+  let cluster = await clusterOr404(tx, clusterId, { lock: true });
+  // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
+  if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
+  if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
+  const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
+  if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
+  if (options.real) {
+    const { simulated } = await simulatedNodes(tx, cluster.id);
+    if (simulated.length) throw refuseSimulated(cluster.name, simulated);
+  }
+  const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+  // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
+  const covered = checks.some((f) => f.code === 'task/conflict-on-node');
+  const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
+  if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
+  if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
+  return { cluster, graph, order: graph.order, nodes, composition };
+}
+
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
 export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
   const { id, total, before } = await db.transaction(async (tx) => {
-    let cluster = await clusterOr404(tx, clusterId, { lock: true });
-    // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
-    if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
-    if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
-    const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
-    if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
-    const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
-    // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
-    const covered = checks.some((f) => f.code === 'task/conflict-on-node');
-    const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
-    if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
-    if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
+    const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type);
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean }> = [];
-    for (const v of graph.order) {
+    for (const v of order) {
       if (v >= graph.barrierBase) continue;
       const pair = describeVertex(graph, v);
       tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true } : { node: pair.node, taskId: pair.task });

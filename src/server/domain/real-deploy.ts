@@ -1,5 +1,5 @@
 /**
- * Real deployments: the same checks as the dry run, then the refusals only a real run has
+ * Real deployments: the dry run's checks (deploy.ts's checkDeployable), then the refusals only a real run has
  * (simulated nodes, files Hearth does not hold), then the graph walked on the nodes by deploy/,
  * whose reports are persisted here in batches. A run belongs to the server that started it; stop
  * reaches it through this server's registry.
@@ -9,14 +9,13 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../core/graph/index.js';
-import { checkRoleAssignment } from '../../core/roles/index.js';
 import { finding } from '../../core/findings.js';
 import { runDeployment, OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type Transport, type VertexRef } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
-import { HttpError, errorsOf, refused } from '../errors.js';
-import { clusterGraph } from './deploy.js';
+import { HttpError, refused } from '../errors.js';
+import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
@@ -52,35 +51,9 @@ export function registryOf(owner: object): RunRegistry {
   return r;
 }
 
-/** Which of an environment's nodes (with roles) are simulated: a real run refuses them by name. */
-export async function simulatedNodes(q: store.Queryable, clusterId: number): Promise<{ real: store.NodeRecord[]; simulated: store.NodeRecord[] }> {
-  const nodes = (await store.listNodes(q, { clusterId })).filter((n) => rolesOfNode(n).length > 0);
-  const access = await real.realNodes(q, nodes.map((n) => n.id));
-  return { real: nodes.filter((n) => access.has(n.id)), simulated: nodes.filter((n) => !access.has(n.id)) };
-}
-
-export function refuseSimulated(clusterName: string, simulated: store.NodeRecord[]): HttpError {
-  const names = simulated.map((n) => `'${n.name}'`);
-  return new HttpError(400, 'deploy/simulated-nodes', `environment '${clusterName}' has simulated node${names.length === 1 ? '' : 's'} ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more` : ''}: a real deployment needs real hosts`, {
-    nodes: simulated.map((n) => ({ id: n.id, name: n.name })),
-    hint: 'deploy with --dry-run (dry_run: true) to simulate, or replace them with real hosts (hearth node add <address>)',
-  });
-}
-
 export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
   const prepared: Prepared = await db.transaction(async (tx) => {
-    let cluster = await clusterOr404(tx, clusterId, { lock: true });
-    if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
-    if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
-    const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
-    if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
-    const { simulated } = await simulatedNodes(tx, cluster.id);
-    if (simulated.length) throw refuseSimulated(cluster.name, simulated);
-    const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
-    const covered = checks.some((f) => f.code === 'task/conflict-on-node');
-    const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
-    if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
-    if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
+    const { cluster, graph, order, nodes, composition } = await checkDeployable(tx, presence, clusterId, type, { real: true });
     const sources = await sourcesOf(tx, cluster);
     const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'deploy from plugin folders registered on this server'));
     const missing = missingFiles(graph, sources);
@@ -94,7 +67,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string; doneIn?: number }> = [];
     const done = new Set<number>();
     const nodeIndex = new Map(graph.nodes.map((n) => [n.id, n]));
-    for (const v of graph.order) {
+    for (const v of order) {
       if (v >= graph.barrierBase) continue;
       const pair = describeVertex(graph, v);
       const node = nodeIndex.get(pair.node)!;
