@@ -142,3 +142,19 @@ test('two environments renamed to one name at once: one 200, one 409', { skip },
     assert.match(conflict.message, new RegExp(`same${round}`));
   }
 });
+
+test('two environments created with one name at once: one 201, one 409, one environment', { skip }, async () => {
+  const [a, b] = servers;
+  for (let round = 0; round < ROUNDS; round++) {
+    const name = `twin${round}`;
+    const body = { name, release_id: release, components: BASE };
+    const answers = await Promise.all([a.call('POST', '/api/v1/clusters', body), b.call('POST', '/api/v1/clusters', body)]);
+    noServerError(answers);
+    assert.deepEqual(answers.map((r) => r.status).sort(), [201, 409], `round ${round}: ${answers.map((r) => `${r.status} ${r.text.slice(0, 160)}`).join(' | ')}`);
+    const conflict = answers.find(isConflict)!.json as { code: string; message: string };
+    assert.equal(conflict.code, 'cluster/name-taken');
+    assert.match(conflict.message, new RegExp(name));
+    const listed = (await a.call('GET', '/api/v1/clusters')).json as Array<{ name: string }>;
+    assert.equal(listed.filter((c) => c.name === name).length, 1);
+  }
+});

@@ -90,15 +90,13 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (compositionErrors.length) throw refused('cluster/plugins-conflict', 'the plugins these components enable cannot be combined with the release', composition.findings);
       const bound = applyBind(editableOf(composition), picked);
       if (bound.problems.length) throw new HttpError(400, 'cluster/bad-bind', 'a chosen component sets values that do not exist', { problems: bound.problems });
+      // Two requests racing for one name both pass this check on PostgreSQL; the unique constraint
+      // then refuses the second, and the store answers that with a 409 (src/store/conflicts.ts).
       const id = await ctx.db.transaction(async (tx) => {
         if (await store.clusterByName(tx, name)) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
         const id = await store.insertCluster(tx, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings });
         await store.setClusterPlugins(tx, id, enabled);
         return id;
-      }).catch((err) => {
-        // Two requests racing for one name: the database's unique constraint decides.
-        if ((err as { code?: string }).code === '23505') throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
-        throw err;
       });
       return reply.status(201).send({ ...clusterSummary((await store.getCluster(ctx.db, id)) as store.ClusterRecord), findings: verdict.findings });
     },
