@@ -11,7 +11,6 @@ import { finding, type Finding } from '../findings.js';
 import { canMeetOnNode, rolesReached, type RoleTable } from '../roles/placement.js';
 import { definitionsAgree } from '../tasks/agree.js';
 import type { Task } from '../tasks/model.js';
-import { selectBestFit } from '../versions/index.js';
 import type { Release } from './model.js';
 import { pluginLabel, type PluginContribution } from './plugin.js';
 
@@ -59,12 +58,7 @@ function reach(roles: RoleTable, task: Task): string[] {
   return [];
 }
 
-// Tasks stored before `osVersion`/`fuelVersion` were Task fields carry the constraints in `extra`.
-const osVersionOf = (task: Task) => task.osVersion ?? task.extra?.['os-version'];
-const fuelVersionOf = (task: Task) => task.fuelVersion ?? task.extra?.['fuel-version'];
-const versioned = (task: Task) => osVersionOf(task) !== undefined || fuelVersionOf(task) !== undefined;
-
-export function composeTasks(release: Release, plugins: readonly PluginContribution[], roles: RoleTable, targetVersion: Map<string, string>): ComposedTasks {
+export function composeTasks(release: Release, plugins: readonly PluginContribution[], roles: RoleTable): ComposedTasks {
   const findings: Finding[] = [];
   const overrides: TaskOverride[] = [];
   const conflicts: TaskConflict[] = [];
@@ -84,20 +78,9 @@ export function composeTasks(release: Release, plugins: readonly PluginContribut
       const graph = plugin.graphs[type];
       if (!graph) continue;
       if (graph.metadata) metadata = { ...(metadata ?? {}), ...graph.metadata };
-      let own = graph.tasks;
-      if (own.some(versioned)) {
-        // Best-fit reads the constraints from the record's top level, under their file names.
-        const records = own.map((t) => ({ task: t, 'os-version': osVersionOf(t), 'fuel-version': fuelVersionOf(t) }));
-        const fit = selectBestFit(records, (r) => r.task.id, { release: targetVersion.get(plugin.name) ?? release.version });
-        own = fit.selected.map((r) => r.task);
-        for (const id of fit.unsatisfied) {
-          findings.push(finding('task/no-fit-for-release', 'info', `plugin ${pluginLabel(plugin)}: no version of task '${id}' fits release ${release.version}; the task is left out`));
-        }
-        for (const p of fit.problems) {
-          const t = graph.tasks[p.index];
-          findings.push(finding('task/bad-version-constraint', 'error', `plugin ${pluginLabel(plugin)}: task '${t.id}' has a bad ${p.key}: ${p.message}`, where(t)));
-        }
-      }
+      // Multi-release groups were settled before: contributionForRelease (for-release.ts) keeps
+      // one record per task id for this release and strips its os-version/fuel-version.
+      const own = graph.tasks;
       const seen = new Set<string>();
       for (const task of own) {
         if (seen.has(task.id)) {

@@ -50,7 +50,6 @@ export function composeRelease(release: Release, plugins: readonly PluginContrib
   const label = `${release.name} (${release.version})`;
   const ordered = [...plugins].sort((a, b) => a.name.localeCompare(b.name) || compareVersions(b.version, a.version));
   const applied: PluginContribution[] = [];
-  const targets = new Map<string, string>();
   for (const plugin of ordered) {
     const kept = applied.find((p) => p.name === plugin.name);
     if (kept) {
@@ -69,7 +68,6 @@ export function composeRelease(release: Release, plugins: readonly PluginContrib
     const own = contributionForRelease(plugin, fit.entry, releaseTarget(release, matched));
     findings.push(...own.findings);
     applied.push(own.contribution);
-    targets.set(plugin.name, matched);
     outcomes.push({ name: plugin.name, version: plugin.version, applied: true, reason: fit.reason });
   }
 
@@ -79,7 +77,7 @@ export function composeRelease(release: Release, plugins: readonly PluginContrib
   const components = mergeComponents(release, applied);
   const networkRoles = mergeNetworkRoles(release, applied);
   const nodeAttributes = mergeNodeAttributes(release, applied);
-  const tasks = composeTasks(release, applied, roles.roles, targets);
+  const tasks = composeTasks(release, applied, roles.roles);
   findings.push(...roles.findings, ...volumes.findings, ...settings.findings, ...components.findings, ...networkRoles.findings, ...nodeAttributes.findings, ...tasks.findings);
 
   const { findings: _nodeFindings, ...attributeSections } = nodeAttributes;
