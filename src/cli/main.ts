@@ -15,8 +15,15 @@ const program = new Command();
 program
   .name('hearth')
   .description('Compose OpenStack-style clouds from a release and plugins; write, check and package plugins.')
-  // Hearth's own package.json, not npm_package_version: under an npm script that is the user's project.
-  .version(hearthVersion(), '-V, --version')
+  // Commander's .version() wants the text up front, which would read package.json at every start;
+  // this flag reads it only when asked. Hearth's own package.json, not npm_package_version: under
+  // an npm script that is the user's project.
+  .option('-V, --version', 'output the version number')
+  .on('option:version', () => {
+    const version = hearthVersion();
+    process.stdout.write(`${version}\n`);
+    throw new CommanderError(0, 'commander.version', version);
+  })
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 

@@ -24,6 +24,11 @@ test('the package is publish-ready under a scoped name, private until published'
 test('hearth --version prints Hearth\'s version, even from inside another project\'s npm script', { skip: built ? false : 'dist/ is not built' }, () => {
   const out = execFileSync(process.execPath, [join(repoRoot, 'bin', 'hearth'), '--version'], { env: { ...process.env, npm_package_version: '9.9.9-users-project' }, encoding: 'utf8' });
   assert.equal(out.trim(), pkg.version);
+  // The short flag, and the flag after a command, as commander's own --version answered them.
+  for (const args of [['-V'], ['plugin', 'validate', '--version']]) {
+    assert.equal(execFileSync(process.execPath, [join(repoRoot, 'bin', 'hearth'), ...args], { encoding: 'utf8' }).trim(), pkg.version, args.join(' '));
+  }
+  assert.match(execFileSync(process.execPath, [join(repoRoot, 'bin', 'hearth'), '--help'], { encoding: 'utf8' }), /-V, --version +output the version number/);
 });
 
 test('the server reports the version of its package.json', async () => {
