@@ -129,7 +129,7 @@ for (const engine of engines()) {
       const graph = (await api('GET', `/clusters/${id}/graphs/default`)).json();
       assert.deepEqual(graph.findings.filter((f: { severity: string }) => f.severity !== 'info'), []);
       assert.deepEqual(tasksOf(graph, nodes[0]), ['controller-services', 'diagnostics']);
-      assert.deepEqual(tasksOf(graph, nodes[1]), ['compute-services', 'diagnostics']);
+      assert.deepEqual(tasksOf(graph, nodes[1]), ['compute-controllers', 'compute-services', 'diagnostics']);
       const done = await deploy(id);
       assert.equal(done.status, 'succeeded', JSON.stringify(done.message));
       assert.ok(done.tasks.some((x: { node: string; taskId: string; status: string }) => x.node === String(nodes[0]) && x.taskId === 'controller-services' && x.status === 'ready'));

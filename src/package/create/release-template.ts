@@ -5,6 +5,7 @@
  * design recommends (and warns about otherwise).
  */
 import type { Skeleton, SkeletonFile } from './templates.js';
+import { releaseScripts } from './release-scripts.js';
 
 const RELEASE_VERSION = 'newton-10.0';
 
@@ -239,30 +240,43 @@ const PROVISIONING = graph(
 `,
 );
 
-const DEPLOYMENT = graph(
-  'Deployment graph (type default, what Deploy runs): configure OpenStack on the nodes.\n# roles: [controller] reaches every controller, the first (primary) one included.',
-  `- id: controller-services
-  type: puppet
+const DEPLOYMENT = (name: string): string =>
+  graph(
+    `Deployment graph (type default, what Deploy runs): configure the nodes.
+# Each shell task runs a script of deployment_scripts/ in /etc/hearth/plugins/<name>-<version>/ on
+# the node; the node's deployment data is in /etc/hearth/deployment.yaml.
+# roles: [controller] reaches every controller, the first (primary) one included.`,
+    `- id: controller-services
+  type: shell
   version: 2.0.0
   roles: [controller]
   parameters:
-    puppet_manifest: "controller.pp"
-    puppet_modules: "."
-    timeout: 3600
+    cmd: bash controller.sh
+    timeout: 600
     strategy:
       type: one_by_one
-- id: compute-services
-  type: puppet
+# Once every controller is configured, each compute is told their addresses (from the
+# deployment data: hearth.nodes) in a file compute-services reads.
+- id: compute-controllers
+  type: upload_file
   version: 2.0.0
   roles: [compute]
-  requires: [controller-services]
   cross-depends:
     - name: controller-services
       role: [controller]
   parameters:
-    puppet_manifest: "compute.pp"
-    puppet_modules: "."
-    timeout: 3600
+    path: /etc/${name}/controllers.json
+    data:
+      yaql_exp: "$.hearth.nodes.where('controller' in $.roles).select($.address)"
+    timeout: 60
+- id: compute-services
+  type: shell
+  version: 2.0.0
+  roles: [compute]
+  requires: [compute-controllers]
+  parameters:
+    cmd: bash compute.sh
+    timeout: 600
     strategy:
       type: parallel
 - id: diagnostics
@@ -276,7 +290,7 @@ const DEPLOYMENT = graph(
     cmd: bash diagnostics.sh
     timeout: 300
 `,
-);
+  );
 
 const DELETION = graph(
   'Deletion graph: clean up nodes removed from the environment.',
@@ -316,12 +330,10 @@ const PLUGIN_TASKS = (folder: string): string => `# The release's tasks live in 
 export function releaseSkeleton(name: string): Skeleton {
   const folder = `${name}-release`;
   const file = (text: string, executable = false): SkeletonFile => ({ text, executable });
-  const script = (what: string): SkeletonFile => file(`#!/bin/bash\n# ${what}\nset -eu\n`, true);
   return new Map<string, SkeletonFile>([
     ['metadata.yaml', file(metadata(name, folder))],
     ['environment_config.yaml', file(ENVIRONMENT_CONFIG(folder))],
     ['deployment_tasks.yaml', file(PLUGIN_TASKS(folder))],
-    [`${folder}/deployment_scripts/diagnostics.sh`, script('Collect diagnostics.')],
     [`${folder}/metadata/roles.yaml`, file(ROLES)],
     [`${folder}/metadata/volumes.yaml`, file(VOLUMES)],
     [`${folder}/metadata/networks.yaml`, file(NETWORKS)],
@@ -332,12 +344,10 @@ export function releaseSkeleton(name: string): Skeleton {
     [`${folder}/attributes/nic.yaml`, file(NIC)],
     [`${folder}/attributes/bond.yaml`, file(BOND)],
     [`${folder}/graphs/provisioning.yaml`, file(PROVISIONING)],
-    [`${folder}/graphs/deployment.yaml`, file(DEPLOYMENT)],
+    [`${folder}/graphs/deployment.yaml`, file(DEPLOYMENT(name))],
     [`${folder}/graphs/deletion.yaml`, file(DELETION)],
     [`${folder}/graphs/network_verification.yaml`, file(VERIFICATION)],
-    [`${folder}/deployment_scripts/provision.sh`, script('Install the operating system.')],
-    [`${folder}/deployment_scripts/erase.sh`, script('Erase the node.')],
-    [`${folder}/deployment_scripts/verify_networks.sh`, script('Check the networks.')],
+    ...[...releaseScripts(name)].map(([file, content]): [string, SkeletonFile] => [`${folder}/deployment_scripts/${file}`, content]),
     [`${folder}/repositories/ubuntu`, {}],
   ]);
 }

@@ -122,10 +122,16 @@ export function deploymentData(
     scripts: `${PLUGINS_ROOT}/${s.folder}`,
     repository_url: s.repository && publicUrl ? `${publicUrl}/plugins/${encodeURIComponent(s.folder)}/repositories/` : null,
   }));
+  // Every node with its real address and roles: what a node needs to reach the others (a compute
+  // its controllers), which Fuel's network_metadata gave from its own address plan.
+  const everyNode = nodes.map((n) => {
+    const a = access.get(Number(n.id));
+    return { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null, roles: n.roles };
+  });
   const out = new Map<string, Record<string, unknown>>();
   nodes.forEach((n, i) => {
     const a = access.get(Number(n.id));
-    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, plugins } });
+    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, nodes: everyNode, plugins } });
   });
   return out;
 }
