@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlugin } from '../../src/package/create/index.js';
@@ -68,6 +68,31 @@ test('plugin validate and build on unreadable files and folders: exit 1, file/un
       assert.match(run.output, /file\/unreadable/, run.output);
       assert.match(run.output, new RegExp(`${shown.replace('plugin-dot', '').replace('/', '\\/')}.*cannot be read \\(permission denied\\)`), run.output);
     }
+  } finally {
+    spawnSync('chmod', ['-R', 'u+rwX', f.root]);
+    rmSync(f.root, { recursive: true, force: true });
+  }
+});
+
+test('metadata.yaml unreadable (permission denied): said with what to do, and every other file is still checked (issue 18, class 1)', { skip }, () => {
+  const f = folders();
+  try {
+    const dir = f.plugin('plugin-metadata', 'metadata.yaml');
+    // A defect in another file, which validation must still reach.
+    chmodSync(join(dir, 'node_roles.yaml'), 0o644);
+    appendFileSync(join(dir, 'node_roles.yaml'), 'extra_role:\n  name: Extra\n  description: an extra role\n  conflicts: [contoller]\n');
+    const run = spawnSync(process.execPath, [hearthBin, 'plugin', 'validate', dir, '--json'], { encoding: 'utf8', cwd: f.home, env: { ...process.env, HOME: f.home }, timeout: 60_000, ...user });
+    chmodSync(join(dir, 'metadata.yaml'), 0o644);
+    assert.equal(run.status, 1, run.stderr);
+    const out = JSON.parse(run.stdout) as { valid: boolean; findings: Array<{ code: string; severity: string; file?: string; line?: number; message: string; hint?: string }> };
+    const unreadable = out.findings.find((x) => x.code === 'file/unreadable');
+    assert.equal(unreadable?.file, 'metadata.yaml', run.stdout);
+    assert.match(unreadable.message, /permission denied/);
+    assert.match(unreadable.hint ?? '', /read access/);
+    assert.ok(out.findings.some((x) => x.code === 'plugin/package-version-assumed' && /metadata\.yaml cannot be read/.test(x.message)), run.stdout);
+    const conflict = out.findings.find((x) => x.code === 'role/unknown-conflict');
+    assert.equal(conflict?.file, 'node_roles.yaml', run.stdout);
+    assert.match(conflict.message, /'contoller'.*closest: 'controller'/);
   } finally {
     spawnSync('chmod', ['-R', 'u+rwX', f.root]);
     rmSync(f.root, { recursive: true, force: true });

@@ -6,7 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { validatePlugin } from '../../src/package/validate/index.js';
 import { corpusPath, needsCorpus } from '../support/corpus.js';
 import { fixture, place, validateCorpusPlugin, withCode } from './support.js';
@@ -55,6 +57,47 @@ test("package_version '@PACKAGE_VERSION@': the unknown version is an error, and 
   assert.match(note.message, /names no known package_version, so the other files were checked as package 3\.0\.0/);
   assert.ok(withCode(r.findings, 'role/unknown-conflict').some((f) => /'computer'/.test(f.message)));
   assert.equal(r.plugin?.name, 'placeholder_version');
+});
+
+/** The template-metadata fixture in a temporary copy whose metadata.yaml `spoil` replaces. */
+function withMetadata(spoil: (metadata: string, parent: string) => void): ReturnType<typeof validatePlugin> {
+  const parent = mkdtempSync(join(tmpdir(), 'hearth-metadata-'));
+  try {
+    const dir = join(parent, 'plugin');
+    cpSync(fixture('template-metadata'), dir, { recursive: true });
+    rmSync(join(dir, 'metadata.yaml'));
+    spoil(join(dir, 'metadata.yaml'), parent);
+    return validatePlugin(dir);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+}
+
+/** What the template-metadata fixture's other files get wrong, each where it is. */
+const OTHER_FILES_DEFECTS = ['task/unknown-role deployment_tasks.yaml:14:11', 'role/unknown-conflict node_roles.yaml:5:15', 'volumes/unknown-volume volumes.yaml:5:7'];
+
+test('a folder named metadata.yaml: that file\'s problem and what to do, then every other file is still checked', () => {
+  const r = withMetadata((metadata) => mkdirSync(metadata));
+  assert.equal(r.valid, false);
+  const [bad] = withCode(r.findings, 'file/not-a-file');
+  assert.equal(place(bad), 'metadata.yaml:1:1');
+  assert.match(bad.hint ?? '', /make metadata\.yaml the plugin's metadata file .*not a folder/);
+  // Not read at all, so not called "not YAML" either.
+  assert.deepEqual(withCode(r.findings, 'plugin/metadata-not-yaml'), []);
+  assert.match(withCode(r.findings, NOTE)[0].message, /metadata\.yaml cannot be read, so the other files were checked as package 4\.0\.0/);
+  const seen = r.findings.map((f) => `${f.code} ${place(f)}`);
+  for (const expected of OTHER_FILES_DEFECTS) assert.ok(seen.includes(expected), `${expected} in ${seen.join('; ')}`);
+});
+
+test('metadata.yaml linking outside the plugin: refused, and every other file is still checked', () => {
+  const r = withMetadata((metadata, parent) => {
+    writeFileSync(join(parent, 'elsewhere.yaml'), 'name: elsewhere\n');
+    symlinkSync(join(parent, 'elsewhere.yaml'), metadata);
+  });
+  assert.deepEqual(withCode(r.findings, 'path/outside-plugin').map(place), ['metadata.yaml:1:1']);
+  assert.equal(withCode(r.findings, NOTE).length, 1);
+  const seen = r.findings.map((f) => `${f.code} ${place(f)}`);
+  for (const expected of OTHER_FILES_DEFECTS) assert.ok(seen.includes(expected), `${expected} in ${seen.join('; ')}`);
 });
 
 test('a plugin whose metadata.yaml reads gets no assumption note', () => {

@@ -34,6 +34,9 @@ export const PLUGIN_FILES = [
 
 const METADATA_NAMES = ['metadata.yaml', 'metadata.yml', 'metadata.json'];
 
+/** Findings of a metadata file that could not be read at all, as opposed to read and not understood. */
+const NOT_READ = new Set(['file/unreadable', 'file/not-a-file', 'file/too-large']);
+
 /** The top folder's names, or why it cannot be listed. */
 function listTop(root: string): string[] | { error: unknown } {
   try {
@@ -75,11 +78,16 @@ export function loadPlugin(dir: string): LoadResult {
     findings.push(
       finding('path/outside-plugin', 'error', `'${metadataFile}' is a link to a file outside the plugin folder; Hearth reads nothing outside it`, { file: metadataFile, line: 1, column: 1 }, 'copy the file into the plugin folder instead of linking to it'),
     );
-    return { findings };
+    return { findings, partial: partialPlugin(root, entries, findings) };
   }
   const parsed = readYamlFile(join(root, metadataFile), metadataFile);
+  if (!parsed.ok && parsed.findings.some((f) => NOT_READ.has(f.code))) {
+    // The file's own problem (permissions, a folder of that name, too large) is the one to report;
+    // the rest of the plugin is checked all the same, as for metadata that is not YAML (issue 18).
+    findings.push(...parsed.findings.map((f) => (f.code === 'file/not-a-file' && !f.hint ? { ...f, hint: `make ${metadataFile} the plugin's metadata file (name, version, package_version, releases), not a folder or a device` } : f)));
+    return { findings, partial: partialPlugin(root, entries, findings) };
+  }
   findings.push(...parsed.findings);
-  if (!parsed.ok && parsed.findings.some((f) => f.code === 'file/unreadable')) return { findings };
   if (!parsed.ok) {
     const { placeholders, makefile } = templateSigns(join(root, metadataFile));
     const names = [...new Set(placeholders.map((p) => p.text))];
