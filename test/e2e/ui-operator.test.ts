@@ -166,7 +166,7 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
       if ((await status.getAttribute('data-status')) !== 'running') break;
       await p.waitForTimeout(50);
     }
-    assert.match(dialogs[0], /^Deploy lifecycle-renamed\? The default graph runs on 3 nodes; 3 of them get new roles\.$/);
+    assert.match(dialogs[0], /^Deploy lifecycle-renamed\? The default graph runs on 3 nodes; 3 of them get new roles\. The nodes are simulated, so this is a dry run: nothing runs on machines\.$/);
     assert.equal(await status.getAttribute('data-status'), 'succeeded', await status.innerText());
     assert.ok([...seen].some((t) => /running .*— [1-9]\d* of \d+ tasks done/.test(t)), `progress was watchable: ${[...seen].join(' | ')}`);
     const nodes = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);

@@ -124,7 +124,7 @@ describe('web UI: the whole walk', { skip, timeout: 600_000 }, () => {
     // 7. Deploy (a dry run: the nodes are simulated), watched to the end.
     await p.click('nav.tabs a:has-text("Deploy")');
     await p.click('button:has-text("Deploy changes")');
-    assert.match(dialogs[dialogs.length - 1], /^Deploy walk\? The default graph runs on 20 nodes; 20 of them get new roles\.$/);
+    assert.match(dialogs[dialogs.length - 1], /^Deploy walk\? The default graph runs on 20 nodes; 20 of them get new roles\. The nodes are simulated, so this is a dry run: nothing runs on machines\.$/);
     await p.waitForFunction(`document.querySelector('p[data-status]')?.getAttribute('data-status') === 'succeeded'`, undefined, { timeout: 120_000 });
     await step('7-deployed');
     assert.equal(await p.locator('table.per-node tbody tr').count(), 21, '20 nodes and Hearth\'s own steps');

@@ -24,8 +24,8 @@ export interface UiSession {
   close: () => Promise<void>;
 }
 
-export async function startUi(options: { args?: string[] } = {}): Promise<UiSession> {
-  const server = await startServer(options.args ? { args: options.args } : {});
+export async function startUi(options: { args?: string[]; dataDir?: string; env?: Record<string, string> } = {}): Promise<UiSession> {
+  const server = await startServer({ ...(options.args ? { args: options.args } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}), ...(options.env ? { env: options.env } : {}) });
   let browser: Browser;
   try {
     browser = await launchBrowser();

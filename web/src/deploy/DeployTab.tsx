@@ -1,19 +1,29 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Node } from '../types.js';
+import type { Cluster } from '../types.js';
+import type { NodeView as Node } from '../nodes/realNode.js';
 import { Problems } from '../components/Problems.js';
-import { finished, normalizeTask, type Deployment, type TaskRun } from './model.js';
+import { finished, liveKey, normalizeTask, type Deployment, type TaskRun } from './model.js';
 import { DeploymentView } from './DeploymentView.js';
 import { History } from './History.js';
+import { followDeployment } from './stream.js';
 
-/** Start a deployment (or deploy again), watch it node by node and task by task, and read past ones. */
+/** What the page keeps of a running task's streamed output (the stored output keeps the last 1 MiB). */
+const LIVE_LIMIT = 256 * 1024;
+
+/**
+ * Start a deployment (for real, as a dry run, or resuming the last one), watch it node by node and
+ * task by task with each task's output as it is printed, stop it, and read past ones.
+ */
 export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeployed: () => void }) {
   const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
   const [history, setHistory] = useState<Deployment[]>([]);
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  const [live, setLive] = useState<Record<string, string>>({});
+  const [stopping, setStopping] = useState<string | null>(null);
 
   // The run, and its tasks as the deployments API lists them (failures first, with times, exit status and reasons).
   const fetchOne = useCallback(
@@ -40,23 +50,62 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     };
   }, [cluster.id, fetchOne]);
 
-  // A running deployment is followed until it ends.
+  // A running dry run is asked about every 300 ms until it ends (it ends in moments and has no
+  // output); a real one is followed on the live stream, task by task and chunk by chunk of output,
+  // falling back to asking when the stream breaks.
+  const running = deployment !== null && !finished(deployment);
+  const real = deployment?.mode === 'real';
   useEffect(() => {
-    if (!deployment || finished(deployment)) return;
-    const timer = setInterval(async () => {
-      try {
-        const d = await fetchOne(deployment.id);
-        setDeployment(d);
-        if (finished(d)) {
-          onDeployed();
-          void fetchHistory();
-        }
-      } catch (e) {
-        setError(e);
+    if (!deployment || !running) return;
+    const id = deployment.id;
+    const ended = async () => {
+      const d = await fetchOne(id);
+      setDeployment(d);
+      if (finished(d)) {
+        // Nodes' roles and statuses changed with the run (pending roles deployed: "Redeploy" next).
+        nodes.reload();
+        onDeployed();
+        void fetchHistory();
       }
-    }, 300);
-    return () => clearInterval(timer);
-  }, [deployment?.id, deployment?.status, fetchOne, fetchHistory, onDeployed]);
+      return d;
+    };
+    let timer: ReturnType<typeof setInterval> | undefined;
+    const poll = () => {
+      timer = setInterval(() => void ended().catch(setError), 300);
+    };
+    if (!real) {
+      poll();
+      return () => clearInterval(timer);
+    }
+    const abort = new AbortController();
+    const merge = (t: TaskRun) =>
+      setDeployment((d) => {
+        if (!d || d.id !== id) return d;
+        const task = normalizeTask(t);
+        const tasks = [...(d.tasks ?? [])];
+        const at = tasks.findIndex((x) => x.node === task.node && x.taskId === task.taskId);
+        if (at >= 0) tasks[at] = { ...tasks[at], ...task };
+        else tasks.push(task);
+        return { ...d, tasks };
+      });
+    followDeployment(
+      id,
+      {
+        task: merge,
+        output: (c) => setLive((l) => ({ ...l, [liveKey(c.node, c.task_id)]: ((l[liveKey(c.node, c.task_id)] ?? '') + c.chunk).slice(-LIVE_LIMIT) })),
+        deployment: (d) => setDeployment((cur) => (cur && cur.id === d.id ? { ...cur, ...d, tasks: cur.tasks, status: 'running' } : cur)),
+        end: () => undefined,
+      },
+      abort.signal,
+    ).then(
+      () => !abort.signal.aborted && void ended().then((d) => !finished(d) && !abort.signal.aborted && poll(), setError),
+      () => !abort.signal.aborted && poll(),
+    );
+    return () => {
+      abort.abort();
+      clearInterval(timer);
+    };
+  }, [deployment?.id, running, real, fetchOne, fetchHistory, onDeployed, nodes.reload]);
 
   const names = useMemo(() => new Map((nodes.data ?? []).map((n) => [String(n.id), n.name])), [nodes.data]);
   // Tasks are recorded by node id; people read names (`master` and `sync` are Hearth's own steps).
@@ -64,16 +113,22 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
 
   const withRoles = (nodes.data ?? []).filter((n) => n.roles.length + n.pending_roles.length > 0);
   const pending = withRoles.filter((n) => n.pending_roles.length > 0);
+  const simulated = withRoles.filter((n) => n.simulated !== false);
   const again = cluster.status === 'operational' && pending.length === 0;
-  const deploy = async () => {
-    const question = again
-      ? `Deploy ${cluster.name} again? The default graph runs once more on its ${withRoles.length} nodes, with the settings as they are now.`
-      : `Deploy ${cluster.name}? The default graph runs on ${withRoles.length} node${withRoles.length === 1 ? '' : 's'}; ${pending.length} of them get new roles.`;
+  // The server's own rule when no mode is asked for: real when every node is real, a dry run when
+  // every node is simulated, refused (with the names) when they are mixed.
+  const allSimulated = withRoles.length > 0 && simulated.length === withRoles.length;
+  const last = history[0];
+  const resumable = last !== undefined && last.mode === 'real' && last.status !== 'succeeded' && last.status !== 'running';
+
+  const start = async (question: string, body: Record<string, unknown>) => {
     if (!window.confirm(question)) return;
     setBusy(true);
     setError(null);
+    setStopping(null);
     try {
-      const started = await api<Deployment>('POST', `/clusters/${cluster.id}/deploy`, {});
+      const started = await api<Deployment>('POST', `/clusters/${cluster.id}/deploy`, body);
+      setLive({});
       setDeployment(await fetchOne(started.id));
       void fetchHistory();
     } catch (e) {
@@ -82,32 +137,74 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
       setBusy(false);
     }
   };
+  const nodesWord = `${withRoles.length} node${withRoles.length === 1 ? '' : 's'}`;
+  const deploy = () => {
+    const question = again
+      ? `Deploy ${cluster.name} again? The default graph runs once more on its ${withRoles.length} nodes, with the settings as they are now.`
+      : `Deploy ${cluster.name}? The default graph runs on ${nodesWord}; ${pending.length} of them get new roles.`;
+    const how = allSimulated ? ' The nodes are simulated, so this is a dry run: nothing runs on machines.' : simulated.length === 0 && withRoles.length > 0 ? ' It runs for real, over SSH, on the hosts.' : '';
+    return start(question + how, {});
+  };
+  const dryRun = () => start(`Dry run of ${cluster.name}? The default graph is simulated on ${nodesWord}: nothing runs on the machines, and no output is recorded.`, { dry_run: true });
+  const resume = () => start(`Resume deploying ${cluster.name}? Only what deployment ${last!.id} did not finish runs; the tasks it finished are not run again.`, { resume: true });
 
   const stop = async () => {
-    if (!window.confirm(`Stop deploying ${cluster.name}? Tasks running now are let finish; no new task starts, and the environment is left as far as it got.`)) return;
+    if (!window.confirm(`Stop deploying ${cluster.name}? No new task starts; tasks running now are let finish (or killed after a grace period), and the environment is left as far as it got.`)) return;
+    setError(null);
     try {
       await api('POST', `/clusters/${cluster.id}/stop`);
+      setStopping(`Stop requested: no new task starts; the deployment ends when the tasks running now have finished.`);
     } catch (e) {
       setError(e);
     }
   };
 
+  const isRunning = deployment?.status === 'running';
   return (
     <div className="deploy">
       <div className="actions">
-        {deployment?.status === 'running' && deployment.mode === 'real' && (
+        {isRunning && deployment.mode === 'real' && (
           <button type="button" className="danger" onClick={() => void stop()}>
             Stop the deployment
           </button>
         )}
-        <button type="button" className="primary" disabled={busy || !nodes.data || deployment?.status === 'running'} onClick={() => void deploy()}>
+        {resumable && (
+          <button type="button" disabled={busy || !nodes.data || isRunning} onClick={() => void resume()} title={`Runs only what deployment ${last.id} did not finish`}>
+            Resume deployment {last.id}
+          </button>
+        )}
+        <button type="button" disabled={busy || !nodes.data || isRunning} onClick={() => void dryRun()} title="Simulate the deployment: nothing runs on the machines">
+          Dry run
+        </button>
+        <button type="button" className="primary" disabled={busy || !nodes.data || isRunning} onClick={() => void deploy()}>
           {again ? 'Redeploy' : 'Deploy changes'}
         </button>
       </div>
+      {simulated.length > 0 && simulated.length < withRoles.length && (
+        <p className="warn-note" data-testid="mixed-nodes">
+          {simulated.length} of the {withRoles.length} nodes with roles {simulated.length === 1 ? 'is' : 'are'} simulated ({simulated.slice(0, 5).map((n) => n.name).join(', ')}
+          {simulated.length > 5 ? ', …' : ''}): a real deployment needs real hosts only; a dry run takes any node.
+        </p>
+      )}
       <Problems error={error} title="Deployment refused" />
-      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} />}
+      {stopping && isRunning && (
+        <p role="status" className="warn-note">
+          {stopping}
+        </p>
+      )}
+      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} />}
       <h2 className="section-title">History</h2>
-      <History list={history} current={deployment?.id ?? null} nodeName={nodeName} onOpen={(id) => void fetchOne(id).then(setDeployment, setError)} />
+      <History
+        list={history.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : h))}
+        current={deployment?.id ?? null}
+        nodeName={nodeName}
+        onOpen={(id) =>
+          void fetchOne(id).then((d) => {
+            setLive({});
+            setDeployment(d);
+          }, setError)
+        }
+      />
     </div>
   );
 }

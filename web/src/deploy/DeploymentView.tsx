@@ -1,14 +1,14 @@
 import { useMemo, useState } from 'react';
-import { api } from '../api.js';
-import { byFailuresFirst, formatSeconds, seconds, STATUS_WORDS, taskSeconds, type Deployment, type TaskRun } from './model.js';
+import { byFailuresFirst, formatSeconds, liveKey, seconds, STATUS_WORDS, taskSeconds, type Deployment, type TaskRun } from './model.js';
+import { TaskOutput } from './TaskOutput.js';
 
 const PAGE = 200;
 
 /**
  * One deployment as it runs or ran: overall progress, progress per node (by name), and every task
- * with its status, duration and output, failures first.
+ * with its status, exit status, attempts, times and output (streamed while it runs), failures first.
  */
-export function DeploymentView({ deployment, nodeName }: { deployment: Deployment; nodeName: (id: string) => string }) {
+export function DeploymentView({ deployment, nodeName, live = {} }: { deployment: Deployment; nodeName: (id: string) => string; live?: Record<string, string> }) {
   const [nodeFilter, setNodeFilter] = useState('');
   const [statusFilter, setStatusFilter] = useState('');
   const [limit, setLimit] = useState(PAGE);
@@ -22,12 +22,13 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
   const shown = useMemo(() => tasks.filter((t) => (!nodeFilter || t.node === nodeFilter) && (!statusFilter || t.status === statusFilter)).sort(byFailuresFirst), [tasks, nodeFilter, statusFilter]);
   const failed = tasks.filter((t) => t.status === 'error').length;
   const took = seconds(deployment.started_at, deployment.finished_at);
+  const dryRun = deployment.mode === 'dry-run' || deployment.mode === undefined;
 
   return (
     <div aria-live="polite" className="deployment">
-      <p role="status" data-status={deployment.status}>
-        Deployment {deployment.id} {deployment.status}
-        {deployment.mode === 'dry-run' || deployment.mode === undefined ? ' (dry run: nothing is installed on machines)' : ''} — {deployment.done} of {deployment.total} tasks done
+      <p role="status" data-status={deployment.status} data-mode={dryRun ? 'dry-run' : 'real'}>
+        {dryRun ? 'Dry run' : 'Deployment'} {deployment.id} {deployment.status}
+        {dryRun ? ' (a simulation: nothing is installed on machines)' : ' (real, over SSH on the hosts)'} — {deployment.done} of {deployment.total} tasks done
         {failed ? `, ${failed} failed` : ''}
         {took !== null ? `, in ${formatSeconds(took)}` : ''}
         {deployment.message ? `: ${namesIn(deployment.message, nodeName)}` : ''}
@@ -97,6 +98,8 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
               <th scope="col">Node</th>
               <th scope="col">Task</th>
               <th scope="col">Status</th>
+              <th scope="col">Started</th>
+              <th scope="col">Ended</th>
               <th scope="col">Duration</th>
               <th scope="col">Output</th>
             </tr>
@@ -104,7 +107,7 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
           <tbody>
             {shown.slice(0, limit).map((t) => (
               <tr key={`${t.node}|${t.taskId}`} data-task={t.taskId} data-state={t.status}>
-                <td>{nodeName(t.node)}</td>
+                <td className="nowrap">{nodeName(t.node)}</td>
                 <td>
                   {t.taskId}
                   {t.type ? <span className="badge">{t.type}</span> : null}
@@ -112,11 +115,13 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
                 <td className={t.status === 'error' ? 'bad' : undefined}>
                   {STATUS_WORDS[t.status]?.split(' (')[0] ?? t.status}
                   {(t.exit_status ?? t.exitStatus) !== undefined && (t.exit_status ?? t.exitStatus) !== null ? ` (exit ${t.exit_status ?? t.exitStatus})` : ''}
-                  {t.attempts && t.attempts > 1 ? `, ${t.attempts} attempts` : ''}
+                  {t.attempts && t.attempts > 1 ? `, ${t.attempts} attempts` : t.attempts === 1 && !dryRun ? ', 1 attempt' : ''}
                 </td>
-                <td>{formatSeconds(taskSeconds(t))}</td>
+                <td className="nowrap">{clock(t.started_at ?? t.startedAt)}</td>
+                <td className="nowrap">{clock(t.finished_at ?? t.finishedAt)}</td>
+                <td className="nowrap">{formatSeconds(taskSeconds(t))}</td>
                 <td>
-                  <TaskOutput task={t} deploymentId={deployment.id} dryRun={deployment.mode === undefined || deployment.mode === 'dry-run'} />
+                  <TaskOutput task={t} deploymentId={deployment.id} dryRun={dryRun} live={live[liveKey(t.node, t.taskId)]} />
                 </td>
               </tr>
             ))}
@@ -132,28 +137,8 @@ export function DeploymentView({ deployment, nodeName }: { deployment: Deploymen
   );
 }
 
-/** A task's reason and output, read from the server when opened (outputs can be 1 MiB each). */
-function TaskOutput({ task, dryRun, deploymentId }: { task: TaskRun; dryRun: boolean; deploymentId: number }) {
-  const [output, setOutput] = useState<string | null | undefined>(task.output);
-  const [failed, setFailed] = useState<string | null>(null);
-  const open = async () => {
-    if (output !== undefined) return;
-    try {
-      const list = await api<TaskRun[]>('GET', `/deployments/${deploymentId}/tasks?node=${encodeURIComponent(task.node)}&task=${encodeURIComponent(task.taskId)}&output=true`);
-      setOutput(list[0]?.output ?? null);
-    } catch (e) {
-      setFailed((e as Error).message);
-    }
-  };
-  const empty = task.status === 'skipped' ? 'It did not run, so it has no output.' : dryRun ? 'This was a dry run: the task did not run on a machine, so it has no output.' : task.status === 'pending' || task.status === 'running' ? 'No output yet.' : 'The task printed nothing.';
-  return (
-    <details onToggle={(e) => (e.currentTarget.open ? void open() : undefined)}>
-      <summary>{task.message ? task.message.split('\n')[0].slice(0, 80) : 'output'}</summary>
-      {task.message && <p>{task.message}</p>}
-      {failed ? <p className="bad">The output could not be read: {failed}</p> : output ? <pre className="json output">{output}</pre> : output === null ? <p className="muted">{empty}</p> : <p aria-busy="true">Reading…</p>}
-    </details>
-  );
-}
-
 /** The server's run messages name nodes by id ("failed on node 8"); people read names. */
 export const namesIn = (text: string, nodeName: (id: string) => string) => text.replace(/\bnode (\d+)\b/g, (_, id: string) => nodeName(id));
+
+/** A time of day to the second, as people compare the times of tasks of one run. */
+const clock = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' }) : '—');

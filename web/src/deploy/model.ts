@@ -66,3 +66,6 @@ export const STATUS_WORDS: Record<string, string> = { ready: 'done', error: 'fai
 
 /** One shape for both task listings. */
 export const normalizeTask = (t: TaskRun): TaskRun => (t.taskId === undefined && t.task_id !== undefined ? { ...t, taskId: t.task_id } : t);
+
+/** The key of one task of one node, for output streamed while it runs. */
+export const liveKey = (node: string, taskId: string) => `${node}\u0000${taskId}`;

@@ -1,5 +1,6 @@
-import type { Node, Role } from '../types.js';
+import type { Role } from '../types.js';
 import { conflictReason } from './roleRules.js';
+import { hostKeyChanged, NODE_STATUS, type NodeView as Node } from './realNode.js';
 
 interface Props {
   nodes: Node[];
@@ -9,6 +10,7 @@ interface Props {
   selected: Set<string>;
   onSelect: (ids: string[], on: boolean) => void;
   onToggle: (nodeId: string, role: string) => void;
+  onOpen: (nodeId: string) => void;
 }
 
 /**
@@ -16,7 +18,7 @@ interface Props {
  * conflicts with one the node holds is disabled with the reason; a deployed role is locked (it
  * leaves the node only when the node is removed); a node without roles is flagged.
  */
-export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect, onToggle }: Props) {
+export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect, onToggle, onOpen }: Props) {
   const byName = new Map(roles.map((r) => [r.name, r]));
   const allSelected = nodes.length > 0 && nodes.every((n) => selected.has(String(n.id)));
   return (
@@ -48,7 +50,15 @@ export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect,
                   <input type="checkbox" aria-label={`Select ${n.name}`} checked={selected.has(key)} onChange={(e) => onSelect([key], e.target.checked)} />
                 </td>
                 <th scope="row">
-                  {n.name}
+                  <button type="button" className="link" title="Details: how Hearth reaches it, its host key and facts" onClick={() => onOpen(key)}>
+                    {n.name}
+                  </button>
+                  {n.simulated === false ? <span className="muted address"> {n.address}</span> : <span className="badge">simulated</span>}
+                  {hostKeyChanged(n) && (
+                    <span className="badge bad-badge" title="Open the node to see both fingerprints and accept the new key">
+                      host key changed
+                    </span>
+                  )}
                   {held.length === 0 && (
                     <span className="badge warn" title="A node without roles is not deployed">
                       no roles
@@ -56,7 +66,9 @@ export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect,
                   )}
                   {n.roles.length > 0 && <span className="muted"> deployed: {n.roles.join(', ')}</span>}
                 </th>
-                <td>{n.status ?? ''}</td>
+                <td className={n.status === 'offline' || n.status === 'error' ? 'bad' : undefined} title={n.status === 'offline' && n.reach_error ? n.reach_error.message : NODE_STATUS[n.status ?? '']}>
+                  {n.status ?? ''}
+                </td>
                 {roles.map((r) => {
                   const deployed = n.roles.includes(r.name);
                   const has = held.includes(r.name);

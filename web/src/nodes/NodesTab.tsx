@@ -1,17 +1,21 @@
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Node, Role } from '../types.js';
+import type { Cluster, Role } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
+import { AddRealNode } from './AddRealNode.js';
+import { NodeDetails } from './NodeDetails.js';
+import type { NodeView as Node } from './realNode.js';
 import { RolesPanel } from './RolesPanel.js';
 import { isRecommendation, rankFindings, restrictionReason, type Finding } from './roleRules.js';
 
 type SortKey = 'name' | 'role' | 'status';
 
 /**
- * Nodes of an environment: add simulated ones, find them (filter, sort), choose roles one by one
- * or for many nodes at once, see what the role rules say before saving, and remove nodes.
+ * Nodes of an environment: add real hosts by address (or simulated nodes to plan with), see one
+ * node's facts, find them (filter, sort), choose roles one by one or for many nodes at once, see
+ * what the role rules say before saving, and remove nodes.
  */
 export function NodesTab({ cluster }: { cluster: Cluster }) {
   const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
@@ -26,6 +30,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const [filter, setFilter] = useState('');
   const [roleFilter, setRoleFilter] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
+  const [open, setOpen] = useState<string | null>(null);
 
   useEffect(() => {
     const next: Record<string, string[]> = {};
@@ -135,16 +140,25 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const bare = (nodes.data ?? []).filter((n) => (draft[String(n.id)] ?? []).length === 0);
   return (
     <div className="nodes">
+      <AddRealNode
+        clusterId={cluster.id}
+        onAdded={(n) => {
+          setOpen(String(n.id));
+          nodes.reload();
+        }}
+      />
       <div className="title-row">
         <label htmlFor="node-count">Simulated nodes to add</label>
         <input id="node-count" type="number" min={1} max={1000} value={count} onChange={(e) => setCount(Math.min(1000, Math.max(1, Number(e.target.value) || 1)))} />
         <button type="button" onClick={() => void addNodes()}>
           Add nodes
         </button>
+        <span className="note">for planning and dry runs: nothing to connect to</span>
       </div>
       <Problems error={error || nodes.error || roles.error} />
+      {open !== null && <NodeDetails key={open} id={open} onClose={() => setOpen(null)} onChanged={nodes.reload} />}
       {(nodes.data ?? []).length === 0 ? (
-        <p>No nodes in this environment yet.</p>
+        <p>No nodes in this environment yet: add a real host by its address, or simulated nodes to plan with.</p>
       ) : (
         <>
           <RolesPanel roles={roleList} restricted={restricted} selected={(nodes.data ?? []).filter((n) => selected.has(String(n.id)))} draft={draft} onSet={setRole} />
@@ -174,7 +188,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
               Remove selected from the environment
             </button>
           </div>
-          <NodeTable nodes={shown} roles={roleList} restricted={restricted} draft={draft} selected={selected} onSelect={select} onToggle={toggle} />
+          <NodeTable nodes={shown} roles={roleList} restricted={restricted} draft={draft} selected={selected} onSelect={select} onToggle={toggle} onOpen={(id) => setOpen(id)} />
         </>
       )}
       <div aria-live="polite">

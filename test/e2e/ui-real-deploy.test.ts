@@ -1,0 +1,255 @@
+/**
+ * The web UI on real hosts (issue 17): Debian's Chromium against a real `hearth serve` whose SSH
+ * key is authorized on test hosts 14 and 15. Through the UI only: Hearth's key shown and copied,
+ * an address with no host refused in the SSH error's words (nothing added), two hosts added by
+ * address with their facts, roles given, a mixed environment refused with the server's reason, a
+ * real deployment followed live (a task's output seen while it runs), stopped, resumed, a failed
+ * task listed first with its exit status, a task's real output read, facts refreshed, and a changed
+ * host key shown and accepted. A screenshot per step in test-results/.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createPlugin } from '../../src/package/create/index.js';
+import { needsBrowser } from '../support/browser.js';
+import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
+import { startUi, type UiSession } from '../support/ui.js';
+
+const hosts = testHosts();
+const skip = needsBrowser.skip || (hosts && hosts.addresses.length >= 15 ? false : `${HOSTS_NOTE} (this test needs hosts 14 and 15)`);
+// An address on the test network where no host answers.
+const NOBODY = '10.77.0.200';
+
+// Real shell tasks: a controller that takes a while (so the run can be watched and stopped), a
+// compute waiting for it across nodes, and a check that fails without failing the deployment.
+const GRAPH = `
+- id: prepare
+  type: shell
+  version: 2.1.0
+  roles: ['*']
+  parameters: {cmd: "echo preparing $(hostname); echo a note on stderr >&2; mkdir -p /var/lib/hearth && hostname > /var/lib/hearth/ui-prepared", timeout: 60}
+- id: controller-setup
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [prepare]
+  parameters: {cmd: "echo controller $(hostname) configured", timeout: 60}
+- id: slow-sync
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [controller-setup]
+  parameters: {cmd: "echo tick-1; sleep 6; echo tick-2", timeout: 60}
+- id: controller-finish
+  type: shell
+  version: 2.1.0
+  roles: [controller]
+  requires: [slow-sync]
+  parameters: {cmd: "echo finished > /var/lib/hearth/ui-finished; echo controller finished", timeout: 60}
+- id: compute-join
+  type: shell
+  version: 2.1.0
+  roles: [compute]
+  requires: [prepare]
+  cross-depends: [{name: slow-sync, role: [controller]}]
+  parameters: {cmd: "echo compute $(hostname) joined the cloud | tee /var/lib/hearth/ui-joined", timeout: 60}
+- id: optional-check
+  type: shell
+  version: 2.1.0
+  roles: [compute]
+  requires: [compute-join]
+  fail_on_error: false
+  parameters: {cmd: "echo optional check found nothing to do; exit 3", timeout: 60}
+`;
+
+describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-ui-real-'));
+  let ui: UiSession;
+  let clusterId = 0;
+  const [ctlAddress, cmpAddress] = hosts ? [hosts.addresses[13], hosts.addresses[14]] : ['', ''];
+
+  before(async () => {
+    for (const i of [14, 15]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml');
+    const data = join(dir, 'data');
+    mkdirSync(join(data, 'ssh'), { recursive: true });
+    writeFileSync(join(data, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(data, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    ui = await startUi({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release'] });
+    const made = createPlugin('uireal', { releasePlugin: true, parentDir: dir });
+    assert.ok(made.ok, JSON.stringify(made.findings));
+    writeFileSync(join(made.dir!, 'uireal-release', 'graphs', 'deployment.yaml'), GRAPH);
+    await ui.call('POST', '/plugins/folders', { path: made.dir });
+    const [release] = await ui.call<Array<{ id: string }>>('GET', '/releases');
+    clusterId = (await ui.call<{ id: number }>('POST', '/clusters', { name: 'real-ui', release_id: release.id, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] })).id;
+  });
+  after(async () => {
+    await ui?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('add hosts (and refuse one that is not there), deploy for real, watch, stop, resume, read output, accept a new host key', async () => {
+    const p = await ui.page(`#/env/${clusterId}/nodes`);
+    await p.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: ui.server.url });
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    const step = (name: string) => ui.shot(p, `real-${name}`);
+
+    // 1. Hearth's public key, with one line on where it goes, copied with the button.
+    const key = p.locator('#ssh-public-key');
+    await key.waitFor();
+    assert.equal(await key.inputValue(), hosts!.key.public);
+    assert.match(await p.locator('.ssh-key .note').innerText(), /authorized_keys of the SSH user on every node/);
+    await p.click('.ssh-key button:has-text("Copy")');
+    await p.locator('.ssh-key [role="status"]:has-text("Copied.")').waitFor();
+    assert.equal(await p.evaluate('navigator.clipboard.readText()'), hosts!.key.public);
+    await p.locator('text=No nodes in this environment yet').waitFor();
+    await step('1-empty');
+
+    // 2. An address where no host answers: the form says it is connecting, then the SSH error in words; nothing is added.
+    await p.fill('#node-address', NOBODY);
+    await p.click('button:has-text("Connect and add")');
+    await p.locator(`[data-testid="connecting"]:has-text("Connecting to ${NOBODY} over SSH")`).waitFor();
+    assert.equal(await p.locator('#node-address').isDisabled(), true, 'the form waits while Hearth connects');
+    const refusal = p.locator('.problems[data-code="node/unreachable"]');
+    await refusal.waitFor({ timeout: 60_000 });
+    assert.match(await refusal.innerText(), /The node was not added: Hearth could not connect to it/);
+    assert.match(await refusal.locator('[data-testid="ssh-error"]').innerText(), new RegExp(`^Cannot reach ${NOBODY.replace(/\./g, '\\.')}: the node cannot be reached`));
+    assert.match(await refusal.innerText(), /What to do: check the address and port/);
+    assert.deepEqual(await ui.call('GET', '/nodes'), [], 'nothing was added');
+    await step('2-unreachable');
+
+    // 3. Two real hosts by address: each answers with its facts; the details open on the new node.
+    await p.fill('#node-address', ctlAddress);
+    await p.click('button:has-text("Connect and add")');
+    await p.locator('[data-testid="node-added"]:has-text("Added hearth-test-14")').waitFor({ timeout: 60_000 });
+    assert.equal(await p.locator('.problems').count(), 0, 'the earlier refusal is gone');
+    const details = p.locator('section.node-details[data-node="hearth-test-14"]');
+    await details.waitFor();
+    const [{ id: ctlId }] = await ui.call<Array<{ id: number }>>('GET', '/nodes');
+    const apiNode = await ui.call<{ host_key_fingerprint: string; facts: { interfaces: Array<{ name: string; mac: string }> } }>('GET', `/nodes/${ctlId}`);
+    assert.equal(await details.locator('[data-testid="host-key"]').innerText(), apiNode.host_key_fingerprint);
+    assert.match(apiNode.host_key_fingerprint, /^SHA256:/);
+    const facts = await details.locator('[data-testid="facts"]').innerText();
+    assert.match(facts, /Hostname\s+hearth-test-14/);
+    assert.match(facts, /Operating system\s+Debian GNU\/Linux/);
+    assert.match(facts, /Memory\s+\d+(\.\d)? GiB/);
+    const eth0 = details.locator('table.interfaces tbody tr', { hasText: 'eth0' });
+    assert.match(await eth0.innerText(), new RegExp(`${apiNode.facts.interfaces.find((i) => i.name === 'eth0')!.mac}.*${ctlAddress.replace(/\./g, '\\.')}/24`, 's'));
+    assert.ok((await details.locator('table.disks tbody tr').count()) >= 1);
+    assert.match(await details.locator('[data-testid="node-status"]').innerText(), /^discovered: registered; not deployed yet$/);
+    await step('3-first-node');
+
+    await p.fill('#node-address', cmpAddress);
+    await p.fill('#node-ssh-user', 'root');
+    await p.fill('#node-ssh-port', '22');
+    await p.click('button:has-text("Connect and add")');
+    await p.locator('[data-testid="node-added"]:has-text("Added hearth-test-15")').waitFor({ timeout: 60_000 });
+    await p.locator(`table.roles-table tr[data-node="hearth-test-15"] .address:has-text("${cmpAddress}")`).waitFor();
+    assert.equal(await p.locator('table.roles-table tr[data-node="hearth-test-14"] .badge:has-text("simulated")').count(), 0);
+
+    // 4. A simulated node beside them is marked so, and a real deployment refuses it by name.
+    await p.fill('#node-count', '1');
+    await p.click('button:has-text("Add nodes")');
+    const paper = p.locator('table.roles-table tbody tr', { has: p.locator('.badge:has-text("simulated")') });
+    await paper.waitFor();
+    const paperName = (await paper.getAttribute('data-node'))!;
+    await p.check('input[aria-label="controller on hearth-test-14"]');
+    await p.check('input[aria-label="compute on hearth-test-15"]');
+    await p.check(`input[aria-label="compute on ${paperName}"]`);
+    await p.click('button:has-text("Save roles")');
+    await p.locator('[role="status"]:has-text("Saved.")').waitFor();
+    await step('4-nodes-with-roles');
+    await p.click('nav.tabs a:has-text("Deploy")');
+    await p.locator(`[data-testid="mixed-nodes"]:has-text("${paperName}")`).waitFor();
+    await p.click('button:has-text("Deploy changes")');
+    const refused = p.locator('.problems:has-text("Deployment refused")');
+    await refused.waitFor();
+    assert.match(await refused.innerText(), new RegExp(`simulated node '${paperName}'.*a real deployment needs real hosts`));
+    assert.match(await refused.innerText(), /What to do: Deploy with --dry-run/);
+    await step('5-refused-simulated');
+    const paperId = (await ui.call<Array<{ id: number; name: string }>>('GET', `/clusters/${clusterId}/nodes`)).find((n) => n.name === paperName)!.id;
+    await ui.call('POST', `/clusters/${clusterId}/nodes/unassign`, { node_ids: [paperId] });
+    await p.reload();
+
+    // 5. Deploy for real; the slow task's output is seen while it runs; stop it there.
+    await p.click('button:has-text("Deploy changes")');
+    assert.match(dialogs[dialogs.length - 1], /^Deploy real-ui\? The default graph runs on 2 nodes; 2 of them get new roles\. It runs for real, over SSH, on the hosts\.$/);
+    const status = p.locator('p[data-status]');
+    await p.locator('p[data-status="running"][data-mode="real"]').waitFor();
+    assert.match(await status.innerText(), /^Deployment \d+ running \(real, over SSH on the hosts\)/);
+    const slow = p.locator('table.tasks tbody tr[data-task="slow-sync"]');
+    await p.locator('table.tasks tbody tr[data-task="slow-sync"][data-state="running"]').waitFor({ timeout: 120_000 });
+    await slow.locator('summary').click();
+    await slow.locator('pre[data-live]:has-text("tick-1")').waitFor({ timeout: 30_000 });
+    assert.doesNotMatch(await slow.locator('pre').innerText(), /tick-2/, 'seen while it runs, before its end');
+    await step('6-live-output');
+    await p.click('button:has-text("Stop the deployment")');
+    assert.match(dialogs[dialogs.length - 1], /^Stop deploying real-ui\?/);
+    await p.locator('p[data-status="stopped"]').waitFor({ timeout: 120_000 });
+    // The running task was let finish; what depended on it never started.
+    await slow.locator('pre:has-text("tick-2")').waitFor();
+    assert.equal(await slow.getAttribute('data-state'), 'ready');
+    for (const t of ['controller-finish', 'compute-join']) assert.equal(await p.locator(`table.tasks tbody tr[data-task="${t}"]`).getAttribute('data-state'), 'skipped', t);
+    assert.equal((await onHost(14, 'cat /var/lib/hearth/ui-finished 2>/dev/null || echo none')).trim(), 'none');
+    await step('7-stopped');
+
+    // 6. Resume: only what the stopped run did not finish runs.
+    const stoppedId = Number(/Deployment (\d+)/.exec(await status.innerText())![1]);
+    await p.click(`button:has-text("Resume deployment ${stoppedId}")`);
+    assert.match(dialogs[dialogs.length - 1], new RegExp(`^Resume deploying real-ui\\? Only what deployment ${stoppedId} did not finish runs`));
+    await p.locator(`p[data-status]:not([data-status="running"]):not(:has-text("Deployment ${stoppedId} "))`).waitFor({ timeout: 120_000 });
+    assert.equal(await status.getAttribute('data-status'), 'succeeded', await status.innerText());
+    assert.match(await p.locator('table.tasks tbody tr[data-task="prepare"]').first().innerText(), new RegExp(`done in deployment ${stoppedId}`));
+    assert.equal((await onHost(14, 'cat /var/lib/hearth/ui-finished')).trim(), 'finished');
+
+    // 7. Failures first, with the exit status; a task's real output, stdout and stderr, read on the page.
+    const first = p.locator('table.tasks tbody tr').first();
+    assert.equal(await first.getAttribute('data-task'), 'optional-check');
+    assert.equal(await first.getAttribute('data-state'), 'error');
+    assert.match(await first.innerText(), /failed \(exit 3\), 1 attempt/);
+    const join_ = p.locator('table.tasks tbody tr[data-task="compute-join"]');
+    assert.match(await join_.innerText(), /hearth-test-15\s+compute-join/);
+    assert.match(await join_.innerText(), /\d{2}:\d{2}:\d{2}.*\d{2}:\d{2}:\d{2}/s, 'start and end shown');
+    await join_.locator('summary').click();
+    await join_.locator('pre:has-text("compute hearth-test-15 joined the cloud")').waitFor();
+    const prepare = p.locator('table.tasks tbody tr[data-task="prepare"]', { hasText: 'hearth-test-15' });
+    assert.equal(await onHost(15, 'cat /var/lib/hearth/ui-joined'), 'compute hearth-test-15 joined the cloud\n');
+    await step('8-output');
+    await p.locator('table.history tbody tr').nth(1).locator('button').click();
+    await p.locator(`p[data-status="stopped"]:has-text("Deployment ${stoppedId} ")`).waitFor();
+    await prepare.locator('summary').click();
+    await prepare.locator('pre:has-text("preparing hearth-test-15")').waitFor();
+    assert.match(await prepare.locator('pre').innerText(), /a note on stderr/);
+
+    // 8. Refresh facts, then a changed host key: shown with both fingerprints, accepted from the page.
+    await p.click('nav.tabs a:has-text("Nodes")');
+    await p.click('table.roles-table tr[data-node="hearth-test-15"] th button.link');
+    const node15 = p.locator('section.node-details[data-node="hearth-test-15"]');
+    await node15.locator('[data-testid="node-status"][data-status="deployed"]').waitFor();
+    await node15.locator('button:has-text("Refresh facts")').click();
+    await node15.locator('[role="status"]:has-text("Facts gathered again.")').waitFor({ timeout: 60_000 });
+    const before15 = await node15.locator('[data-testid="host-key"]').innerText();
+    execFileSync(new URL('../../scripts/test-hosts.sh', import.meta.url).pathname, ['rekey', '15'], { timeout: 60_000 });
+    await node15.locator('button:has-text("Refresh facts")').click();
+    const changed = node15.locator('[data-testid="host-key-changed"]');
+    await changed.waitFor({ timeout: 60_000 });
+    const words = await changed.innerText();
+    assert.match(words, new RegExp(`Hearth recorded ${before15.replace(/[+/]/g, '\\$&')}, and the host now presents SHA256:`));
+    const presented = /now presents (SHA256:[A-Za-z0-9+/]{43})/.exec(words)![1];
+    assert.notEqual(presented, before15);
+    await step('9-host-key-changed');
+    await changed.locator(`button:has-text("Accept the new key ${presented}")`).click();
+    assert.match(dialogs[dialogs.length - 1], /Do this only if you know the host was reinstalled/);
+    await node15.locator(`[role="status"]:has-text("Accepted the new host key ${presented}")`).waitFor({ timeout: 60_000 });
+    assert.equal(await node15.locator('[data-testid="host-key"]').innerText(), presented);
+    assert.equal(await changed.count(), 0);
+    await step('10-key-accepted');
+    await p.close();
+  });
+});
