@@ -4,7 +4,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseEvents } from '../../web/src/deploy/stream.js';
+import { parseEvents } from '../../web/src/deploy/events.js';
 
 const feed = (chunks: string[]) => {
   const seen: Array<[string, string]> = [];

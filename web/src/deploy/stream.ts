@@ -5,6 +5,7 @@
  */
 import { token } from '../api.js';
 import type { Deployment, TaskRun } from './model.js';
+import { parseEvents } from './events.js';
 
 export interface OutputChunk {
   node: string;
@@ -17,22 +18,6 @@ export interface StreamHandlers {
   output: (c: OutputChunk) => void;
   deployment: (d: Deployment) => void;
   end: (d: Deployment) => void;
-}
-
-/** Splits an event stream's text into events; returns what is left of an unfinished one. */
-export function parseEvents(buffer: string, emit: (event: string, data: string) => void): string {
-  const blocks = buffer.split(/\r?\n\r?\n/);
-  const rest = blocks.pop() ?? '';
-  for (const block of blocks) {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-    }
-    if (data.length) emit(event, data.join('\n'));
-  }
-  return rest;
 }
 
 /**
