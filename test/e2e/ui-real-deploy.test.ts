@@ -4,8 +4,9 @@
  * an address with no host refused in the SSH error's words (nothing added), two hosts added by
  * address with their facts, roles given, a mixed environment refused with the server's reason, a
  * real deployment followed live (a task's output seen while it runs), stopped, resumed, a failed
- * task listed first with its exit status, a task's real output read, facts refreshed, and a changed
- * host key shown and accepted. A screenshot per step in test-results/.
+ * task listed first with its exit status, a task's real output read, facts refreshed, a changed
+ * host key shown and accepted, and a host gone off the network shown offline. A screenshot per
+ * step in test-results/.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -250,6 +251,25 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     assert.equal(await node15.locator('[data-testid="host-key"]').innerText(), presented);
     assert.equal(await changed.count(), 0);
     await step('10-key-accepted');
+
+    // 9. A host that went away: Refresh facts says so in the SSH error's words and the node is offline, until it answers again.
+    const script = new URL('../../scripts/test-hosts.sh', import.meta.url).pathname;
+    execFileSync(script, ['unplug', '15'], { timeout: 30_000 });
+    try {
+      await node15.locator('button:has-text("Refresh facts")').click();
+      const gone = node15.locator('.problems:has-text("The facts could not be gathered")');
+      await gone.waitFor({ timeout: 120_000 });
+      assert.match(await gone.innerText(), new RegExp(`Cannot refresh node 'hearth-test-15' at ${cmpAddress.replace(/\./g, '\\.')}: the node cannot be reached`));
+      await node15.locator('[data-testid="node-status"][data-status="offline"]').waitFor();
+      assert.match(await node15.locator('[data-testid="node-status"]').innerText(), /^offline: Hearth cannot reach it over SSH$/);
+      await p.locator('table.roles-table tr[data-node="hearth-test-15"] td.bad:has-text("offline")').waitFor();
+      await step('11-offline');
+    } finally {
+      execFileSync(script, ['plug', '15'], { timeout: 30_000 });
+    }
+    await node15.locator('button:has-text("Refresh facts")').click();
+    await node15.locator('[role="status"]:has-text("Facts gathered again.")').waitFor({ timeout: 120_000 });
+    await node15.locator('[data-testid="node-status"][data-status="deployed"]').waitFor();
     await p.close();
   });
 });

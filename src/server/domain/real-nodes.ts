@@ -36,14 +36,15 @@ export function hardwareOf(facts: NodeFacts): store.NodeHardware {
 
 const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$/;
 
-function unreachable(address: string, error: { code: string; message: string }): HttpError {
+/** `doing` is what was refused: registering a new node, or refreshing a known one. */
+function unreachable(address: string, error: { code: string; message: string }, doing = 'register'): HttpError {
   const hint =
     error.code === 'ssh/auth-failed'
       ? 'put the key from `hearth ssh-key` (GET /api/v1/ssh-key) in that user\'s ~/.ssh/authorized_keys'
       : error.code === 'ssh/unreachable'
         ? 'check the address and port, and that sshd runs there and this server can reach it'
         : 'try `ssh` to the node from the Hearth server with the same user and port';
-  return new HttpError(422, 'node/unreachable', `cannot register ${address}: ${error.message}`, { ssh_error: error.code, hint });
+  return new HttpError(422, 'node/unreachable', `cannot ${doing} ${address}: ${error.message}`, { ssh_error: error.code, hint });
 }
 
 export async function registerRealNode(ctx: NodeAccessContext, input: NewRealNode): Promise<number> {
@@ -100,7 +101,7 @@ export async function refreshRealNode(ctx: NodeAccessContext, id: number, accept
   }
   if (!gathered.ok) {
     await real.recordReachError(ctx.db, id, gathered, gathered.code === 'ssh/unreachable');
-    throw unreachable(access.address, gathered);
+    throw unreachable(access.address, gathered, `refresh node '${node.name}' at`);
   }
   await real.updateFacts(ctx.db, id, gathered.facts, hardwareOf(gathered.facts), target.hostKey!);
 }

@@ -108,7 +108,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
             </div>
           ) : (
             <>
-              {n.reach_error && (
+              {n.reach_error && !error && (
                 <p className="bad" data-testid="reach-error">
                   Last SSH error{n.reach_error.at ? ` (${new Date(n.reach_error.at).toLocaleString()})` : ''}: {sentence(n.reach_error.message)}
                 </p>
