@@ -16,6 +16,7 @@ import { ApiCatalog } from './openapi.js';
 import { hearthVersion } from '../package/build/manifest.js';
 import { packageRoot } from '../package/root.js';
 import { GraphAnswers } from './domain/graph-answers.js';
+import { PluginFiles } from './domain/plugin-files.js';
 import { pageLists } from './paging.js';
 
 /**
@@ -54,6 +55,8 @@ export interface AppOptions {
   templatesDir?: string;
   /** At most this many nodes in one environment (default 1,000). */
   maxEnvironmentNodes?: number;
+  /** Where this server unpacks the packages of plugins installed from one (start.ts: `<data folder>/plugin-files`). */
+  pluginFilesDir?: string;
   /** Hearth's SSH identity and transport, for real nodes (start.ts settles them). */
   ssh?: AppContext['ssh'];
 }
@@ -78,6 +81,8 @@ export interface AppContext {
   graphs: GraphAnswers;
   /** At most this many nodes in one environment (`--max-environment-nodes`). */
   maxEnvironmentNodes: number;
+  /** Plugins' files on this server: folders, and packages kept in the database (domain/plugin-files.ts). */
+  pluginFiles: PluginFiles;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -106,7 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
-  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
+  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -117,6 +117,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       adminToken: token,
       ...(options.protectReads ? { protectReads: true } : {}),
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
+      pluginFilesDir: join(options.dataDir ?? store.defaultDataDir(), 'plugin-files'),
       // A dry run paces its tasks (20 every 100 ms: 800 tasks take 4 s) so its progress can be watched.
       deploy: options.deploy ?? { sliceDelayMs: 100, sliceSize: 20 },
       logger: options.logger ?? false,

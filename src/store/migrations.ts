@@ -148,4 +148,24 @@ ALTER TABLE deployment_tasks ADD COLUMN message text;
 ALTER TABLE deployments ADD COLUMN stop_requested boolean NOT NULL DEFAULT false;
 `,
   },
+  {
+    version: 6,
+    name: 'plugin package files',
+    sql: `
+-- The package file of a plugin installed from one, kept so that every server sharing the database
+-- can deliver its scripts and serve its repositories. Stored in chunks, so that no single value
+-- holds a whole package in memory.
+CREATE TABLE plugin_packages (
+  plugin_id text PRIMARY KEY REFERENCES plugins(id) ON DELETE CASCADE,
+  sha256 text NOT NULL,
+  size bigint NOT NULL
+);
+CREATE TABLE plugin_package_chunks (
+  plugin_id text NOT NULL REFERENCES plugin_packages(plugin_id) ON DELETE CASCADE,
+  seq integer NOT NULL,
+  bytes bytea NOT NULL,
+  PRIMARY KEY (plugin_id, seq)
+);
+`,
+  },
 ];

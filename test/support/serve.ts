@@ -106,7 +106,7 @@ async function spawnServer(dataDir: string, env: Record<string, string>, args: s
       reject(new Error(`hearth serve did not start in time:\n${out}`));
     }, 60_000);
     const look = () => {
-      const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      const m = /(http:\/\/\d+\.\d+\.\d+\.\d+:\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

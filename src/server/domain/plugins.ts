@@ -2,7 +2,9 @@
  * Installing, re-syncing and uninstalling plugins. The plugin is read and validated by the
  * package layer (the same code as `hearth plugin validate` and `inspect`), then stored in one
  * transaction with the releases a release plugin defines: a failure anywhere leaves nothing.
- * Plugin content is data only; nothing from a plugin is ever executed.
+ * Plugin content is data only here; nothing from a plugin is executed on the server (a real
+ * deployment runs its tasks on the nodes). A package's own file is kept in the database, so that
+ * every server sharing it can deploy the plugin (plugin-files.ts).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,9 +18,11 @@ import type { LoadedPlugin } from '../../package/plugin/index.js';
 import type { ReleaseValidation } from '../../package/validate/against-releases.js';
 import { contributionFromPlugin } from '../../package/release/contribution.js';
 import * as store from '../../store/index.js';
+import { insertPluginPackage } from '../../store/plugin-packages.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { readPluginFolderData, type PluginFolderData } from './plugin-folder.js';
 import { readPluginFolderDataOffThread } from './plugin-reader.js';
+import type { PluginFiles } from './plugin-files.js';
 
 export interface ReadPlugin {
   loaded: LoadedPlugin;
@@ -71,17 +75,19 @@ function pluginFields(p: LoadedPlugin) {
 }
 
 /** Store a read plugin and its releases in one transaction. */
-export async function storePlugin(db: store.Database, read: ReadPlugin, source: { kind: store.PluginSourceKind; path?: string }): Promise<store.PluginRecord> {
+export async function storePlugin(db: store.Database, read: ReadPlugin, source: { kind: store.PluginSourceKind; path?: string; packageFile?: Buffer }): Promise<store.PluginRecord> {
   const { loaded, releases } = read;
   // The validator refuses such a name or version already; this is the one door every stored plugin passes.
   const problem = pluginIdentityProblem(loaded.name, loaded.version);
   if (problem) throw new HttpError(400, 'plugin/bad-identity', problem, { hint: 'fix name or version in metadata.yaml: they name the package file and the plugin in URLs' });
   const id = store.pluginId(loaded.name, loaded.version);
-  // A package's files live in a temporary folder that is removed after install: keep no path to it.
+  // A package is unpacked into a temporary folder removed after install: keep no path to it (its
+  // file is kept instead, below).
   const kept: LoadedPlugin = source.kind === 'package' ? { ...loaded, root: `package:${id}` } : loaded;
   await db.transaction(async (tx) => {
     if (await store.getPlugin(tx, id)) throw new HttpError(409, 'plugin/already-installed', `plugin ${loaded.name} version ${loaded.version} is already installed`, { hint: 'uninstall it first, or (for a registered folder) sync it' });
     await store.insertPlugin(tx, { id, name: loaded.name, version: loaded.version, ...pluginFields(loaded), sourceKind: source.kind, ...(source.path ? { sourcePath: source.path } : {}), loaded: kept });
+    if (source.packageFile) await insertPluginPackage(tx, id, source.packageFile);
     await store.bumpCatalogVersion(tx);
     for (const release of releases) {
       const existing = await store.getRelease(tx, release.id);
@@ -102,7 +108,7 @@ export async function installPackage(db: store.Database, bytes: Buffer): Promise
     try {
       if (!opened.ok || !opened.dir) throw refused('package/refused', 'the package was refused', opened.findings);
       const read = await readPluginFolderOffThread(opened.dir, db);
-      const plugin = await storePlugin(db, read, { kind: 'package' });
+      const plugin = await storePlugin(db, read, { kind: 'package', packageFile: bytes });
       return { plugin, findings: [...opened.findings, ...read.findings], releaseChecks: read.releaseChecks };
     } finally {
       await opened.cleanup();
@@ -139,9 +145,9 @@ export async function syncPlugin(db: store.Database, id: string): Promise<{ plug
   return { plugin: (await store.getPlugin(db, id)) as store.PluginRecord, findings: read.findings, releaseChecks: read.releaseChecks };
 }
 
-/** Uninstall, refused while an environment enables it or uses one of its releases. */
-export async function uninstallPlugin(db: store.Database, id: string): Promise<void> {
-  await db.transaction(async (tx) => {
+/** Uninstall, refused while an environment enables it or uses one of its releases; its kept package goes too. */
+export async function uninstallPlugin(db: store.Database, id: string, files?: PluginFiles): Promise<void> {
+  const removed = await db.transaction(async (tx) => {
     const record = await store.getPlugin(tx, id);
     if (!record) throw new HttpError(404, 'plugin/not-found', `there is no plugin '${id}'`);
     const enabling = await store.clustersEnablingPlugin(tx, id);
@@ -155,8 +161,10 @@ export async function uninstallPlugin(db: store.Database, id: string): Promise<v
     await store.deletePlugin(tx, id); // its releases go with it (ON DELETE CASCADE)
     await store.bumpCatalogVersion(tx);
     if (record.sourceKind === 'bundled') await store.setMeta(tx, store.META_BUNDLED_RELEASE_REMOVED, true);
+    return record;
   });
   contributionCache.delete(id);
+  files?.forget(removed);
 }
 
 const contributionCache = new Map<string, { syncedAt: string; contribution: PluginContribution; findings: Finding[] }>();

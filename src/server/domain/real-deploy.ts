@@ -19,10 +19,13 @@ import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
+import type { PluginFiles } from './plugin-files.js';
 
 export interface RealDeployOptions {
   transport: Transport;
   registry: RunRegistry;
+  /** Where this server finds plugins' files (packages unpacked on demand). */
+  files: PluginFiles;
   /** Where nodes reach this server (plugin repositories). */
   publicUrl?: string;
   /** Run only what the environment's last (unsuccessful) real deployment did not finish. */
@@ -54,8 +57,8 @@ export function registryOf(owner: object): RunRegistry {
 export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
   const prepared: Prepared = await db.transaction(async (tx) => {
     const { cluster, graph, order, nodes, composition } = await checkDeployable(tx, presence, clusterId, type, { real: true });
-    const sources = await sourcesOf(tx, cluster);
-    const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'deploy from plugin folders registered on this server'));
+    const sources = await sourcesOf(tx, cluster, options.files);
+    const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'install the plugin again from its package, or register its folder'));
     const missing = missingFiles(graph, sources);
     if (unusable.length || missing.length) throw refused('deploy/files-missing', `a real deployment needs files its release and plugins do not hold: ${missing.length + unusable.length} problem${missing.length + unusable.length === 1 ? '' : 's'}; nothing was run`, [...unusable, ...missing]);
     let resumed: { id: number; done: Set<string> } | undefined;

@@ -14,6 +14,7 @@ import { PLUGINS_ROOT } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import { targetOf } from './real-nodes.js';
+import type { PluginFiles, PluginRoot } from './plugin-files.js';
 
 /** `{section: {field: value}}` from a settings tree, and the values of password fields. */
 export function settingsOf(editable: Record<string, unknown>): { values: Record<string, Record<string, unknown>>; secrets: string[] } {
@@ -40,35 +41,34 @@ export interface SourceFolder extends PluginScripts {
   bundled?: boolean;
 }
 
-/** A plugin's repository folder on this server, from its release records' `repository_path`. */
-export function repositoryFolder(p: store.PluginRecord): { root: string; rel: string } | undefined {
-  if (!p.sourcePath) return undefined;
+/** A plugin's repository folder on this server (under its folder `root`), from its release records' `repository_path`. */
+export function repositoryFolder(p: store.PluginRecord, root: string): { root: string; rel: string } | undefined {
   const rel = p.loaded.releases.map((r) => r.raw.repository_path).find((x): x is string => typeof x === 'string' && x !== '');
-  return rel ? { root: resolve(p.sourcePath, rel), rel } : undefined;
+  return rel ? { root: resolve(root, rel), rel } : undefined;
 }
 
 /** The scripts folder of a plugin for a release: the record's deployment_scripts_path, else deployment_scripts/. */
-function scriptsFolder(p: store.PluginRecord, release?: { name: string; version: string }): SourceFolder {
+function scriptsFolder(p: store.PluginRecord, where: PluginRoot, release?: { name: string; version: string }): SourceFolder {
   const folder = `${p.name}-${p.version}`;
-  if (!p.sourcePath) return { folder, plugin: p.id, unusable: `plugin ${p.id} was installed from a package, whose files Hearth does not keep; register its folder (hearth plugin install --folder) to deploy it for real` };
+  if ('unusable' in where) return { folder, plugin: p.id, unusable: where.unusable };
   const records = p.loaded.releases;
   const fit = records.find((r) => release && r.raw.name === release.name) ?? records.find((r) => typeof r.raw.deployment_scripts_path === 'string') ?? records[0];
   const rel = typeof fit?.raw.deployment_scripts_path === 'string' ? fit.raw.deployment_scripts_path : 'deployment_scripts';
-  const dir = resolve(p.sourcePath, rel);
-  const repo = repositoryFolder(p);
+  const dir = resolve(where.root, rel);
+  const repo = repositoryFolder(p, where.root);
   return { folder, plugin: p.id, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(repo && existsSync(repo.root) ? { repository: repo.rel } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
 }
 
 /** Task sources (`release` and each enabled plugin's name) and their scripts. */
-export async function sourcesOf(q: store.Queryable, cluster: store.ClusterRecord): Promise<Map<string, SourceFolder>> {
+export async function sourcesOf(q: store.Queryable, cluster: store.ClusterRecord, files: PluginFiles): Promise<Map<string, SourceFolder>> {
   const out = new Map<string, SourceFolder>();
   const release = await store.getRelease(q, cluster.releaseId);
   const releasePlugin = release?.pluginId ? await store.getPlugin(q, release.pluginId) : undefined;
-  if (releasePlugin) out.set('release', scriptsFolder(releasePlugin, release?.release));
+  if (releasePlugin) out.set('release', scriptsFolder(releasePlugin, await files.rootOf(q, releasePlugin), release?.release));
   else out.set('release', { folder: `${cluster.releaseId.replace(/[^A-Za-z0-9._-]/g, '-')}`, plugin: cluster.releaseId, unusable: `release ${cluster.releaseId} came from a fixture, not a release plugin: Hearth holds no scripts for it` });
   for (const [name, id] of Object.entries(cluster.plugins)) {
     const p = await store.getPlugin(q, id);
-    if (p) out.set(name, scriptsFolder(p));
+    if (p) out.set(name, scriptsFolder(p, await files.rootOf(q, p)));
   }
   return out;
 }

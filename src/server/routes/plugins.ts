@@ -105,7 +105,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   });
 
   api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req, reply) => {
-    await uninstallPlugin(ctx.db, req.params.id);
+    await uninstallPlugin(ctx.db, req.params.id, ctx.pluginFiles);
     return reply.status(204).send();
   });
 }

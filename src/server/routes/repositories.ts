@@ -1,7 +1,7 @@
 /**
  * Plugin repositories served to nodes: `GET /plugins/<name>-<version>/repositories/<path>` answers
- * a file under the plugin's `repository_path` (registered folders and the bundled release; a
- * package's files are not kept). Open to all, as a package mirror is: nodes fetch without a token.
+ * a file under the plugin's `repository_path` (in a registered folder, the bundled release, or the
+ * package of a plugin installed from one, unpacked on this server: domain/plugin-files.ts). Open to all, as a package mirror is: nodes fetch without a token.
  * Only files inside the repository folder are served, whatever the path says.
  */
 import { createReadStream, statSync } from 'node:fs';
@@ -16,7 +16,8 @@ import { repositoryFolder } from '../domain/real-plan.js';
 export function repositoryRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get<{ Params: { folder: string; '*': string } }>('/plugins/:folder/repositories/*', { config: OPEN }, async (req, reply) => {
     const plugin = (await store.listPlugins(ctx.db)).find((p) => `${p.name}-${p.version}` === req.params.folder);
-    const repo = plugin && repositoryFolder(plugin);
+    const where = plugin && (await ctx.pluginFiles.rootOf(ctx.db, plugin));
+    const repo = plugin && where && 'root' in where ? repositoryFolder(plugin, where.root) : undefined;
     if (!repo) throw new HttpError(404, 'repository/not-found', `no plugin '${req.params.folder}' with a repository on this server`);
     const file = resolve(repo.root, req.params['*'] ?? '');
     const inside = relative(repo.root, file);

@@ -1,0 +1,119 @@
+/**
+ * The release skeleton deploys for real, from its package: `hearth plugin create --release-plugin`,
+ * `validate` and `build` with the real CLI, the package installed into a real `hearth serve` (the
+ * author's folder then removed, so only the kept package can serve), one controller (test host 16)
+ * and one compute (test host 17) added by address, `env deploy --follow`, and on the hosts: the
+ * scripts delivered to /etc/hearth/plugins/<name>-<version>/, each task's log lines in order, and
+ * the compute configured with the controller's address after the controller finished. Then the
+ * package's repository served to a node, and uninstall removing what the server unpacked.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
+import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
+
+const hosts = testHosts();
+const CONTROLLER = 16;
+const COMPUTE = 17;
+const NAME = 'skel';
+
+describe('the release skeleton, deployed for real from its package', { skip: hosts && hosts.addresses.length >= COMPUTE ? false : HOSTS_NOTE }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-release-skeleton-'));
+  const data = join(dir, 'data');
+  let server: RunningServer;
+  const hearth = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [hearthBin, ...args], { cwd: dir, encoding: 'utf8', timeout: 180_000, env: { ...process.env, HEARTH_SERVER: server?.url ?? '', HEARTH_TOKEN: server?.token ?? '' } });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  const clean = `rm -rf /etc/hearth/* /etc/astute.yaml /etc/${NAME} /var/log/${NAME}`;
+  // "<seconds> <task> <event>" lines the skeleton's scripts append on each host.
+  const taskLog = async (i: number) =>
+    (await onHost(i, `cat /var/log/${NAME}/tasks.log`))
+      .trim()
+      .split('\n')
+      .map((l) => {
+        const [t, task, event] = l.split(' ');
+        return { t: Number(t), step: `${task} ${event}` };
+      });
+
+  before(async () => {
+    mkdirSync(join(data, 'ssh'), { recursive: true });
+    writeFileSync(join(data, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(data, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    // On the test bridge, so that nodes reach the plugin's repository.
+    server = await startServer({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release', '--host', '10.77.0.1'] });
+    for (const i of [CONTROLLER, COMPUTE]) await onHost(i, clean);
+  });
+  after(async () => {
+    await server?.stop();
+    for (const i of [CONTROLLER, COMPUTE]) await onHost(i, clean).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('create, validate and build cleanly; installed from the package; deploys controller then compute on the hosts', async () => {
+    const created = hearth('plugin', 'create', NAME, '--release-plugin');
+    assert.equal(created.code, 0, created.err);
+    writeFileSync(join(dir, NAME, `${NAME}-release`, 'repositories', 'ubuntu', 'hello.txt'), 'hello from the package\n');
+    const validated = hearth('plugin', 'validate', NAME);
+    assert.equal(validated.code, 0, validated.out + validated.err);
+    assert.match(validated.out, /is valid: 0 errors, 0 warnings/);
+    const built = hearth('plugin', 'build', NAME);
+    assert.equal(built.code, 0, built.out + built.err);
+    const pkg = join(dir, NAME, `${NAME}-1.0.0.tar.gz`);
+    assert.ok(existsSync(pkg));
+    const installed = hearth('plugin', 'install', pkg);
+    assert.equal(installed.code, 0, installed.err);
+    // From here on the server has only the package it was sent.
+    rmSync(join(dir, NAME), { recursive: true, force: true });
+
+    const release = JSON.parse(hearth('release', 'list', '--json').out).find((r: { id: string }) => r.id.startsWith(NAME)).id;
+    assert.equal(hearth('env', 'create', 'skel-env', '--release', release, '--components', 'hypervisor:qemu,network:neutron:core:ml2').code, 0);
+    const ids: Record<number, number> = {};
+    for (const i of [CONTROLLER, COMPUTE]) {
+      const added = hearth('node', 'add', hosts!.addresses[i - 1], '--env', 'skel-env', '--json');
+      assert.equal(added.code, 0, added.err);
+      ids[i] = JSON.parse(added.out).node.id;
+    }
+    assert.equal(hearth('node', 'assign', 'skel-env', '--node', `${ids[CONTROLLER]}=controller`, '--node', `${ids[COMPUTE]}=compute`).code, 0);
+
+    const deployed = hearth('env', 'deploy', 'skel-env', '--follow');
+    assert.equal(deployed.code, 0, deployed.err + deployed.out);
+    assert.match(deployed.out, /^deployment \d+: succeeded, 5\/5 tasks/m);
+    // Debug logging is off: diagnostics is skipped by its condition.
+    assert.match(deployed.out, /^skipped +node \d+ diagnostics$/m);
+
+    // The release's scripts were delivered from the kept package.
+    assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh erase.sh provision.sh verify_networks.sh');
+    const controllerAddress = hosts!.addresses[CONTROLLER - 1];
+    assert.match(await onHost(CONTROLLER, `cat /etc/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
+    assert.equal(await onHost(COMPUTE, `cat /etc/${NAME}/controllers.json`), JSON.stringify([controllerAddress]), 'compute-controllers wrote the controllers from the deployment data');
+    assert.equal(await onHost(COMPUTE, `cat /etc/${NAME}/compute.conf`), `controllers=${controllerAddress}\nhostname=hearth-test-${COMPUTE}\n`);
+    // In order on each host, and the compute's configuration only after the controller's ended.
+    const ctl = await taskLog(CONTROLLER);
+    const cmp = await taskLog(COMPUTE);
+    assert.deepEqual(ctl.map((l) => l.step), ['controller-services start', 'controller-services done']);
+    assert.deepEqual(cmp.map((l) => l.step), ['compute-services start', 'compute-services done']);
+    assert.ok(cmp[0].t >= ctl[1].t, `compute-services started at ${cmp[0].t}, before controller-services ended at ${ctl[1].t}`);
+  });
+
+  test('the package\'s repository is served to nodes; uninstall removes what the server unpacked', async () => {
+    const base = `${server.url}/plugins/${NAME}-1.0.0/repositories`;
+    const fetched = await onHost(COMPUTE, `bash -c 'exec 3<>/dev/tcp/10.77.0.1/${new URL(server.url).port}; printf "GET /plugins/${NAME}-1.0.0/repositories/hello.txt HTTP/1.0\\r\\n\\r\\n" >&3; cat <&3 | tail -n 1'`);
+    assert.equal(fetched, 'hello from the package\n', 'a node fetched a file of the package\'s repository from the server');
+    assert.equal((await fetch(`${base}/..%2F..%2Fmetadata.yaml`)).status, 404);
+    const unpacked = join(data, 'plugin-files');
+    assert.equal(readdirSync(unpacked).filter((e) => e.startsWith(`${NAME}-1.0.0-`)).length, 1);
+
+    const inUse = hearth('plugin', 'uninstall', `${NAME}@1.0.0`);
+    assert.equal(inUse.code, 1, 'refused while an environment uses its release');
+    assert.equal(hearth('env', 'delete', 'skel-env').code, 0);
+    const removed = hearth('plugin', 'uninstall', `${NAME}@1.0.0`);
+    assert.equal(removed.code, 0, removed.err);
+    assert.deepEqual(readdirSync(unpacked), [], 'nothing of the package is left in the data folder');
+    assert.equal((await fetch(`${base}/hello.txt`)).status, 404);
+  });
+});
