@@ -4,6 +4,7 @@ import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import type { PluginDetail } from './types.js';
 import { PluginEnvironments } from './PluginEnvironments.js';
+import { ReleaseFindings } from './ReleaseFindings.js';
 
 /**
  * One plugin, every installed version side by side: which releases each fits (and why not, as the
@@ -102,6 +103,14 @@ export function PluginCard({ versions, clusters, onChanged }: { versions: Plugin
                 ),
               )}
             </tr>
+            {!latest.is_release && (
+              <tr>
+                <th scope="row">Checked against its releases</th>
+                {cell((p) => (
+                  <ReleaseFindings checks={p.release_findings} />
+                ))}
+              </tr>
+            )}
             <tr>
               <th scope="row">Enabled in</th>
               {cell((p) =>
