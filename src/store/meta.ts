@@ -38,3 +38,20 @@ export async function bumpCatalogVersion(q: Queryable): Promise<void> {
 export async function catalogVersion(q: Queryable): Promise<number> {
   return Number((await getMeta<number>(q, META_CATALOG_VERSION)) ?? 0);
 }
+
+/**
+ * Bumped whenever a release is added, replaced or removed (store/releases.ts), so what was computed
+ * against the installed releases (a plugin's release checks) knows when it is out of date.
+ */
+export const META_RELEASE_REVISION = 'release_revision';
+
+export async function bumpReleaseRevision(q: Queryable): Promise<void> {
+  await q.query(
+    `INSERT INTO hearth_meta (key, value) VALUES ($1, '1'::jsonb) ON CONFLICT (key) DO UPDATE SET value = to_jsonb((hearth_meta.value)::text::bigint + 1)`,
+    [META_RELEASE_REVISION],
+  );
+}
+
+export async function releaseRevision(q: Queryable): Promise<number> {
+  return Number((await getMeta<number>(q, META_RELEASE_REVISION)) ?? 0);
+}

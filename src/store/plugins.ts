@@ -1,6 +1,7 @@
 /** Installed plugins: several versions of one name side by side, each row the loaded plugin as JSON. */
 import type { LoadedPlugin } from '../package/plugin/model.js';
 import { type Queryable, json } from './database.js';
+import { bumpReleaseRevision } from './meta.js';
 
 export type PluginSourceKind = 'package' | 'folder' | 'bundled';
 
@@ -94,6 +95,9 @@ export async function updatePluginLoaded(q: Queryable, id: string, loaded: Loade
 }
 
 export async function deletePlugin(q: Queryable, id: string): Promise<boolean> {
+  const definesReleases = (await q.query('SELECT 1 FROM releases WHERE plugin_id = $1 LIMIT 1', [id])).length > 0;
   const rows = await q.query<{ id: string }>('DELETE FROM plugins WHERE id = $1 RETURNING id', [id]);
+  // Its releases went with it (ON DELETE CASCADE): what was computed against them is out of date.
+  if (rows.length > 0 && definesReleases) await bumpReleaseRevision(q);
   return rows.length > 0;
 }

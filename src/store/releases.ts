@@ -1,6 +1,7 @@
 /** Releases: each row is a composed-ready `Release`, created by a release plugin (or imported). */
 import type { Release } from '../core/release/model.js';
 import { type Queryable, json } from './database.js';
+import { bumpReleaseRevision } from './meta.js';
 
 export interface ReleaseRecord {
   id: string;
@@ -41,10 +42,12 @@ export async function insertRelease(q: Queryable, release: Release, pluginId?: s
     pluginId ?? null,
     json(release),
   ]);
+  await bumpReleaseRevision(q);
 }
 
 export async function replaceRelease(q: Queryable, release: Release): Promise<void> {
   await q.query('UPDATE releases SET name = $2, version = $3, operating_system = $4, body = $5::jsonb WHERE id = $1', [release.id, release.name, release.version, release.operating_system ?? '', json(release)]);
+  await bumpReleaseRevision(q);
 }
 
 export async function releasesOfPlugin(q: Queryable, pluginId: string): Promise<ReleaseRecord[]> {
@@ -52,7 +55,9 @@ export async function releasesOfPlugin(q: Queryable, pluginId: string): Promise<
 }
 
 export async function deleteRelease(q: Queryable, id: string): Promise<boolean> {
-  return (await q.query('DELETE FROM releases WHERE id = $1 RETURNING id', [id])).length > 0;
+  const deleted = (await q.query('DELETE FROM releases WHERE id = $1 RETURNING id', [id])).length > 0;
+  if (deleted) await bumpReleaseRevision(q);
+  return deleted;
 }
 
 /** Environments using a release (a release cannot be removed while any does). */

@@ -43,7 +43,7 @@ describe('web UI: a plugin checked against its release', { skip: needsBrowser.sk
     // With errors the list is open at once: an error means the plugin will not deploy with that release.
     const items = row.locator('li[data-severity]');
     await items.first().waitFor();
-    const shown = await items.evaluateAll((els) => els.map((el) => ({ severity: el.getAttribute('data-severity'), text: (el as HTMLElement).innerText })));
+    const shown = await items.evaluateAll((els) => els.map((el) => ({ severity: el.getAttribute('data-severity'), text: (el as unknown as { innerText: string }).innerText })));
     assert.equal(shown.length, check.findings.length);
     const firstWarning = shown.findIndex((s) => s.severity !== 'error');
     assert.equal(firstWarning, errors, `errors first: ${shown.map((s) => s.severity).join(', ')}`);

@@ -6,7 +6,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createPlugin } from '../../src/package/create/index.js';
 import { engines } from './support/engines.js';
 import { testApp, type TestApp } from './support/app.js';
 
@@ -48,6 +51,32 @@ for (const engine of engines()) {
       const res = await api('POST', '/plugins/folders', { path: fixture('release-aware') });
       assert.equal(res.statusCode, 201, res.body);
       assert.deepEqual((await api('GET', '/plugins/release_aware@1.0.0')).json().release_findings, []);
+    });
+
+    test('checks are computed again when a release it declares is installed or removed, not only at its own sync', async () => {
+      const res = await api('POST', '/plugins/folders', { path: fixture('release-aware') });
+      assert.ok(res.statusCode === 201 || res.statusCode === 409, res.body);
+      assert.deepEqual((await api('GET', '/plugins/release_aware@1.0.0')).json().release_findings, []);
+      // A release plugin defining ubuntu newton-10.0, the release release_aware declares; it has no storage role.
+      const parent = mkdtempSync(join(tmpdir(), 'hearth-release-checks-'));
+      try {
+        const made = createPlugin('newton_like', { releasePlugin: true, parentDir: parent });
+        assert.ok(made.ok && made.dir, JSON.stringify(made.findings));
+        const installed = await api('POST', '/plugins/folders', { path: made.dir });
+        assert.equal(installed.statusCode, 201, installed.body);
+        const checks = (await api('GET', '/plugins/release_aware@1.0.0')).json().release_findings as Check[];
+        assert.deepEqual(checks.map((c) => c.release), ['newton_like newton-10.0']);
+        const runsNowhere = checks[0].findings.find((f) => f.code === 'task/runs-nowhere');
+        assert.ok(runsNowhere, JSON.stringify(checks));
+        assert.equal(`${runsNowhere.file}:${runsNowhere.line}`, 'deployment_tasks.yaml:4');
+        // Kept: a second read answers the same without reading the plugin again.
+        assert.deepEqual((await api('GET', '/plugins/release_aware@1.0.0')).json().release_findings, checks);
+        const removed = await api('DELETE', `/plugins/${encodeURIComponent('newton_like@1.0.0')}`);
+        assert.equal(removed.statusCode, 204, removed.body);
+        assert.deepEqual((await api('GET', '/plugins/release_aware@1.0.0')).json().release_findings, [], 'the release is gone, and so are its checks');
+      } finally {
+        rmSync(parent, { recursive: true, force: true });
+      }
     });
 
     test('a clean plugin: the release is checked and adds nothing', async () => {

@@ -57,8 +57,8 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
       release_fits: await releaseFits(ctx.db, p),
       used_by: await store.clustersEnablingPlugin(ctx.db, p.id),
       install_findings: await installFindings(ctx.db, p.id),
-      // Its validation against each installed release it declares, at install or last sync (issue 18).
-      release_findings: await releaseChecks(ctx.db, p.id),
+      // Its validation against each installed release it declares (issue 18), computed again when a release changed since.
+      release_findings: await releaseChecks(ctx.db, p.id, ctx.pluginFiles),
     };
   });
 
