@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../core/graph/index.js';
 import { finding } from '../../core/findings.js';
-import { runDeployment, OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type Transport, type VertexRef } from '../../deploy/index.js';
+import { runDeployment, type Transport } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
@@ -18,6 +18,7 @@ import { HttpError, refused } from '../errors.js';
 import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
+import { runReports } from './run-reports.js';
 import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
 import type { PluginFiles } from './plugin-files.js';
 
@@ -69,12 +70,15 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     }
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string; doneIn?: number }> = [];
     const done = new Set<number>();
+    // Each task vertex's row: its place in the run.
+    const positions = new Int32Array(graph.barrierBase);
     const nodeIndex = new Map(graph.nodes.map((n) => [n.id, n]));
     for (const v of order) {
       if (v >= graph.barrierBase) continue;
       const pair = describeVertex(graph, v);
       const node = nodeIndex.get(pair.node)!;
       const type = graph.classes[node.classIndex].slots[v - node.base].task.type;
+      positions[v] = tasks.length;
       if (resumed?.done.has(`${pair.node}\u0000${pair.task}`)) {
         done.add(v);
         tasks.push({ node: pair.node, taskId: pair.task, type, doneIn: resumed.id });
@@ -85,7 +89,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
     const settings = settingsOf(cluster.attributes);
-    return { id, done, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
+    return { id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const output = new EventEmitter();
@@ -113,6 +117,7 @@ interface Prepared {
   id: number;
   /** Vertices finished by the deployment this one resumes. */
   done: Set<number>;
+  positions: Int32Array;
   cluster: store.ClusterRecord;
   graphType: string;
   graph: Awaited<ReturnType<typeof clusterGraph>>['graph'];
@@ -126,46 +131,20 @@ interface Prepared {
   nodeRoles: Array<{ id: string; roles: string[] }>;
 }
 
-const keyOf = (v: VertexRef) => `${v.node}\u0000${v.task.id}`;
-
 async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter): Promise<void> {
   const signal = stop.signal;
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  // Reports wait here, one entry per task (its latest state), until the next flush.
-  const pending = new Map<string, runs.TaskRunUpdate>();
-  let flushing: Promise<void> = Promise.resolve();
-  const flush = () => {
-    if (!pending.size) return flushing;
-    const batch = [...pending.values()];
-    pending.clear();
-    flushing = flushing.then(() => runs.applyTaskUpdates(db, p.id, batch)).catch(() => undefined);
-    return flushing;
-  };
-  // Each flush also looks for a stop asked through another server sharing the database.
-  const timer = setInterval(() => {
-    void flush();
-    if (!signal.aborted) void runs.stopRequested(db, p.id).then((asked) => asked && stop.abort(), () => undefined);
-  }, options.flushMs ?? 250);
-  const put = (v: VertexRef, u: Omit<runs.TaskRunUpdate, 'node' | 'taskId'>) => {
-    const key = keyOf(v);
-    const before = pending.get(key);
-    pending.set(key, { ...(before?.startedAt ? { startedAt: before.startedAt } : {}), node: v.node, taskId: v.task.id, ...u });
-    if (pending.size >= 2000) void flush();
-  };
-  const trim = (s: string) => (s.length > OUTPUT_LIMIT ? s.slice(s.length - OUTPUT_LIMIT) : s);
-  const events: RunEvents = {
-    started: (v, attempt) => put(v, { status: 'running', attempts: attempt, startedAt: new Date().toISOString() }),
-    output: (v, chunk) => {
-      if (output.listenerCount('chunk')) output.emit('chunk', { node: v.node, task_id: v.task.id, chunk } satisfies OutputChunk);
+  // Each tick also looks for a stop asked through another server sharing the database.
+  const reports = runReports(db, p.id, {
+    positionOf: (v) => p.positions[v],
+    output,
+    ...(options.flushMs ? { flushMs: options.flushMs } : {}),
+    tick: () => {
+      if (!signal.aborted) void runs.stopRequested(db, p.id).then((asked) => asked && stop.abort(), () => undefined);
     },
-    finished: (v, state, o?: TaskOutcome) =>
-      put(v, {
-        status: state,
-        ...(o ? { exitStatus: o.exitCode, attempts: o.attempts, output: trim(o.output), ...(o.message ? { message: o.message } : {}) } : {}),
-        finishedAt: new Date().toISOString(),
-      }),
-  };
+  });
+  const events = reports.events;
   let outcome: { status: 'succeeded' | 'failed' | 'stopped'; message?: string };
   const failedNodes = new Set<string>();
   try {
@@ -187,8 +166,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   } catch (err) {
     outcome = { status: 'failed', message: `the orchestrator stopped: ${(err as Error).message}` };
   }
-  clearInterval(timer);
-  await flush();
+  await reports.close();
   await db
     .transaction(async (tx) => {
       await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message);
