@@ -70,6 +70,7 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
   const dir = mkdtempSync(join(tmpdir(), 'hearth-ui-real-'));
   let ui: UiSession;
   let clusterId = 0;
+  let graphFile = '';
   const [ctlAddress, cmpAddress] = hosts ? [hosts.addresses[13], hosts.addresses[14]] : ['', ''];
 
   before(async () => {
@@ -81,7 +82,8 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     ui = await startUi({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release'] });
     const made = createPlugin('uireal', { releasePlugin: true, parentDir: dir });
     assert.ok(made.ok, JSON.stringify(made.findings));
-    writeFileSync(join(made.dir!, 'uireal-release', 'graphs', 'deployment.yaml'), GRAPH);
+    graphFile = join(made.dir!, 'uireal-release', 'graphs', 'deployment.yaml');
+    writeFileSync(graphFile, GRAPH);
     await ui.call('POST', '/plugins/folders', { path: made.dir });
     const [release] = await ui.call<Array<{ id: string }>>('GET', '/releases');
     clusterId = (await ui.call<{ id: number }>('POST', '/clusters', { name: 'real-ui', release_id: release.id, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] })).id;
@@ -176,6 +178,19 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     await step('5-refused-simulated');
     const paperId = (await ui.call<Array<{ id: number; name: string }>>('GET', `/clusters/${clusterId}/nodes`)).find((n) => n.name === paperName)!.id;
     await ui.call('POST', `/clusters/${clusterId}/nodes/unassign`, { node_ids: [paperId] });
+
+    // A task naming a file the release does not hold: refused before anything runs, with the list.
+    writeFileSync(graphFile, `${GRAPH}\n- id: needs-manifest\n  type: puppet\n  version: 2.1.0\n  roles: [compute]\n  parameters: {puppet_manifest: site/missing.pp, puppet_modules: modules, timeout: 60}\n`);
+    await ui.call('POST', '/plugins/uireal@1.0.0/sync');
+    await p.reload();
+    await p.click('button:has-text("Deploy changes")');
+    const missing = p.locator('.problems:has-text("Deployment refused")');
+    await missing.waitFor();
+    assert.match(await missing.locator('li').first().innerText(), /needs-manifest.*site\/missing\.pp/);
+    assert.equal((await onHost(15, 'ls /var/lib/hearth/ui-prepared 2>/dev/null || echo untouched')).trim(), 'untouched', 'nothing ran');
+    await step('5b-refused-missing-file');
+    writeFileSync(graphFile, GRAPH);
+    await ui.call('POST', '/plugins/uireal@1.0.0/sync');
     await p.reload();
 
     // 5. Deploy for real; the slow task's output is seen while it runs; stop it there.
