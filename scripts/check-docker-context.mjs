@@ -1,0 +1,309 @@
+/**
+ * Checks a Dockerfile against its build context without Docker (which cannot build on every machine
+ * Hearth is worked on): every COPY/ADD source exists in the context and is not left out by
+ * .dockerignore; every `COPY --from=<stage>` takes something that stage has, because an earlier COPY
+ * put it there or because its build made it (a path the checkout has after `npm run build` and the
+ * context leaves out); the last stage holds everything package.json's `files` ships, runs as a user
+ * other than root and has a HEALTHCHECK. A mistake is reported as `Dockerfile:LINE: what, and what
+ * to do`, and the exit status is 1; usage errors exit with 2.
+ *
+ * Usage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .]   (npm run check:docker)
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, posix, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDockerfile } from './dockerfile.mjs';
+
+let args;
+try {
+  args = parseArgs({ options: { file: { type: 'string' }, context: { type: 'string' }, quiet: { type: 'boolean' } } }).values;
+} catch (err) {
+  process.stderr.write(`check-docker-context: ${err.message}\nusage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .]\n`);
+  process.exit(2);
+}
+const context = resolve(args.context ?? '.');
+const file = resolve(args.file ?? join(context, 'Dockerfile'));
+const shown = relative(process.cwd(), file) || file;
+for (const [what, path, kind] of [['build context', context, 'folder'], ['Dockerfile', file, 'file']]) {
+  if (!existsSync(path) || statSync(path).isDirectory() !== (kind === 'folder')) {
+    process.stderr.write(`check-docker-context: the ${what} ${path} is not a ${kind}\n`);
+    process.exit(2);
+  }
+}
+
+/** BuildKit reads `<Dockerfile>.dockerignore` beside the Dockerfile first, then the context's own. */
+const ignoreFile = [`${file}.dockerignore`, join(context, '.dockerignore')].find((p) => existsSync(p));
+const ignore = ignoreRules(ignoreFile ? readFileSync(ignoreFile, 'utf8') : '');
+const ignoreName = ignoreFile ? relative(process.cwd(), ignoreFile) || ignoreFile : '.dockerignore';
+
+const problems = [];
+const notes = [];
+const problem = (line, text) => problems.push(`${shown}:${line}: ${text}`);
+
+let parsed;
+try {
+  parsed = parseDockerfile(readFileSync(file, 'utf8'));
+} catch (err) {
+  process.stderr.write(`${shown}: ${err.message}\n`);
+  process.exit(1);
+}
+const { stages } = parsed;
+if (stages.length === 0) problem(1, 'no FROM instruction: this is not a Dockerfile an image can be built from');
+
+for (const stage of stages) {
+  for (const step of stage.steps) {
+    if (step.kind === 'copy') checkCopy(stage, step);
+  }
+}
+if (stages.length) checkFinal(stages.at(-1));
+checkSent();
+
+for (const n of args.quiet ? [] : notes) process.stdout.write(`note: ${n}\n`);
+if (problems.length) {
+  process.stderr.write(`${problems.join('\n')}\n${problems.length} problem${problems.length === 1 ? '' : 's'} in ${shown} (build context ${context}, ${ignoreFile ? ignoreName : 'no .dockerignore'})\n`);
+  process.exit(1);
+}
+const copies = stages.reduce((n, s) => n + s.steps.filter((x) => x.kind === 'copy').length, 0);
+process.stdout.write(`${shown}: ${copies} COPY/ADD instructions in ${stages.length} stage${stages.length === 1 ? '' : 's'} match the build context ${context}${ignoreFile ? ` and ${ignoreName}` : ''}\n`);
+
+function checkCopy(stage, step) {
+  const where = `${step.instruction} ${step.text}`;
+  if (step.heredoc) return notes.push(`${shown}:${step.line}: ${step.instruction} with a heredoc is not checked`);
+  if (step.sources.length === 0) return problem(step.line, `${where}: needs a source and a destination`);
+  const dest = posix.isAbsolute(step.dest) ? step.dest : posix.join(step.workdir, step.dest);
+  const intoFolder = step.dest.endsWith('/') || step.sources.length > 1;
+  if (step.from !== undefined) return copyFromStage(stage, step, where, dest, intoFolder);
+  for (const source of step.sources) {
+    if (step.instruction === 'ADD' && /^(https?|git)(:|@)|\.git$/.test(source)) {
+      notes.push(`${shown}:${step.line}: ${source} is fetched by Docker, not checked`);
+      continue;
+    }
+    const rel = posix.normalize(source.replace(/^\/+/, '')).replace(/\/+$/, '') || '.';
+    if (rel === '..' || rel.startsWith('../')) {
+      problem(step.line, `${where}: '${source}' is outside the build context; Docker sends only ${context}`);
+      continue;
+    }
+    const found = /[*?[]/.test(rel) ? globContext(rel) : [rel];
+    const present = found.filter((p) => existsSync(join(context, p)));
+    if (present.length === 0) {
+      problem(step.line, `${where}: '${source}' does not exist in the build context ${context}; fix the path or create the file`);
+      continue;
+    }
+    const kept = present.filter((p) => !ignore.excludes(p));
+    if (kept.length === 0) {
+      const rule = ignore.ruleFor(present[0]);
+      problem(step.line, `${where}: '${source}' is left out of the build context by ${ignoreName}${rule ? ` line ${rule.line} ('${rule.text}')` : ''}; add '!${rel}' to ${ignoreName} or copy something else`);
+      continue;
+    }
+    for (const p of kept) {
+      const isDir = statSync(join(context, p)).isDirectory();
+      if (isDir && countKept(p) === 0) problem(step.line, `${where}: every file in '${p}' is left out of the build context by ${ignoreName}`);
+      // A folder's contents land in the destination; a file lands in it, or as it, by name.
+      const at = isDir ? dest : intoFolder ? posix.join(dest, basename(p)) : dest;
+      stage.copies.push({ image: at, context: p, made: false });
+    }
+  }
+}
+
+function copyFromStage(stage, step, where, dest, intoFolder) {
+  const source = /^\d+$/.test(step.from) ? stages[Number(step.from)] : stages.find((s) => s.name === step.from?.toLowerCase());
+  if (!source) return notes.push(`${shown}:${step.line}: --from=${step.from} is an image, not a stage; not checked`);
+  if (source.index >= stage.index) return problem(step.line, `${where}: stage '${step.from}' is not an earlier stage`);
+  for (const p of step.sources) {
+    const image = posix.normalize(posix.isAbsolute(p) ? p : `/${p}`).replace(/(.)\/+$/, '$1');
+    const where2 = `${where}: '${p}' from stage '${source.label}'`;
+    const held = holding(source, image);
+    const inside = (c) => c.image.startsWith(`${image === '/' ? '' : image}/`);
+    let ctx;
+    if (held) ctx = held.path;
+    else if (stageCopies(source).some(inside)) {
+      // A folder that earlier COPYs filled: it holds what they put there.
+      stage.copies.push({ image: intoFolder ? posix.join(dest, basename(image)) : dest, context: posix.relative(source.workdir, image) || '.', made: false });
+      continue;
+    }
+    else if (image === source.workdir || image.startsWith(`${source.workdir === '/' ? '' : source.workdir}/`)) ctx = posix.relative(source.workdir, image) || '.';
+    else {
+      notes.push(`${shown}:${step.line}: '${p}' is outside stage '${source.label}''s WORKDIR ${source.workdir}; not checked`);
+      continue;
+    }
+    // Copied in from the context (under a COPY, present and kept), or made by the stage's build.
+    const copied = held !== undefined && !held.copy.made && existsSync(join(context, ctx)) && !ignore.excludes(ctx);
+    const made = !copied;
+    if (made) {
+      const why = held && !held.copy.made ? `it is not in the context's '${held.copy.context}' (${existsSync(join(context, ctx)) ? `${ignoreName} leaves it out` : 'no such path'})` : 'no COPY puts it there';
+      const maker = makerOf(ctx);
+      if (!source.runs.some((run) => maker.re.test(run))) {
+        problem(step.line, `${where2}: ${why}, and that stage runs nothing that could make it (${maker.what})`);
+        continue;
+      }
+      if (!existsSync(join(context, ctx))) {
+        problem(step.line, `${where2}: ${why}, so the stage's build must make '${ctx}', but the build in this checkout makes none; if it is a build output, run \`npm run build\` and check again, else fix the path`);
+        continue;
+      }
+      if (!buildOutput(ctx)) {
+        problem(step.line, `${where2}: ${why}, and '${ctx}' is a file of the checkout (git tracks it), not a build output; COPY it into stage '${source.label}' first`);
+        continue;
+      }
+    }
+    stage.copies.push({ image: intoFolder ? posix.join(dest, basename(image)) : dest, context: ctx, made });
+  }
+}
+
+/** What makes a build output: packages come from npm ci/install, the rest from running the build. */
+function makerOf(path) {
+  if (path === 'node_modules' || path.startsWith('node_modules/')) return { re: /\bnpm\s+(ci|install|i)\b/, what: 'no `npm ci` or `npm install`' };
+  return { re: /\bnpm\s+(run|run-script|rebuild)\b|\bnpx\s|\bnode\s/, what: 'no `npm run`, `npx` or `node` in its RUN lines' };
+}
+
+/**
+ * Whether a checkout path is something a build makes: it exists and git ignores it (dist/,
+ * web/dist/, node_modules/ are never committed). Outside a git checkout this cannot be told, and
+ * any path the context leaves out is taken for one, with a note.
+ */
+function buildOutput(path) {
+  const r = spawnSync('git', ['-C', context, 'check-ignore', '-q', '--', path], { stdio: 'ignore' });
+  if (r.status === 0) return true;
+  if (r.status === 1) return false;
+  if (!notes.some((n) => n.startsWith('not a git checkout'))) notes.push(`not a git checkout (${context}): a path the context leaves out is taken for a build output`);
+  return true;
+}
+
+/** A stage's copies, those of the stage it was built FROM included. */
+function stageCopies(stage) {
+  const all = [];
+  for (let s = stage; s; s = s.parent) all.push(...s.copies);
+  return all;
+}
+
+/** The checkout path that `image` in a stage comes from: the latest COPY whose destination holds it. */
+function holding(stage, image) {
+  for (let i = stage.copies.length - 1; i >= 0; i--) {
+    const copy = stage.copies[i];
+    if (image === copy.image) return { copy, path: copy.context };
+    if (image.startsWith(`${copy.image === '/' ? '' : copy.image}/`)) return { copy, path: posix.join(copy.context, image.slice(copy.image.length + 1)) };
+  }
+  return stage.parent ? holding(stage.parent, image) : undefined;
+}
+
+function checkFinal(stage) {
+  const all = stageCopies(stage);
+  const inImage = new Set(all.map((c) => posix.relative(stage.workdir, c.image)));
+  let files = [];
+  try {
+    files = JSON.parse(readFileSync(join(context, 'package.json'), 'utf8')).files ?? [];
+  } catch {
+    notes.push(`no package.json in ${context}: what the image must hold is not checked`);
+  }
+  for (const f of ['package.json', ...files]) {
+    const path = posix.normalize(f).replace(/\/+$/, '');
+    const covered = [...inImage].some((p) => p === path || path.startsWith(`${p}/`) || p === '');
+    if (!covered) problem(stage.line, `the last stage ('${stage.label}') has no '${path}' in ${stage.workdir}, which package.json ships (an installed Hearth has it); COPY it there`);
+  }
+  const user = stage.user ?? stage.parent?.user;
+  if (!user || /^(root|0)(:.*)?$/.test(user)) problem(stage.line, `the last stage ('${stage.label}') runs as root; add a USER line with an unprivileged user`);
+  if (!stage.healthcheck) problem(stage.line, `the last stage ('${stage.label}') has no HEALTHCHECK; probe /healthz (docs/api.md)`);
+}
+
+/**
+ * Whatever the context sends, some COPY should take: a folder sent and never copied is a COPY the
+ * build may be missing (or a line .dockerignore is missing).
+ */
+function checkSent() {
+  const used = stages.flatMap((s) => s.copies.filter((c) => !c.made).map((c) => c.context));
+  const own = new Set([relative(context, file), ignoreFile ? relative(context, ignoreFile) : '.dockerignore', '.dockerignore', 'Dockerfile']);
+  for (const entry of readdirSync(context).sort()) {
+    if (own.has(entry) || (ignore.excludes(entry) && !ignore.mayReinclude(entry))) continue;
+    if (ignore.excludes(entry) && countKept(entry) === 0) continue;
+    if (!used.some((u) => u === '.' || u === entry || u.startsWith(`${entry}/`))) {
+      problems.push(`${shown}: '${entry}' is sent in the build context, but no COPY takes it; copy it where the build needs it, or leave it out in ${ignoreName}`);
+    }
+  }
+}
+
+/** Files under a context folder that .dockerignore keeps (stops counting at the first). */
+function countKept(dir) {
+  for (const entry of readdirSync(join(context, dir), { withFileTypes: true })) {
+    const p = posix.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if ((!ignore.excludes(p) || ignore.mayReinclude(p)) && countKept(p) > 0) return 1;
+    } else if (!ignore.excludes(p)) return 1;
+  }
+  return 0;
+}
+
+/** Context paths matching a COPY glob (Go's filepath.Match rules: `*` stays within a folder). */
+function globContext(pattern) {
+  const re = globRegExp(pattern);
+  const depth = pattern.includes('**') ? Infinity : pattern.split('/').length;
+  const out = [];
+  const walk = (dir, level) => {
+    for (const entry of readdirSync(join(context, dir), { withFileTypes: true })) {
+      const p = dir === '.' ? entry.name : `${dir}/${entry.name}`;
+      if (re.test(p)) out.push(p);
+      if (entry.isDirectory() && level + 1 < depth && (!ignore.excludes(p) || ignore.mayReinclude(p))) walk(p, level + 1);
+    }
+  };
+  walk('.', 0);
+  return out;
+}
+
+/** .dockerignore as Docker reads it: in order, the last matching line wins, a line matching a folder matches all under it. */
+function ignoreRules(text) {
+  const rules = [];
+  text.split(/\r?\n/).forEach((raw, i) => {
+    let t = raw.trim();
+    if (!t || t.startsWith('#')) return;
+    const exception = t.startsWith('!');
+    if (exception) t = t.slice(1).trim();
+    const pattern = posix.normalize(t.replace(/^\/+/, '')).replace(/\/+$/, '');
+    rules.push({ line: i + 1, text: raw.trim(), exception, pattern, re: globRegExp(pattern), prefix: pattern.split(/[*?[\\]/)[0] });
+  });
+  const matches = (rule, path) => {
+    if (rule.re.test(path)) return true;
+    for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) if (rule.re.test(path.slice(0, at))) return true;
+    return false;
+  };
+  return {
+    ruleFor(path) {
+      let found;
+      for (const rule of rules) if (matches(rule, path)) found = rule;
+      return found && !found.exception ? found : undefined;
+    },
+    excludes(path) {
+      return this.ruleFor(path) !== undefined;
+    },
+    /** Whether an exception line may bring back something below an excluded folder. */
+    mayReinclude(dir) {
+      return rules.some((r) => r.exception && (r.prefix === '' || r.prefix.startsWith(`${dir}/`) || `${dir}/`.startsWith(r.prefix)));
+    },
+  };
+}
+
+/** A Docker path pattern as a regular expression over `/`-separated paths. */
+function globRegExp(pattern) {
+  let re = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '*' && pattern[i + 1] === '*') {
+      i++;
+      if (pattern[i + 1] === '/') {
+        i++;
+        re += '(?:.*/)?';
+      } else re += '.*';
+    } else if (c === '*') re += '[^/]*';
+    else if (c === '?') re += '[^/]';
+    else if (c === '[') {
+      const end = pattern.indexOf(']', i + 2);
+      if (end < 0) re += '\\[';
+      else {
+        const body = pattern.slice(i + 1, end);
+        re += `[${body.startsWith('!') || body.startsWith('^') ? `^${body.slice(1)}` : body}]`.replace(/\\(?!\])/g, '\\\\');
+        i = end;
+      }
+    } else if (c === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`.replace(/^\\([A-Za-z0-9])$/, '$1');
+    else re += c.replace(/[.+^${}()|\]\\/]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+

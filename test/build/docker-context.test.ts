@@ -1,0 +1,200 @@
+/**
+ * The Dockerfile cannot be built on every machine Hearth is worked on (no Docker daemon), so
+ * scripts/check-docker-context.mjs checks it against the build context instead: the real Dockerfile
+ * passes, and each kind of mistake that would break `docker build` (or ship an incomplete image)
+ * fails with the Dockerfile's line and what to do.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { repoRoot } from '../hostile/harness.js';
+
+const script = join(repoRoot, 'scripts', 'check-docker-context.mjs');
+const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
+const built = existsSync(join(repoRoot, 'dist', 'bundle', 'hearth.cjs')) && existsSync(join(repoRoot, 'web', 'dist', 'index.html')) && existsSync(join(repoRoot, 'node_modules'));
+const skipUnbuilt = built ? false : 'not built: npm run build (the check needs the build outputs the image copies)';
+
+function check(args: string[], cwd = repoRoot) {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, out: r.stdout, err: r.stderr };
+}
+
+/** The real Dockerfile with one change, written beside the checkout's context; its line numbers as the check reports them. */
+function variant(change: (text: string) => string): { file: string; dir: string; text: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-dockerfile-'));
+  const text = change(dockerfile);
+  assert.notEqual(text, dockerfile, 'the variant changes something');
+  const file = join(dir, 'Dockerfile');
+  writeFileSync(file, text);
+  return { file, dir, text };
+}
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+test('the real Dockerfile matches the build context and .dockerignore', { skip: skipUnbuilt }, () => {
+  const r = check([]);
+  assert.equal(r.status, 0, r.err);
+  assert.match(r.out, /Dockerfile: \d+ COPY\/ADD instructions in 3 stages match the build context .* and \.dockerignore/);
+  assert.equal(r.err, '');
+});
+
+test('the image is what the brief asks: multi-stage, non-root, a volume, the port, a health check, ssh and rsync, listening on every address', () => {
+  assert.ok((dockerfile.match(/^FROM /gm) ?? []).length >= 2, 'a build stage and a runtime stage');
+  assert.match(dockerfile, /RUN npm ci\b/);
+  assert.match(dockerfile, /RUN npm run build\b/);
+  assert.match(dockerfile, /^USER (?!root\b|0\b)\S+/m);
+  assert.match(dockerfile, /^VOLUME \["\/var\/lib\/hearth"\]/m);
+  assert.match(dockerfile, /^EXPOSE 8420$/m);
+  assert.match(dockerfile, /^HEALTHCHECK .*\n?.*\/healthz/m);
+  assert.match(dockerfile, /apt-get install [^\n]*openssh-client[^\n]*rsync/);
+  assert.match(dockerfile, /^CMD \["serve", "--host", "0\.0\.0\.0"/m);
+  // The runtime takes node_modules from a stage that installed production packages only.
+  assert.match(dockerfile, /npm ci --omit=dev/);
+});
+
+test('a COPY source missing from the context fails, naming the line', { skip: skipUnbuilt }, () => {
+  const v = variant((t) => t.replace('COPY schemas ./schemas\nCOPY release ./release\nCOPY src', 'COPY schemaz ./schemas\nCOPY release ./release\nCOPY src'));
+  try {
+    const r = check(['--file', v.file, '--context', repoRoot]);
+    assert.equal(r.status, 1);
+    const line = lineOf(v.text, 'COPY schemaz');
+    assert.match(r.err, new RegExp(`Dockerfile:${line}: COPY schemaz \\./schemas: 'schemaz' does not exist in the build context`));
+    assert.match(r.err, /fix the path or create the file/);
+    assert.match(r.err, /problems? in /);
+  } finally {
+    rmSync(v.dir, { recursive: true, force: true });
+  }
+});
+
+test('a COPY source that .dockerignore leaves out fails, naming the .dockerignore line', { skip: skipUnbuilt }, () => {
+  const v = variant((t) => t.replace('COPY bin ./bin\n', 'COPY bin ./bin\nCOPY test ./test\n'));
+  try {
+    const r = check(['--file', v.file, '--context', repoRoot]);
+    assert.equal(r.status, 1);
+    const ignoreLine = readFileSync(join(repoRoot, '.dockerignore'), 'utf8').split('\n').indexOf('*') + 1;
+    assert.match(r.err, new RegExp(`Dockerfile:${lineOf(v.text, 'COPY test')}: COPY test \\./test: 'test' is left out of the build context by \\.dockerignore line ${ignoreLine} \\('\\*'\\); add '!test'`));
+  } finally {
+    rmSync(v.dir, { recursive: true, force: true });
+  }
+});
+
+test('the runtime copying from the build what the build does not make fails', { skip: skipUnbuilt }, () => {
+  const cases: Array<[string, (t: string) => string, RegExp]> = [
+    ['a build output that does not exist', (t) => t.replace('/opt/hearth/web/dist ./web/dist', '/opt/hearth/web/build ./web/dist'), /'\/opt\/hearth\/web\/build' from stage 'build': .*the build in this checkout makes none/],
+    ['a checkout folder never copied into the build stage', (t) => t.replace('COPY --from=build /opt/hearth/dist ./dist', 'COPY --from=build /opt/hearth/docs ./docs'), /'\/opt\/hearth\/docs' from stage 'build': no COPY puts it there, and 'docs' is a file of the checkout \(git tracks it\), not a build output/],
+    ['a build output taken from the stage that only installs packages', (t) => t.replace('COPY --from=build /opt/hearth/dist ./dist', 'COPY --from=deps /opt/hearth/dist ./dist'), /from stage 'deps': no COPY puts it there, and that stage runs nothing that could make it \(no `npm run`/],
+    ['a stage that does not exist yet', (t) => t.replace('COPY --from=deps /opt/hearth/node_modules', 'COPY --from=runtime /opt/hearth/node_modules'), /stage 'runtime' is not an earlier stage/],
+  ];
+  for (const [name, change, expected] of cases) {
+    const v = variant(change);
+    try {
+      const r = check(['--file', v.file, '--context', repoRoot]);
+      assert.equal(r.status, 1, `${name}: ${r.out}`);
+      assert.match(r.err, expected, name);
+    } finally {
+      rmSync(v.dir, { recursive: true, force: true });
+    }
+  }
+});
+
+test('an image missing what the package ships, running as root or without a health check fails', { skip: skipUnbuilt }, () => {
+  const v = variant((t) => t.replace(/^COPY release \.\/release\n(?=# The embedded)/m, '').replace(/^USER hearth\n/m, '').replace(/^HEALTHCHECK[^\n]*\\\n[^\n]*\n/m, ''));
+  try {
+    const r = check(['--file', v.file, '--context', repoRoot]);
+    assert.equal(r.status, 1);
+    assert.match(r.err, /the last stage \('runtime'\) has no 'release' in \/opt\/hearth, which package.json ships/);
+    assert.match(r.err, /runs as root; add a USER line/);
+    assert.match(r.err, /has no HEALTHCHECK/);
+  } finally {
+    rmSync(v.dir, { recursive: true, force: true });
+  }
+});
+
+test('a folder the context sends that no COPY takes fails (a COPY the build may be missing)', { skip: skipUnbuilt }, () => {
+  const v = variant((t) => t.replace('COPY scripts ./scripts\n', ''));
+  try {
+    const r = check(['--file', v.file, '--context', repoRoot]);
+    assert.equal(r.status, 1);
+    assert.match(r.err, /'scripts' is sent in the build context, but no COPY takes it/);
+  } finally {
+    rmSync(v.dir, { recursive: true, force: true });
+  }
+});
+
+test('Dockerfile syntax as BuildKit reads it: continuations, ARG and ENV values, JSON form, globs, exceptions in .dockerignore', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-docker-context-'));
+  try {
+    const put = (path: string, text = 'x\n') => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    put('package.json', JSON.stringify({ name: 'p', files: ['lib', 'conf'] }));
+    put('package-lock.json', '{}');
+    put('lib/a.js');
+    put('lib/a.test.js');
+    put('conf/keep.yaml');
+    put('conf/secret.env');
+    put('notes/todo.txt');
+    put('.dockerignore', '# comment\nnotes\nconf/*.env\nlib/*.test.js\n!lib/a.test.js\n');
+    const write = (text: string) => writeFileSync(join(dir, 'Dockerfile'), text);
+    const good = [
+      '# syntax=docker/dockerfile:1',
+      'ARG BASE=debian:12',
+      'FROM ${BASE} AS one',
+      'ARG WHERE=/srv',
+      'WORKDIR $WHERE/app',
+      'COPY ["package.json", "package-lock.json", "./"]',
+      'COPY lib \\',
+      '  # a comment inside a continuation is dropped',
+      '  ./lib',
+      'COPY conf/*.yaml ./conf/',
+      'RUN node -e 0',
+      'FROM debian:12',
+      'WORKDIR /srv/app',
+      'COPY --from=one --chown=1:1 /srv/app/lib ./lib',
+      'COPY --from=one ${NOTHING:-/srv/app}/conf ./conf',
+      'COPY package.json ./',
+      'USER 1000',
+      'HEALTHCHECK CMD true',
+      '',
+    ];
+    write(good.join('\n'));
+    let r = check(['--context', dir], dir);
+    assert.equal(r.status, 0, r.err);
+    assert.match(r.out, /6 COPY\/ADD instructions in 2 stages/);
+    // A glob that matches only what .dockerignore leaves out.
+    write(good.join('\n').replace('COPY conf/*.yaml ./conf/', 'COPY conf/*.env ./conf/'));
+    r = check(['--context', dir], dir);
+    assert.equal(r.status, 1);
+    assert.match(r.err, /Dockerfile:10: COPY conf\/\*\.env \.\/conf\/: 'conf\/\*\.env' is left out of the build context by \.dockerignore line 3 \('conf\/\*\.env'\)/);
+    // The exception brings one test file back; a folder the context leaves out stays out.
+    write(good.join('\n').replace('COPY conf/*.yaml ./conf/', 'COPY lib/a.test.js notes/todo.txt ./conf/'));
+    r = check(['--context', dir], dir);
+    assert.equal(r.status, 1);
+    assert.doesNotMatch(r.err, /'lib\/a\.test\.js' is left out/);
+    assert.match(r.err, /'notes\/todo\.txt' is left out of the build context by \.dockerignore line 2 \('notes'\)/);
+    // Outside the context.
+    write(good.join('\n').replace('COPY conf/*.yaml ./conf/', 'COPY ../elsewhere ./conf/'));
+    r = check(['--context', dir], dir);
+    assert.equal(r.status, 1);
+    assert.match(r.err, /'\.\.\/elsewhere' is outside the build context/);
+    // An instruction before FROM is not a Dockerfile Docker accepts.
+    write('COPY a b\nFROM x\n');
+    r = check(['--context', dir], dir);
+    assert.equal(r.status, 1);
+    assert.match(r.err, /line 1: COPY before the first FROM/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('bad usage says what was wrong and exits 2', () => {
+  const r = check(['--file', join(repoRoot, 'no-such-Dockerfile')]);
+  assert.equal(r.status, 2);
+  assert.match(r.err, /the Dockerfile .*no-such-Dockerfile is not a file/);
+  const u = check(['--nonsense']);
+  assert.equal(u.status, 2);
+  assert.match(u.err, /usage: node scripts\/check-docker-context\.mjs/);
+});
