@@ -173,8 +173,9 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
       const refused = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: false });
       assert.equal(refused.status, 400, JSON.stringify(refused.body));
       assert.equal(refused.body.code, 'deploy/files-missing');
-      assert.deepEqual(refused.body.details.findings.map((f: any) => f.code), ['deploy/missing-file']);
+      assert.deepEqual(refused.body.details.findings.map((f: any) => f.code), ['deploy/missing-file', 'deploy/missing-file']);
       assert.match(refused.body.details.findings[0].message, /needs-manifest.*site\/missing\.pp/);
+      assert.match(refused.body.details.findings[1].message, /needs-manifest.* needs modules,/);
       assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
     } finally {
       writeFileSync(graphFile, GRAPH);

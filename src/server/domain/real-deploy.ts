@@ -9,17 +9,16 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../core/graph/index.js';
-import { finding } from '../../core/findings.js';
 import { runDeployment, type Transport } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
-import { HttpError, refused } from '../errors.js';
+import { HttpError } from '../errors.js';
 import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { runReports } from './run-reports.js';
-import { deploymentData, missingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
+import { deploymentData, refuseMissingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
 import type { PluginFiles } from './plugin-files.js';
 
 export interface RealDeployOptions {
@@ -59,9 +58,8 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   const prepared: Prepared = await db.transaction(async (tx) => {
     const { cluster, graph, order, nodes, composition } = await checkDeployable(tx, presence, clusterId, type, { real: true });
     const sources = await sourcesOf(tx, cluster, options.files);
-    const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'install the plugin again from its package, or register its folder'));
-    const missing = missingFiles(graph, sources);
-    if (unusable.length || missing.length) throw refused('deploy/files-missing', `a real deployment needs files its release and plugins do not hold: ${missing.length + unusable.length} problem${missing.length + unusable.length === 1 ? '' : 's'}; nothing was run`, [...unusable, ...missing]);
+    const missing = refuseMissingFiles(graph, sources);
+    if (missing) throw missing;
     let resumed: { id: number; done: Set<string> } | undefined;
     if (options.resume) {
       const r = await runs.resumable(tx, cluster.id, type);

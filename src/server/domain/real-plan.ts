@@ -5,9 +5,11 @@
  * Hearth does not hold, tasks naming files their source does not contain.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, posix, resolve } from 'node:path';
 import { MASTER_NODE, SYNC_NODE, deploymentCommon, nodeDeploymentInfo, type DeploymentGraph } from '../../core/graph/index.js';
 import { finding, type Finding } from '../../core/findings.js';
+import { scriptsNamedBy } from '../../core/tasks/scripts.js';
+import { refused, type HttpError } from '../errors.js';
 import type { ComposedRelease } from '../../core/release/compose.js';
 import type { DeployTarget, PluginScripts } from '../../deploy/index.js';
 import { PLUGINS_ROOT } from '../../deploy/index.js';
@@ -77,7 +79,8 @@ const FILE_FIELDS: Record<string, string[]> = { puppet: ['puppet_manifest'] };
 
 /**
  * Files the graph's tasks name that their source does not contain: a puppet manifest, a copy_files
- * or sync source. Shell commands are the author's code; they are not guessed at.
+ * or sync source, a relative puppet module folder, and the scripts a shell command runs where the
+ * command says so plainly (core's scriptsNamedBy: `bash deploy.sh`, `./run.sh`, not `$SCRIPT`).
  */
 export function missingFiles(graph: DeploymentGraph, sources: ReadonlyMap<string, SourceFolder>): Finding[] {
   const out = new Map<string, Finding>();
@@ -90,17 +93,44 @@ export function missingFiles(graph: DeploymentGraph, sources: ReadonlyMap<string
       const source = sources.get(t.origin.source) ?? sources.get('release');
       const names: string[] = [];
       for (const field of FILE_FIELDS[t.type] ?? []) if (typeof t.parameters?.[field] === 'string') names.push(t.parameters[field] as string);
+      if (t.type === 'puppet' && typeof t.parameters?.puppet_modules === 'string') names.push(...t.parameters.puppet_modules.split(':').filter((m) => m && m !== '.'));
+      if (t.type === 'shell' && typeof t.parameters?.cmd === 'string') {
+        // Relative to the task's working folder; one on the node itself (absolute) cannot be checked here.
+        const cwd = typeof t.parameters.cwd === 'string' && t.parameters.cwd !== '' ? t.parameters.cwd : '.';
+        if (!cwd.startsWith('/')) names.push(...scriptsNamedBy(t.parameters.cmd).map((f) => posix.join(cwd, f)));
+      }
       if (t.type === 'copy_files' && Array.isArray(t.parameters?.files)) for (const f of t.parameters.files as Array<{ src?: unknown }>) if (typeof f?.src === 'string') names.push(f.src);
       if (t.type === 'sync' && typeof t.parameters?.src === 'string' && !/^rsync:/.test(t.parameters.src)) names.push(t.parameters.src);
       for (const name of names) {
-        if (name.startsWith('/')) continue;
+        if (name.startsWith('/')) {
+          // A file of the node itself: an earlier task or a package may put it there, except in the
+          // bundled release, whose absolute paths are the Fuel library's, which nothing installs.
+          if (source?.bundled) out.set(`${t.id}|${name}`, finding('deploy/missing-file', 'error', `task '${t.id}' (${t.origin.source}) needs ${name} on the node, a file of the Fuel library that Hearth does not ship`, t.origin, PLANNING_MODEL));
+          continue;
+        }
         if (source?.localDir && existsSync(join(source.localDir, name))) continue;
         const where = source?.localDir ?? `${source?.plugin ?? t.origin.source} (no scripts folder)`;
-        out.set(`${t.id}|${name}`, finding('deploy/missing-file', 'error', `task '${t.id}' (${t.origin.source}) needs ${name}, which is not in ${where}`, t.origin, source?.bundled ? 'the bundled release is a planning model: its tasks name Fuel\'s puppet manifests, which Hearth does not ship; deploy a release whose tasks are real scripts (hearth plugin create --release-plugin makes one)' : 'add the file to the plugin\'s deployment scripts, or fix the task'));
+        out.set(`${t.id}|${name}`, finding('deploy/missing-file', 'error', `task '${t.id}' (${t.origin.source}) needs ${name}, which is not in ${where}`, t.origin, source?.bundled ? PLANNING_MODEL : 'add the file to the plugin\'s deployment scripts, or fix the task'));
       }
     }
   }
   return [...out.values()];
+}
+
+const PLANNING_MODEL = "the bundled release is a planning model: it plans, graphs and dry-runs deployments, and its tasks name the Fuel library's puppet manifests, which Hearth does not ship; deploy for real with a release whose tasks are real scripts (hearth plugin create --release-plugin makes one)";
+
+/**
+ * Refuses a real deployment, before anything runs, when a source's files are not on this server or
+ * its tasks name files it does not contain: every problem listed, and the bundled release named as
+ * the planning model it is.
+ */
+export function refuseMissingFiles(graph: DeploymentGraph, sources: ReadonlyMap<string, SourceFolder>): HttpError | undefined {
+  const unusable = [...sources.values()].filter((s) => s.unusable).map((s) => finding('deploy/no-files', 'error', s.unusable!, undefined, 'install the plugin again from its package, or register its folder'));
+  const missing = missingFiles(graph, sources);
+  const count = unusable.length + missing.length;
+  if (!count) return undefined;
+  const planning = missing.some((f) => f.hint === PLANNING_MODEL) ? `. ${PLANNING_MODEL[0].toUpperCase()}${PLANNING_MODEL.slice(1)}` : '';
+  return refused('deploy/files-missing', `a real deployment needs files its release and plugins do not hold: ${count} problem${count === 1 ? '' : 's'}; nothing was run${planning}`, [...unusable, ...missing]);
 }
 
 /** Each graph node's deployment data: the common part, the node's own keys, and where Hearth put things. */
