@@ -11,6 +11,9 @@
  * a lazy initialiser, so an offline command never runs the server's code, and the packages left
  * external below (the server's, the database's) are never even read.
  *
+ * The warm-up's cache serves Node 20 (and 22.0). Node 22.1+ keeps compiled code itself
+ * (module.enableCompileCache(), bin/hearth), and there the cache written here is not read.
+ *
  * Usage: node scripts/bundle.mjs [--metafile] [--no-cache]   (run by `npm run build`)
  */
 import { build } from 'esbuild';
@@ -22,8 +25,13 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-/** How the bundle file starts; bin/hearth checks for it (a bundle built before it did not). */
-const BUNDLE_FUNCTION_START = '(function (exports, require, module, __filename, __dirname, __hearthUrl) {';
+/**
+ * How the bundle file starts; bin/hearth checks for it (a bundle built before it did not). The file
+ * is one expression whose value is the module's function: on Node 20, vm.Script runs the file and
+ * gets the function as the script's value (`module` is no global there, so the assignment goes to
+ * a throwaway object); on Node 22+, Node requires the file as a module, whose exports it becomes.
+ */
+const BUNDLE_FUNCTION_START = '(typeof module == "object" ? module : {}).exports = (function (exports, require, module, __filename, __dirname, __hearthUrl) {';
 const outdir = join(root, 'dist', 'bundle');
 const outfile = join(outdir, 'hearth.cjs');
 
@@ -121,7 +129,8 @@ const ascii = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toStrin
 // bin/hearth runs the bundle as the body of a function, as Node runs a CommonJS module (plus
 // __hearthUrl, see define above). The function is written into the file rather than wrapped
 // around the text by bin/hearth: then V8 compiles the very string the file was read into, where
-// the wrapped text had first to be joined into a new 2 MB string (2-3 ms of every start).
+// the wrapped text had first to be joined into a new 2 MB string (2-3 ms of every start). Its
+// parentheses also make V8 compile it at once, so Node 22+'s compile cache holds it.
 writeFileSync(outfile, `${BUNDLE_FUNCTION_START}${ascii}\n})`);
 if (process.argv.includes('--metafile')) writeFileSync(join(outdir, 'meta.json'), JSON.stringify(result.metafile));
 

@@ -5,7 +5,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,10 +70,34 @@ test('`plugin validate` through the bundle never loads the server, the database 
   }
 });
 
+/** The hand-kept cache's state (HEARTH_CODE_CACHE=v8 asks for that cache on Node 22+ too, where Node's own is the default). */
 const codeCacheState = (hearth: string, args: string[] = ['--version']) => {
-  const r = spawnSync(process.execPath, [hearth, ...args], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_DEBUG_CODE_CACHE: '1' } });
+  const r = spawnSync(process.execPath, [hearth, ...args], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' } });
   return { status: r.status, stdout: r.stdout, state: /hearth: code cache (\w+)/.exec(r.stderr)?.[1] };
 };
+const hasNodeCompileCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+test("on Node 22.1+ the bundle runs with Node's own compile cache, which it fills and then uses", { skip: needsBundle.skip || (hasNodeCompileCache ? false : `Node ${process.version} has no module.enableCompileCache(): the hand-kept cache is the one (tested below)`) }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-compile-cache-'));
+  try {
+    const hearth = installCopy(work, { cache: false });
+    const cacheDir = join(work, 'compile-cache');
+    const once = () => spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_CODE_CACHE: '', HEARTH_DEBUG_CODE_CACHE: '1', NODE_COMPILE_CACHE: cacheDir } });
+    const first = once();
+    assert.equal(first.status, 0, first.stderr);
+    assert.equal(first.stdout, run(['--version']).stdout);
+    // NODE_COMPILE_CACHE makes Node enable it before hearth asks.
+    assert.match(first.stderr, new RegExp(`hearth: code cache by Node \\(module\\.enableCompileCache: (already_)?enabled in ${cacheDir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const written = readdirSync(cacheDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(written.length > 0, 'Node wrote the compiled bundle into NODE_COMPILE_CACHE');
+    assert.ok(!existsSync(join(work, 'dist', 'bundle', 'hearth.cjs.v8-cache')), 'no hand-kept cache beside it');
+    const second = once();
+    assert.equal(second.status, 0, second.stderr);
+    assert.equal(second.stdout, first.stdout);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
 
 test('V8 accepts the code cache the build recorded for the bundle', { skip: needsBundle.skip || (existsSync(`${bundle}.v8-cache`) ? false : 'no code cache') }, () => {
   assert.ok(!/[^\x00-\x7f]/.test(readFileSync(bundle, 'latin1')), 'the bundle is ASCII, so reading it as latin1 is exact');
@@ -161,18 +186,21 @@ test('the build\'s warm-up: several commands in one process, the highest exit st
   }
 });
 
-test('bin/hearth still runs a bundle built before the file held its own function wrapper', needsBundle, () => {
+test('bin/hearth still runs bundles built before the file held its own function wrapper, and before it was also a module', needsBundle, () => {
   const work = mkdtempSync(join(tmpdir(), 'hearth-old-bundle-'));
   try {
     const hearth = installCopy(work, { cache: false });
     const file = join(work, 'dist', 'bundle', 'hearth.cjs');
     const text = readFileSync(file, 'latin1');
-    const start = '(function (exports, require, module, __filename, __dirname, __hearthUrl) {';
-    assert.ok(text.startsWith(start) && text.endsWith('\n})'), 'the bundle is one function expression');
-    writeFileSync(file, text.slice(start.length, -'\n})'.length), 'latin1');
-    const r = spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '' } });
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stdout, run(['--version']).stdout);
+    const start = '(typeof module == "object" ? module : {}).exports = (function (exports, require, module, __filename, __dirname, __hearthUrl) {';
+    assert.ok(text.startsWith(start) && text.endsWith('\n})'), 'the bundle is one expression, a function');
+    const body = text.slice(start.length, -'\n})'.length);
+    for (const old of [body, `(function (exports, require, module, __filename, __dirname, __hearthUrl) {${body}\n})`]) {
+      writeFileSync(file, old, 'latin1');
+      const r = spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_CODE_CACHE: '' } });
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stdout, run(['--version']).stdout);
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
