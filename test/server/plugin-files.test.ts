@@ -65,6 +65,20 @@ for (const engine of engines()) {
       }
     });
 
+    test('the kept package travels with `hearth db export | import`, and unpacks from the new database', async () => {
+      const dump = JSON.parse(JSON.stringify(await store.exportDatabase(t.db)));
+      const target = await engine.open();
+      try {
+        await store.importDatabase(target, store.checkDump(dump));
+        const moved = (await store.getPlugin(target, 'packed@1.0.0'))!;
+        const where = await new PluginFiles(join(work, 'server-moved')).rootOf(target, moved);
+        assert.ok('root' in where, JSON.stringify(where));
+        assert.deepEqual(readFileSync(join(where.root, 'packed-release', 'repositories', 'ubuntu', 'blob.bin')), big);
+      } finally {
+        await target.close();
+      }
+    });
+
     test('a server\'s leftovers (a crash mid-unpacking, a plugin uninstalled elsewhere) go at its first use', async () => {
       const dir = join(work, 'server-c');
       mkdirSync(join(dir, 'gone-1.0.0-0123456789abcdef', 'gone'), { recursive: true });
