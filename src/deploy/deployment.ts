@@ -38,6 +38,9 @@ export interface DeployOptions {
   maxParallel?: number;
   signal?: AbortSignal;
   graceMs?: number;
+  /** Stop now, killing running tasks (see run.ts). */
+  kill?: AbortSignal;
+  hold?: () => Promise<void> | void;
   done?: (vertex: number) => boolean;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -68,6 +71,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
   // waits for others is ready when it may start: preparation stays off the critical path.
   const controller = new AbortController();
   options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  options.kill?.addEventListener('abort', () => controller.abort(), { once: true });
   const queue = [...plan.targets.values()].filter((t) => nodeHasWork(plan, t.id));
   let slots = Math.max(1, options.maxParallel ?? 50);
   const waiting: Array<() => void> = [];
@@ -102,6 +106,8 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
     ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+    ...(options.kill ? { kill: options.kill } : {}),
+    ...(options.hold ? { hold: options.hold } : {}),
     ...(options.done ? { done: options.done } : {}),
     ...(options.sleep ? { sleep: options.sleep } : {}),
   });

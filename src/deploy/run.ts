@@ -37,6 +37,10 @@ export interface RunInput {
   /** Stop: running tasks finish (or are killed after `graceMs`), nothing new starts. */
   signal?: AbortSignal;
   graceMs?: number;
+  /** Stop now: running tasks are killed at once (the run is no longer this server's). */
+  kill?: AbortSignal;
+  /** Awaited before each task starts (a server makes sure it still holds the run's lease). */
+  hold?: () => Promise<void> | void;
   /** Vertices that finished in an earlier run (resume): taken as done, not run again. */
   done?: (vertex: number) => boolean;
   /** Pause between attempts, ms (tests shorten it); a task's `interval` (s) wins. */
@@ -166,13 +170,21 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   };
   if (input.signal?.aborted) stopAll();
   else input.signal?.addEventListener('abort', stopAll, { once: true });
+  const killAll = () => {
+    summary.interrupted = true;
+    controller.abort();
+  };
+  if (input.kill?.aborted) killAll();
+  else input.kill?.addEventListener('abort', killAll, { once: true });
 
   let wake: (() => void) | undefined;
   const runOne = async (v: number, node: number) => {
     const r = ref(v);
     const attempts = attemptsOf(r.task);
     let outcome: TaskOutcome = { exitCode: null, output: '', attempts: 0 };
-    for (let attempt = 1; attempt <= attempts; attempt++) {
+    await input.hold?.();
+    if (controller.signal.aborted || summary.interrupted) outcome.message = 'not run: the deployment was stopped';
+    else for (let attempt = 1; attempt <= attempts; attempt++) {
       input.events.started?.(r, attempt);
       outcome = await input.execute(r, attempt, controller.signal, (chunk) => input.events.output?.(r, chunk)).catch((err: Error) => ({ exitCode: null, output: '', attempts: attempt, message: `Hearth failed running the task: ${err.message}` }));
       outcome.attempts = attempt;
@@ -221,6 +233,7 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
     wake = undefined;
   }
   input.signal?.removeEventListener('abort', stopAll);
+  input.kill?.removeEventListener('abort', killAll);
   // What never started (stopped by the operator) is reported as stopped.
   if (summary.interrupted) {
     for (let v = 0; v < graph.barrierBase; v++) {

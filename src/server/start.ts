@@ -134,7 +134,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     // which can be after this server started: look again from time to time, so no run stays
     // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.
     const sweep = setInterval(() => {
-      store.failInterruptedDeployments(db, presence.alive).catch(() => undefined);
+      store.failInterruptedDeployments(db, presence.alive, presence.id).catch(() => undefined);
     }, options.sweepMs ?? 10_000);
     sweep.unref();
     let closed = false;

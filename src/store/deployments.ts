@@ -83,29 +83,33 @@ export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRun
 }
 
 /**
- * Runs whose server is gone (crashed or killed: `alive(owner)` says no) are marked failed, their
- * unfinished tasks skipped and their environments put in `error`, so nothing stays "deploying".
- * They cannot resume: the orchestrator's progress died with the server; a new deployment can start.
- * Each run is failed in one statement (so a kill during the sweep leaves it whole: running and
- * deploying, or failed and in error), and any environment left `deploying` with no running
- * deployment (by a sweep of an older Hearth cut short) is put in `error` too. Returns how many runs
- * and environments it changed.
+ * Runs whose server is gone are failed as interrupted, their unfinished tasks skipped and their
+ * environments put in `error`, so nothing stays "deploying" and `--resume` can continue them on any
+ * server. A server is gone when `alive(owner)` says so (crashed or killed: on PostgreSQL its
+ * presence lock is free), or when its run's lease has expired: it stopped renewing it (hung, or
+ * cut off from the database) though its presence may linger. `self`, this server's own presence,
+ * never counts as gone: its runs renew their leases themselves. Each run is failed in one
+ * statement (so a kill during the sweep leaves it whole: running and deploying, or failed and in
+ * error), re-checking the lease in that statement so a renewal just made wins. Any environment
+ * left `deploying` with no running deployment (by a sweep of an older Hearth cut short) is put in
+ * `error` too. Returns how many runs and environments it changed.
  */
-export async function failInterruptedDeployments(q: Queryable, alive: (owner: number) => Promise<boolean> = async () => false): Promise<number> {
-  const running = await q.query<{ id: number; owner: number }>(`SELECT id, owner FROM deployments WHERE status = 'running'`);
+export async function failInterruptedDeployments(q: Queryable, alive: (owner: number) => Promise<boolean> = async () => false, self?: number): Promise<number> {
+  const running = await q.query<{ id: number; owner: number; expired: boolean }>(`SELECT id, owner, coalesce(lease_expires_at < now(), false) AS expired FROM deployments WHERE status = 'running'`);
   let changed = 0;
   for (const d of running) {
-    if (await alive(d.owner)) continue;
+    const leaseLost = d.expired && d.owner !== self;
+    if (!leaseLost && (await alive(d.owner))) continue;
     const [row] = await q.query<{ failed: number }>(
       `WITH failed AS (
-         UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped', finished_at = now()
-         WHERE id = $1 AND status = 'running' RETURNING id, cluster_id),
+         UPDATE deployments SET status = 'failed', message = $2, finished_at = now()
+         WHERE id = $1 AND status = 'running' AND (NOT $3 OR lease_expires_at < now()) RETURNING id, cluster_id),
        skipped AS (
          UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running')),
        errored AS (
          UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying')
        SELECT count(*)::int AS failed FROM failed`,
-      [d.id],
+      [d.id, leaseLost ? 'interrupted: the server running it stopped renewing its lease' : 'interrupted: the server running it stopped', leaseLost],
     );
     changed += row?.failed ?? 0;
   }

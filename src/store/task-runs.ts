@@ -41,9 +41,13 @@ export async function createRealDeployment(
   graphType: string,
   tasks: Array<{ node: string; taskId: string; type: string; skipped?: boolean; doneIn?: number }>,
   owner: number,
+  leaseSeconds = DEFAULT_LEASE_SECONDS,
 ): Promise<number> {
   const done = tasks.filter((t) => t.doneIn !== undefined).length;
-  const [{ id }] = await q.query<{ id: number }>(`INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode) VALUES ($1, $2, 'running', $3, $4, $5, 'real') RETURNING id`, [clusterId, graphType, tasks.length, done, owner]);
+  const [{ id }] = await q.query<{ id: number }>(
+    `INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode, lease_expires_at) VALUES ($1, $2, 'running', $3, $4, $5, 'real', now() + make_interval(secs => $6)) RETURNING id`,
+    [clusterId, graphType, tasks.length, done, owner, leaseSeconds],
+  );
   // A task done in the run being resumed is ready at once, saying where it ran.
   await q.query(
     `INSERT INTO deployment_tasks (deployment_id, node, task_id, type, position, status, message)
@@ -117,10 +121,32 @@ export async function taskRuns(q: Queryable, deploymentId: number, filter: { nod
   return rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() }));
 }
 
-/** The end of a real run: its status and words, and every task that never started marked skipped. */
-export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string): Promise<void> {
-  await q.query('UPDATE deployments SET status = $2, message = $3, finished_at = now() WHERE id = $1', [deploymentId, status, message ?? null]);
+/**
+ * The end of a real run: its status and words, and every task that never started marked skipped.
+ * Only a run still running ends here: false when another server already failed it as interrupted
+ * (its lease expired), whose word stands.
+ */
+export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string): Promise<boolean> {
+  const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, message ?? null]);
+  if (!ended.length) return false;
   await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, 'not run') WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId]);
+  return true;
+}
+
+/** How long a run's lease lasts without renewal (its server renews it several times a second). */
+export const DEFAULT_LEASE_SECONDS = 30;
+
+/**
+ * Renews this server's lease on a run, and says whether a stop was asked (through any server).
+ * `held: false`: the run is no longer this server's to run (another server failed it as
+ * interrupted after the lease expired, or it ended): stop at once and write nothing more.
+ */
+export async function renewLease(q: Queryable, deploymentId: number, owner: number, seconds = DEFAULT_LEASE_SECONDS): Promise<{ held: boolean; stopRequested: boolean }> {
+  const [row] = await q.query<{ stop_requested: boolean }>(
+    `UPDATE deployments SET lease_expires_at = now() + make_interval(secs => $3) WHERE id = $1 AND owner = $2 AND status = 'running' RETURNING stop_requested`,
+    [deploymentId, owner, seconds],
+  );
+  return row ? { held: true, stopRequested: row.stop_requested } : { held: false, stopRequested: false };
 }
 
 

@@ -89,7 +89,7 @@ export function refuseSimulated(clusterName: string, simulated: store.NodeRecord
 export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean } = {}) {
   let cluster = await clusterOr404(tx, clusterId, { lock: true });
   // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
-  if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive))) cluster = await clusterOr404(tx, clusterId);
+  if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive, presence.id))) cluster = await clusterOr404(tx, clusterId);
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
   const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
   if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });

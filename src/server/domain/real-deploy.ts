@@ -5,6 +5,7 @@
  * reaches it through this server's registry.
  */
 import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,12 +83,12 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
         tasks.push({ node: pair.node, taskId: pair.task, type, doneIn: resumed.id });
       } else tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
     }
-    const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id);
+    const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id, leaseSeconds());
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
     const settings = settingsOf(cluster.attributes);
-    return { id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
+    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const output = new EventEmitter();
@@ -113,6 +114,8 @@ export async function settleRealDeployments(registry: RunRegistry): Promise<void
 
 interface Prepared {
   id: number;
+  /** This server's presence: the run's lease is held in its name. */
+  owner: number;
   /** Vertices finished by the deployment this one resumes. */
   done: Set<number>;
   positions: Int32Array;
@@ -133,14 +136,39 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   const signal = stop.signal;
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
-  // Each tick also looks for a stop asked through another server sharing the database.
+  // Each tick renews the run's lease and hears a stop asked through any server. A lease found
+  // taken (another server failed the run as interrupted, so it may be resumed elsewhere) ends the
+  // run at once, running tasks killed: one deployment never runs on two servers.
+  const kill = new AbortController();
+  let renewing: Promise<void> | undefined;
+  // When the lease was last confirmed (this process's monotonic clock, which also counts time the
+  // process spent stopped): a task starts only within half a lease of it, else after a renewal.
+  let confirmedAt = performance.now();
+  const renew = () =>
+    (renewing ??= runs
+      .renewLease(db, p.id, p.owner, leaseSeconds())
+      .then(
+        (lease) => {
+          if (lease.held) confirmedAt = performance.now();
+          else kill.abort();
+          if (!lease.held || lease.stopRequested) stop.abort();
+        },
+        () => undefined,
+      )
+      .finally(() => (renewing = undefined)));
+  const fresh = () => performance.now() - confirmedAt < (leaseSeconds() * 1000) / 2;
+  // Unconfirmed (a stall, or the database out of reach): no task starts until a renewal succeeds.
+  const hold = async () => {
+    while (!fresh() && !kill.signal.aborted && !signal.aborted) {
+      await renew();
+      if (!fresh()) await new Promise((r) => setTimeout(r, 500));
+    }
+  };
   const reports = runReports(db, p.id, {
     positionOf: (v) => p.positions[v],
     output,
     ...(options.flushMs ? { flushMs: options.flushMs } : {}),
-    tick: () => {
-      if (!signal.aborted) void runs.stopRequested(db, p.id).then((asked) => asked && stop.abort(), () => undefined);
-    },
+    tick: () => void (kill.signal.aborted ? undefined : renew()),
   });
   const events = reports.events;
   let outcome: { status: 'succeeded' | 'failed' | 'stopped'; message?: string };
@@ -148,7 +176,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   try {
     const summary = await runDeployment(
       { graph: p.graph, targets: targetsOf(p.access), data: p.data, sources: p.sources, workDir, secrets: p.settings.secrets },
-      { transport: options.transport, events, signal, ...(p.done.size ? { done: (v: number) => p.done.has(v) } : {}), ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
+      { transport: options.transport, events, signal, kill: kill.signal, hold, ...(p.done.size ? { done: (v: number) => p.done.has(v) } : {}), ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
     );
     for (const f of summary.failed) failedNodes.add(f.node);
     const words = summary.failed.slice(0, 5).map((f) => `${f.task.id} on node ${f.node}`).join(', ') + (summary.failed.length > 5 ? ` and ${summary.failed.length - 5} more` : '');
@@ -167,7 +195,8 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   await reports.close();
   await db
     .transaction(async (tx) => {
-      await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message);
+      // A run whose lease was taken has been failed as interrupted by another server: that stands.
+      if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message))) return;
       const ids = [...p.access.keys()];
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
@@ -185,6 +214,12 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     .catch(() => undefined);
   rmSync(workDir, { recursive: true, force: true });
 }
+
+/** Seconds a run's lease lasts unrenewed (HEARTH_DEPLOY_LEASE_SECONDS; tests shorten it). */
+const leaseSeconds = (): number => {
+  const s = Number(process.env.HEARTH_DEPLOY_LEASE_SECONDS);
+  return Number.isFinite(s) && s >= 1 ? s : runs.DEFAULT_LEASE_SECONDS;
+};
 
 /** Only the default graph deploys roles (as the dry run: other graphs leave roles and status alone). */
 const deploysRoles = (p: Prepared) => p.graphType === 'default';

@@ -1,6 +1,7 @@
 /**
  * A Hearth server in a child process, for tests that need a real socket or kill the process.
- * Configured by environment (HEARTH_CHILD_DATA_DIR, HEARTH_CHILD_DATABASE_URL, HEARTH_CHILD_SCHEMA);
+ * Configured by environment (HEARTH_CHILD_DATA_DIR, HEARTH_CHILD_DATABASE_URL, HEARTH_CHILD_SCHEMA,
+ * HEARTH_CHILD_SWEEP_MS: how often it looks for runs whose server is gone);
  * prints one JSON line `{url, token}` once listening.
  */
 import { startServer } from '../../../src/server/start.js';
@@ -13,6 +14,7 @@ const server = await startServer({
   ...(process.env.HEARTH_CHILD_SCHEMA ? { schema: process.env.HEARTH_CHILD_SCHEMA } : {}),
   adminToken: 'child-admin-token-0123456789',
   deploy: { sliceDelayMs: 5, sliceSize: 20 },
+  ...(process.env.HEARTH_CHILD_SWEEP_MS ? { sweepMs: Number(process.env.HEARTH_CHILD_SWEEP_MS) } : {}),
 });
 process.stdout.write(`${JSON.stringify({ url: server.url, token: server.adminToken })}\n`);
 process.once('SIGTERM', () => void server.close().then(() => process.exit(0)));
