@@ -4,6 +4,7 @@
  */
 import type { RouteOptions } from 'fastify';
 import { PAGE_PARAMETERS } from './paging.js';
+import { COMPONENTS } from './routes/shapes.js';
 
 interface Operation {
   method: string;
@@ -36,12 +37,39 @@ function uniqueId(taken: Set<string>, id: string): string {
   return candidate;
 }
 
+/** The document's path for a router pattern: `:id` is `{id}`, a trailing `*` is `{path}`. */
+export const documentPath = (pattern: string): string => pattern.replace(/:([A-Za-z_]+)/g, '{$1}').replace(/\*$/, '{path}');
+
+const componentNames = new Map<object, string>(Object.entries(COMPONENTS).map(([name, schema]) => [schema, name]));
+
+/** A copy of a schema with every shared shape in it (by identity) replaced by a reference to its component. */
+function withRefs(schema: unknown, self?: object): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => withRefs(item));
+  if (schema === null || typeof schema !== 'object') return schema;
+  const name = schema !== self ? componentNames.get(schema) : undefined;
+  if (name) return { $ref: `#/components/schemas/${name}` };
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, withRefs(value)]));
+}
+
+/**
+ * One documented answer. Routes write `{description, content: {<media type>: {schema}}}` (see
+ * routes/answers.ts), `{description, type: 'null'}` for no body, or a bare JSON schema.
+ */
+function responseOf(status: string, entry: Record<string, any>): Record<string, unknown> {
+  const description = entry.description ?? (status.startsWith('2') ? 'success' : 'error');
+  if (entry.content) {
+    return { description, content: Object.fromEntries(Object.entries(entry.content as Record<string, { schema: unknown }>).map(([media, { schema }]) => [media, { schema: withRefs(schema) }])) };
+  }
+  if (entry.type === 'null') return { description };
+  return { description, content: { 'application/json': { schema: withRefs(entry) } } };
+}
+
 export class ApiCatalog {
   private readonly operations: Operation[] = [];
 
-  /** Fastify `onRoute` hook: remember every /api/v1 route with a schema. */
+  /** Fastify `onRoute` hook: remember every route with a schema (the API, probes, schemas, repositories). */
   collect = (route: RouteOptions): void => {
-    if (!route.url.startsWith('/api/v1/') || !route.schema || (route.schema as Record<string, unknown>).hide) return;
+    if (!route.schema || (route.schema as Record<string, unknown>).hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
@@ -53,7 +81,7 @@ export class ApiCatalog {
     const paths: Record<string, Record<string, unknown>> = {};
     const ids = new Set<string>();
     for (const op of this.operations) {
-      const path = op.path.replace(/:([A-Za-z_]+)/g, '{$1}');
+      const path = documentPath(op.path);
       const parameters: unknown[] = [];
       for (const [where, key] of [['path', 'params'], ['query', 'querystring']] as const) {
         const props = op.schema[key]?.properties ?? {};
@@ -62,13 +90,12 @@ export class ApiCatalog {
           parameters.push({ name, in: where, required: where === 'path' || required.includes(name), schema });
         }
       }
+      if (op.path.endsWith('*')) parameters.push({ name: 'path', in: 'path', required: true, schema: { type: 'string' }, description: 'a path inside the folder' });
       if (op.paged) for (const [name, schema] of Object.entries(PAGE_PARAMETERS)) parameters.push({ name, in: 'query', required: false, schema });
       const responses: Record<string, unknown> = {};
-      for (const [status, schema] of Object.entries(op.schema.response ?? {})) {
-        const s = schema as Record<string, any>;
-        responses[status] = { description: s.description ?? (status.startsWith('2') ? 'success' : 'error'), content: { 'application/json': { schema: s } } };
-      }
-      if (!Object.keys(responses).length) responses['200'] = { description: 'success' };
+      for (const [status, entry] of Object.entries(op.schema.response ?? {})) responses[status] = responseOf(status, entry as Record<string, any>);
+      // Any error: the one error shape (the statuses a route names are the ones worth knowing).
+      responses.default = { description: 'an error: {code, message, details}', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
       const operation: Record<string, unknown> = {
         operationId: uniqueId(ids, (op.schema.operationId as string | undefined) ?? operationIdOf(op.method, op.path)),
         summary: op.schema.summary,
@@ -79,7 +106,7 @@ export class ApiCatalog {
         // Public reads need the token too when the server runs with --protect-reads.
         security: op.needsToken ? [{ adminToken: [] }] : [{}, { adminToken: [] }],
       };
-      if (op.schema.body) operation.requestBody = { required: true, content: { 'application/json': { schema: op.schema.body } } };
+      if (op.schema.body) operation.requestBody = { required: op.schema.bodyOptional !== true, content: { 'application/json': { schema: withRefs(op.schema.body) } } };
       if (op.schema.consumes) operation.requestBody = { required: true, content: Object.fromEntries((op.schema.consumes as string[]).map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) };
       (paths[path] ??= {})[op.method] = operation;
     }
@@ -88,7 +115,10 @@ export class ApiCatalog {
       openapi: '3.1.0',
       info: { title: 'Hearth API', version, description: 'Releases, plugins, environments, nodes and deployments. Errors are always {code, message, details}.' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN)' } } },
+      components: {
+        schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, withRefs(schema, schema)])),
+        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN)' } },
+      },
       paths,
     };
   }
@@ -105,7 +135,7 @@ export class ApiCatalog {
       const rows = ops
         .map((op) => {
           const body = op.schema.body ? `<details><summary>body</summary><pre>${esc(JSON.stringify(op.schema.body, null, 2))}</pre></details>` : '';
-          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(op.path.replace(/:([A-Za-z_]+)/g, '{$1}'))}</code></td><td>${esc(op.schema.summary)}${op.method === 'get' ? '' : ' <em>(admin token)</em>'}${body}</td></tr>`;
+          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(documentPath(op.path))}</code></td><td>${esc(op.schema.summary)}${op.method === 'get' ? '' : ' <em>(admin token)</em>'}${body}</td></tr>`;
         })
         .join('\n');
       return `<h2>${esc(tag)}</h2><table><thead><tr><th>method</th><th>path</th><th>what</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -125,5 +155,7 @@ declare module 'fastify' {
     tags?: string[];
     hide?: boolean;
     consumes?: string[];
+    /** The body may be left out (a bare POST); its schema still says what it may hold. */
+    bodyOptional?: boolean;
   }
 }

@@ -12,6 +12,38 @@ import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
+import { answer, errors, listOf, noContent } from './answers.js';
+import { CLUSTER, PLUGIN_SECTION, ROLE, SETTINGS, WIZARD_STATE } from './shapes.js';
+
+const ATTRIBUTES = { type: 'object', required: ['editable', 'plugins'], additionalProperties: false, properties: { editable: SETTINGS, plugins: listOf(PLUGIN_SECTION) } } as const;
+const STRINGS = { type: 'array', items: { type: 'string' } } as const;
+const ADDED_REMOVED = { type: 'object', required: ['added', 'removed'], additionalProperties: false, properties: { added: STRINGS, removed: STRINGS } } as const;
+/** What a settings change did (or, with dry_run, would do). */
+const SETTINGS_CHANGE = {
+  type: 'object',
+  required: ['changed', 'plugins', 'dry_run', 'editable', 'plugin_sections'],
+  additionalProperties: false,
+  properties: {
+    changed: { type: 'array', items: { type: 'string' }, description: 'the settings whose value changed (`section.field`)' },
+    plugins: {
+      type: ['object', 'null'],
+      description: 'plugins enabled, disabled or switched (ids), and the roles, components and tasks that come and go with them',
+      required: ['enable', 'disable', 'switch', 'roles', 'components', 'tasks'],
+      additionalProperties: false,
+      properties: {
+        enable: STRINGS,
+        disable: STRINGS,
+        switch: { type: 'array', items: { type: 'object', required: ['name', 'from', 'to'], additionalProperties: false, properties: { name: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } } } },
+        roles: ADDED_REMOVED,
+        components: ADDED_REMOVED,
+        tasks: ADDED_REMOVED,
+      },
+    },
+    dry_run: { type: 'boolean' },
+    editable: SETTINGS,
+    plugin_sections: listOf(PLUGIN_SECTION),
+  },
+} as const;
 
 export function clusterSummary(c: store.ClusterRecord) {
   return {
@@ -30,9 +62,9 @@ const selectQuery = { type: 'object', properties: { select: { type: 'string', ma
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get('/clusters', { config: PAGED_READ, schema: { summary: 'List environments', tags: ['clusters'] } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
+  api.get('/clusters', { config: PAGED_READ, schema: { summary: 'List environments', tags: ['clusters'], response: { 200: answer('every environment', listOf(CLUSTER)) } } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
 
-  api.get<{ Params: { id: number } }>('/clusters/:id', { config: PUBLIC_READ, schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id', { config: PUBLIC_READ, schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('the environment, with how many nodes it has', CLUSTER), ...errors(404) } } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);
     const nodes = await store.listNodes(ctx.db, { clusterId: c.id });
     return { ...clusterSummary(c), nodes: nodes.length };
@@ -57,7 +89,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
             tasks: { type: 'array', maxItems: 100 },
           },
         },
-        response: errorResponses,
+        response: { 201: answer('created, with what the component engine found', CLUSTER), ...errorResponses },
       },
     },
     async (req, reply) => {
@@ -104,7 +136,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.patch<{ Params: { id: number }; Body: { name: string } }>(
     '/clusters/:id',
-    { schema: { summary: 'Rename an environment', tags: ['clusters'], params: clusterIdParam, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } } } },
+    { schema: { summary: 'Rename an environment', tags: ['clusters'], params: clusterIdParam, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } }, response: { 200: answer('renamed', CLUSTER), ...errors(404, 409) } } },
     async (req) => {
       await ctx.db.transaction(async (tx) => {
         const c = await clusterOr404(tx, req.params.id, { lock: true });
@@ -116,11 +148,11 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number } }>('/clusters/:id/reset', { schema: { summary: 'Reset an environment to undeployed: nodes keep their roles as pending, the deployed state is forgotten', tags: ['clusters'], params: clusterIdParam, response: errorResponses } }, async (req) =>
+  api.post<{ Params: { id: number } }>('/clusters/:id/reset', { schema: { summary: 'Reset an environment to undeployed: nodes keep their roles as pending, the deployed state is forgotten', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('reset', CLUSTER), ...errorResponses } } }, async (req) =>
     clusterSummary(await ctx.db.transaction((tx) => resetEnvironment(tx, req.params.id))),
   );
 
-  api.delete<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Delete an environment (its nodes return to the unassigned pool)', tags: ['clusters'], params: clusterIdParam } }, async (req, reply) => {
+  api.delete<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Delete an environment (its nodes return to the unassigned pool)', tags: ['clusters'], params: clusterIdParam, response: { 204: noContent('deleted'), ...errors(404, 409) } } }, async (req, reply) => {
     await ctx.db.transaction(async (tx) => {
       const c = await clusterOr404(tx, req.params.id, { lock: true });
       if (c.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${c.name}' is being deployed`, { hint: 'wait for the deployment to finish' });
@@ -131,7 +163,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { config: PUBLIC_READ, schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { config: PUBLIC_READ, schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('settings and plugin sections', ATTRIBUTES), ...errors(404) } } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);
     return { editable: c.attributes, plugins: await pluginSections(ctx.db, c) };
   });
@@ -147,11 +179,12 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
           type: 'object',
           additionalProperties: false,
           properties: {
-            editable: { type: 'object', maxProperties: 200 },
+            editable: { type: 'object', maxProperties: 200, additionalProperties: true },
             plugins: { type: 'object', maxProperties: 100, additionalProperties: { type: ['string', 'null'], maxLength: 100 } },
             dry_run: { type: 'boolean' },
           },
         },
+        response: { 200: answer('what changed (or would change), and the settings as they stand', SETTINGS_CHANGE), ...errors(400, 404, 409) },
       },
     },
     async (req) => {
@@ -181,7 +214,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number }; Querystring: { select?: string } }>(
     '/clusters/:id/components/state',
-    { config: PUBLIC_READ, schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery } },
+    { config: PUBLIC_READ, schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery, response: { 200: answer('the state of every component', WIZARD_STATE), ...errors(404) } } },
     async (req) => {
       const c = await clusterOr404(ctx.db, req.params.id);
       return wizardState(await wizardFor(ctx.db, c.releaseId), req.query.select === undefined ? c.components : splitSelection(req.query.select));
@@ -190,13 +223,13 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: string }; Querystring: { select?: string } }>(
     '/releases/:id/components/state',
-    { config: PUBLIC_READ, schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery } },
+    { config: PUBLIC_READ, schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery, response: { 200: answer('the state of every component', WIZARD_STATE), ...errors(404) } } },
     async (req) => {
       return wizardState(await wizardFor(ctx.db, req.params.id), splitSelection(req.query.select));
     },
   );
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/roles', { config: PUBLIC_READ, schema: { summary: 'Roles available to this environment (release and enabled plugins)', tags: ['clusters'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/roles', { config: PUBLIC_READ, schema: { summary: 'Roles available to this environment (release and enabled plugins)', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('roles, by weight', listOf(ROLE)), ...errors(404) } } }, async (req) => {
     const { rolesOf } = await import('../domain/environment.js');
     return rolesOf(await composeCluster(ctx.db, await clusterOr404(ctx.db, req.params.id)));
   });

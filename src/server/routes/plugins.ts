@@ -10,6 +10,8 @@ import { contributionOf, installPackage, readPluginFolderOffThread, storePlugin,
 import { installFindings, keepInstallFindings, releaseFits } from '../domain/plugin-fit.js';
 import { keepReleaseChecks, releaseChecks } from '../domain/plugin-release-checks.js';
 import { errorResponses, idParam } from './schemas.js';
+import { answer, errors, listOf, noContent } from './answers.js';
+import { PLUGIN, PLUGIN_DETAIL, PLUGIN_INSTALLED } from './shapes.js';
 
 export function pluginSummary(p: store.PluginRecord) {
   return {
@@ -44,11 +46,11 @@ function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
 export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { name?: string } }>(
     '/plugins',
-    { config: PAGED_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } } } },
+    { config: PAGED_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } }, response: { 200: answer('installed plugins', listOf(PLUGIN)) } } },
     async (req) => (await store.listPlugins(ctx.db, req.query.name)).map(pluginSummary),
   );
 
-  api.get<{ Params: { id: string } }>('/plugins/:id', { config: PUBLIC_READ, schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req) => {
+  api.get<{ Params: { id: string } }>('/plugins/:id', { config: PUBLIC_READ, schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: { 200: answer('the plugin, with the releases it fits and the environments enabling it', PLUGIN_DETAIL), ...errors(404) } } }, async (req) => {
     const p = await store.getPlugin(ctx.db, req.params.id);
     if (!p) throw notFound('plugin', req.params.id);
     // For the Plugins page: which releases it fits (and why not), who enables it, its install warnings.
@@ -65,7 +67,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post(
     '/plugins',
     {
-      schema: { summary: 'Install a plugin package (the body is the .tar.gz built by `hearth plugin build`)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip'] },
+      schema: { summary: 'Install a plugin package (the body is the .tar.gz built by `hearth plugin build`)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip'], response: { 201: answer('installed, with what validation found', PLUGIN_INSTALLED), ...errors(400, 409, 413, 415) } },
     },
     async (req, reply) => {
       if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz file itself)');
@@ -84,6 +86,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
         summary: 'Register a plugin folder on the server\'s disk (plugin development); sync it after editing',
         tags: ['plugins'],
         body: { type: 'object', required: ['path'], additionalProperties: false, properties: { path: { type: 'string', minLength: 1, maxLength: 4096 } } },
+        response: { 201: answer('registered, with what validation found', PLUGIN_INSTALLED), ...errors(400, 409) },
       },
     },
     async (req, reply) => {
@@ -97,14 +100,14 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam } }, async (req) => {
+  api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam, response: { 200: answer('read again, with what validation found', PLUGIN_INSTALLED), ...errors(400, 404, 409) } } }, async (req) => {
     const { plugin, findings, releaseChecks: checks } = await syncPlugin(ctx.db, req.params.id);
     await keepInstallFindings(ctx.db, plugin.id, findings);
     await keepReleaseChecks(ctx.db, plugin.id, checks);
     return { plugin: pluginSummary(plugin), findings, release_findings: checks };
   });
 
-  api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: errorResponses } }, async (req, reply) => {
+  api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: { 204: noContent('uninstalled'), ...errorResponses } } }, async (req, reply) => {
     await uninstallPlugin(ctx.db, req.params.id, ctx.pluginFiles);
     return reply.status(204).send();
   });
