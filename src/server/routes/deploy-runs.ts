@@ -12,6 +12,8 @@ import { clusterOr404 } from '../domain/environment.js';
 import { registryOf, settleRealDeployments, stopRealDeployment, type OutputChunk } from '../domain/real-deploy.js';
 import { clusterIdParam } from './schemas.js';
 import { deploymentView } from './deployments.js';
+import { answer, errors, listOf } from './answers.js';
+import { DEPLOYMENT, TASK_RUN } from './shapes.js';
 
 const STATUS = { type: 'string', enum: ['pending', 'running', 'ready', 'error', 'skipped'] } as const;
 
@@ -28,6 +30,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
         tags: ['deployment'],
         params: clusterIdParam,
         querystring: { type: 'object', additionalProperties: false, properties: { node: { type: 'string', maxLength: 100 }, status: STATUS, task: { type: 'string', maxLength: 200 }, output: { type: 'boolean' } } },
+        response: { 200: answer('its tasks, failures first', listOf(TASK_RUN)), ...errors(404) },
       },
     },
     async (req) => {
@@ -47,6 +50,10 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
           'A live stream (Server-Sent Events) of a deployment: `task` events as tasks start and end (the shape of GET /deployments/:id/tasks), `output` events with chunks of running tasks\' output (when this server runs it), `deployment` with progress, and `end` when it is over',
         tags: ['deployment'],
         params: clusterIdParam,
+        response: {
+          200: answer('Server-Sent Events: `task` (a TaskRun), `output` ({node, task_id, chunk}), `deployment` and `end` (a Deployment)', { type: 'string' }, 'text/event-stream'),
+          ...errors(404),
+        },
       },
     },
     async (req, reply) => {
@@ -100,7 +107,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.post<{ Params: { id: number } }>(
     '/clusters/:id/stop',
-    { schema: { summary: "Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period", tags: ['deployment'], params: clusterIdParam } },
+    { schema: { summary: "Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period", tags: ['deployment'], params: clusterIdParam, response: { 202: answer('stopping: the deployment, which ends as stopped', DEPLOYMENT), ...errors(404, 409) } } },
     async (req, reply) => {
       const cluster = await clusterOr404(ctx.db, req.params.id);
       const running = (await store.deploymentsOf(ctx.db, cluster.id)).find((d) => d.status === 'running');

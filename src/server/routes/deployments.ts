@@ -11,6 +11,8 @@ import { registryOf, startRealDeployment } from '../domain/real-deploy.js';
 import { accessContext } from './real-nodes.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
+import { answer, errors, listOf } from './answers.js';
+import { DEPLOYMENT, DEPLOYMENT_GRAPH } from './shapes.js';
 
 const GRAPH_TYPE = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
 
@@ -36,6 +38,14 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
             marker: { type: 'string', maxLength: 200 },
             node: { type: 'string', maxLength: 10000, description: 'node ids, comma-separated' },
           },
+        },
+        response: {
+          200: {
+            description: 'the graph in the format asked for; its ETag names the environment\'s state',
+            content: { 'application/json': { schema: DEPLOYMENT_GRAPH }, 'text/vnd.graphviz': { schema: { type: 'string' } }, 'text/plain': { schema: { type: 'string', description: 'Mermaid' } } },
+          },
+          304: { description: 'unchanged since the ETag sent in If-None-Match', type: 'null' },
+          ...errors(404, 503),
         },
       },
     },
@@ -73,6 +83,8 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
             resume: { type: 'boolean' },
           },
         },
+        bodyOptional: true,
+        response: { 202: answer('started: the deployment to watch (GET /deployments/{id}/tasks, /events)', DEPLOYMENT), ...errors(400, 404, 409, 503) },
       },
     },
     async (req, reply) => {
@@ -96,7 +108,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam, response: { 200: answer('its deployments', listOf(DEPLOYMENT)), ...errors(404) } } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
     const list = await store.deploymentsOf(ctx.db, req.params.id);
     const modes = await runs.deploymentModes(ctx.db, list.map((d) => d.id));
@@ -112,6 +124,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         tags: ['deployment'],
         params: { type: 'object', required: ['id', 'deployment'], properties: { id: clusterIdParam.properties.id, deployment: clusterIdParam.properties.id } },
         querystring: { type: 'object', properties: { tasks: { type: 'boolean' } } },
+        response: { 200: answer('the deployment (with tasks=true, its tasks)', DEPLOYMENT), ...errors(404) },
       },
     },
     async (req) => {

@@ -10,6 +10,21 @@ import { droppedDeployedRoles, registerNodes } from '../domain/nodes.js';
 import { registerRealNode } from '../domain/real-nodes.js';
 import { accessContext, nodeViews } from './real-nodes.js';
 import { NAME, clusterIdParam } from './schemas.js';
+import { answer, errors, listOf, noContent } from './answers.js';
+import { FINDING, NODE, NODES } from './shapes.js';
+
+const REGISTERED = {
+  type: 'object',
+  required: ['ids'],
+  additionalProperties: false,
+  properties: { ids: { type: 'array', items: { type: 'integer' }, description: 'the new nodes\' ids' }, node: NODE },
+} as const;
+const ASSIGNED = {
+  oneOf: [
+    { type: 'object', required: ['nodes', 'findings'], additionalProperties: false, properties: { nodes: NODES, findings: { ...listOf(FINDING), description: 'warnings: limits are judged when the environment deploys' } } },
+    { type: 'object', required: ['ok', 'findings'], additionalProperties: false, properties: { ok: { type: 'boolean', description: 'dry_run: whether the assignment would be accepted' }, findings: listOf(FINDING) } },
+  ],
+} as const;
 
 export const nodeView = (n: store.NodeRecord) => ({ id: n.id, name: n.name, hardware: n.hardware, cluster_id: n.clusterId ?? null, roles: n.roles, pending_roles: n.pendingRoles, status: n.status });
 
@@ -42,6 +57,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
             cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 },
           },
         },
+        response: { 201: answer('registered', REGISTERED), ...errors(400, 409, 422, 503) },
       },
     },
     async (req, reply) => {
@@ -66,11 +82,11 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Querystring: { cluster_id?: number; unassigned?: boolean } }>(
     '/nodes',
-    { config: PAGED_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } } } },
+    { config: PAGED_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } }, response: { 200: answer('nodes (real ones without their facts)', NODES) } } },
     async (req) => nodeViews(ctx.db, await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
   );
 
-  api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam } }, async (req, reply) => {
+  api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('removed'), ...errors(404, 409) } } }, async (req, reply) => {
     await ctx.db.transaction(async (tx) => {
       const [node] = await store.getNodes(tx, [req.params.id]);
       if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
@@ -80,7 +96,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PAGED_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PAGED_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam, response: { 200: answer('its nodes', NODES), ...errors(404) } } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
     return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
   });
@@ -106,6 +122,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
             },
           },
         },
+        response: { 200: answer('the environment\'s nodes and the rules\' warnings; with dry_run, whether it would be accepted and why', ASSIGNED), ...errors(400, 404, 409) },
       },
     },
     async (req) => {
@@ -152,6 +169,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         tags: ['nodes'],
         params: clusterIdParam,
         body: { type: 'object', required: ['node_ids'], additionalProperties: false, properties: { node_ids: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
+        response: { 200: answer('the nodes left in the environment', NODES), ...errors(404, 409) },
       },
     },
     async (req) => {

@@ -12,6 +12,10 @@ import * as real from '../../store/real-nodes.js';
 import { accessView, checkReachability, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
 import { deployRunRoutes } from './deploy-runs.js';
+import { answer, errors } from './answers.js';
+import { NODE } from './shapes.js';
+
+const SSH_KEY = { type: 'object', required: ['public_key', 'fingerprint', 'type'], additionalProperties: false, properties: { public_key: { type: 'string', description: 'one authorized_keys line' }, fingerprint: { type: 'string' }, type: { type: 'string' } } } as const;
 
 const nodeIdParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
 export const FINGERPRINT = { type: 'string', pattern: '^SHA256:[A-Za-z0-9+/]{43}$' } as const;
@@ -54,12 +58,12 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     });
     api.addHook('onClose', async () => clearInterval(timer));
   }
-  api.get('/ssh-key', { config: PUBLIC_READ, schema: { summary: 'Hearth\'s SSH public key: authorize it for the SSH user on every real node', tags: ['nodes'] } }, async () => {
+  api.get('/ssh-key', { config: PUBLIC_READ, schema: { summary: 'Hearth\'s SSH public key: authorize it for the SSH user on every real node', tags: ['nodes'], response: { 200: answer('the key', SSH_KEY), ...errors(503) } } }, async () => {
     const ssh = accessContext(ctx).ssh;
     return { public_key: ssh.publicKey, fingerprint: ssh.fingerprint, type: ssh.publicKey.split(' ')[0] };
   });
 
-  api.get<{ Params: { id: number } }>('/nodes/:id', { config: PUBLIC_READ, schema: { summary: 'One node: roles, status, how it is reached and its facts', tags: ['nodes'], params: nodeIdParam } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/nodes/:id', { config: PUBLIC_READ, schema: { summary: 'One node: roles, status, how it is reached and its facts', tags: ['nodes'], params: nodeIdParam, response: { 200: answer('the node', NODE), ...errors(404) } } }, async (req) => {
     const [node] = await store.getNodes(ctx.db, [req.params.id]);
     if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
     return (await nodeViews(ctx.db, [node], true))[0];
@@ -76,6 +80,8 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         tags: ['nodes'],
         params: nodeIdParam,
         body: { type: 'object', additionalProperties: false, properties: { accept_host_key: FINGERPRINT } },
+        bodyOptional: true,
+        response: { 200: answer('the node with its facts gathered again', NODE), ...errors(404, 409, 422, 503) },
       },
     },
     async (req) => {

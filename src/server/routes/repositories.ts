@@ -12,9 +12,17 @@ import { OPEN } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { repositoryFolder } from '../domain/real-plan.js';
+import { answer, errors } from './answers.js';
+
+const SCHEMA = {
+  summary: 'A file of a plugin\'s repository (`repository_path`), for nodes to install from; no token needed, as for a package mirror',
+  tags: ['plugins'],
+  params: { type: 'object', required: ['folder'], properties: { folder: { type: 'string', maxLength: 200, description: '`<name>-<version>`' }, '*': { type: 'string' } } },
+  response: { 200: answer('the file', { type: 'string', format: 'binary' }, 'application/octet-stream'), ...errors(404) },
+};
 
 export function repositoryRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { folder: string; '*': string } }>('/plugins/:folder/repositories/*', { config: OPEN }, async (req, reply) => {
+  app.get<{ Params: { folder: string; '*': string } }>('/plugins/:folder/repositories/*', { config: OPEN, schema: SCHEMA }, async (req, reply) => {
     const plugin = (await store.listPlugins(ctx.db)).find((p) => `${p.name}-${p.version}` === req.params.folder);
     const where = plugin && (await ctx.pluginFiles.rootOf(ctx.db, plugin));
     const repo = plugin && where && 'root' in where ? repositoryFolder(plugin, where.root) : undefined;

@@ -16,6 +16,34 @@ import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import { findTemplates, resolveEnvironments, summariseTemplateFiles } from '../../package/templates/index.js';
 import { SentFilesError, SentTemplates } from '../../package/templates/sent.js';
+import { answer, errors, listOf } from './answers.js';
+import { FINDING } from './shapes.js';
+
+const LISTS = { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } as const;
+const FOUND = { type: 'object', required: ['templates', 'findings'], additionalProperties: false, properties: { templates: { type: 'array', items: { type: 'string' } }, findings: listOf(FINDING) } } as const;
+const CAPABILITIES = {
+  type: 'object',
+  required: ['tags', 'types', 'findings'],
+  additionalProperties: false,
+  properties: {
+    tags: { ...LISTS, description: 'every capability key but resource_type: its values' },
+    types: { ...LISTS, description: 'every resource type declared: the templates that declare it' },
+    requires: { ...LISTS, description: 'with environments: each requires key they ask for, with its values' },
+    lists: { ...LISTS, description: 'with environments: each type they map to a list of candidates' },
+    findings: listOf(FINDING),
+  },
+} as const;
+const RESOLVED = {
+  type: 'object',
+  required: ['resolved', 'resources', 'errors', 'findings'],
+  additionalProperties: false,
+  properties: {
+    resolved: { type: 'object', description: 'resource type → the template chosen', additionalProperties: { type: 'string' } },
+    resources: { type: 'object', description: 'per-resource overrides: resource → type → template', additionalProperties: { type: 'object', additionalProperties: { type: 'string' } } },
+    errors: { type: 'array', items: { type: 'object', additionalProperties: true } },
+    findings: listOf(FINDING),
+  },
+} as const;
 
 const PATH = { type: 'string', minLength: 1, maxLength: 4096 } as const;
 const PATHS = { type: 'array', minItems: 1, maxItems: 200, items: PATH } as const;
@@ -78,8 +106,9 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         body: {
           type: 'object',
           additionalProperties: false,
-          properties: { files: FILES, root: PATH, constraints: { type: 'object', maxProperties: 100 }, paths: PATHS, requirements: { type: 'object', maxProperties: 100 }, recursive: { type: 'boolean' } },
+          properties: { files: FILES, root: PATH, constraints: { type: 'object', maxProperties: 100, additionalProperties: true }, paths: PATHS, requirements: { type: 'object', maxProperties: 100, additionalProperties: true }, recursive: { type: 'boolean' } },
         },
+        response: { 200: answer('the templates that meet the constraints', FOUND), ...errors(400, 413) },
       },
     },
     async (req) => {
@@ -100,6 +129,7 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         summary: 'The capability tags and types the templates declare (send the files; or paths under --templates-dir)',
         tags: ['templates'],
         body: { type: 'object', additionalProperties: false, properties: { files: FILES, root: PATH, paths: PATHS, environments: PATHS } },
+        response: { 200: answer('the capability summary', CAPABILITIES), ...errors(400, 413) },
       },
     },
     async (req) => {
@@ -119,6 +149,7 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         summary: 'Resolve environment files into the chosen template per resource type (send the files; or paths under --templates-dir)',
         tags: ['templates'],
         body: { type: 'object', additionalProperties: false, properties: { files: FILES, environment: PATH, environments: PATHS, root: PATH } },
+        response: { 200: answer('the template chosen per resource type', RESOLVED), ...errors(400, 413) },
       },
     },
     async (req) => {
