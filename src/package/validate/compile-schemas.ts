@@ -19,9 +19,32 @@ export function compiledTargets(dir: string): Record<string, string> {
   return targets;
 }
 
+/** Keywords whose values are schemas by name (the names themselves are data, even `description`). */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependencies']);
+/** Keywords whose values are data, not schemas. */
+const DATA = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+/**
+ * A schema without its annotations (`description`, `$comment`): they are hover help for editors,
+ * validation never reads them, and the standalone code embeds every schema object it compiles,
+ * several times over, so they would grow the module (and every CLI start) by about a tenth.
+ */
+function withoutAnnotations(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description' || key === '$comment') continue;
+    if (NAMED_SCHEMAS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutAnnotations(sub)]));
+    } else out[key] = DATA.has(key) ? value : withoutAnnotations(value);
+  }
+  return out;
+}
+
 export function generate(dir: string): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true } });
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) ajv.addSchema(JSON.parse(readFileSync(join(dir, name), 'utf8')) as object);
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) ajv.addSchema(withoutAnnotations(JSON.parse(readFileSync(join(dir, name), 'utf8'))) as object);
   const targets = compiledTargets(dir);
   const exports: Record<string, string> = {};
   for (const [name, id] of Object.entries(targets)) exports[exportName(name)] = id;
