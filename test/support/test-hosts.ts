@@ -4,12 +4,13 @@
  * log in with). Each test file claims its own hosts by index so files running side by side never
  * share one: 1-3 the deploy layer, 4 transport and facts, 5 host-key changes, 6 the server's node API,
  * 7-9 and 13 deployments through the server, 10-11 a server killed mid-deployment, 12 the CLI,
- * 14-15 the web UI's real deployment, 16-17 the release skeleton deployed from its package.
+ * 14-15 the web UI's real deployment, 16-17 the release skeleton deployed from its package, 18-19 a
+ * run's lease between two servers.
  */
 import { readFileSync } from 'node:fs';
 import type { DeployTarget } from '../../src/deploy/transport.js';
 
-export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 17; CI sets it)';
+export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 19; CI sets it)';
 
 export interface TestHosts {
   addresses: string[];
