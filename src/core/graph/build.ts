@@ -16,6 +16,7 @@ import { MASTER_NODE, SYNC_NODE, type DeploymentGraph, type GraphInput, type Gra
 import { nodeList, reportRoleTasks } from './role-tasks.js';
 import { findCycle, schedule } from './schedule.js';
 import { compileName, isPattern } from './selectors.js';
+import { paceOf, type AmountContext } from './strategy.js';
 import { describeVertex } from './vertices.js';
 
 export { nodeOfVertex } from './vertices.js';
@@ -55,8 +56,8 @@ function reportConflicts(classes: ClassTemplate[], nodes: GraphNode[], findings:
   }
 }
 
-/** The task definition a node's vertex runs. */
-function slotTaskOf(nodes: GraphNode[], classes: ClassTemplate[], v: number): Task | undefined {
+/** The index of the node whose slots hold vertex `v` (each node's vertices are contiguous). */
+function nodeIndexOf(nodes: GraphNode[], v: number): number {
   let lo = 0;
   let hi = nodes.length - 1;
   while (lo < hi) {
@@ -64,21 +65,13 @@ function slotTaskOf(nodes: GraphNode[], classes: ClassTemplate[], v: number): Ta
     if (nodes[mid].base <= v) lo = mid;
     else hi = mid - 1;
   }
-  return classes[nodes[lo].classIndex].slots[v - nodes[lo].base]?.task;
+  return lo;
 }
 
-/** How many nodes may run a paced task or group at once: 1 for one_by_one, `amount` for parallel. */
-function paceOf(task: Task, findings: Finding[], warned: Set<string>): number | undefined {
-  const strategy = task.strategy;
-  if (!strategy) return undefined;
-  if (strategy.type === 'one_by_one') return 1;
-  if (strategy.type !== 'parallel' || strategy.amount === undefined) return undefined;
-  if (typeof strategy.amount === 'number' && strategy.amount > 0) return strategy.amount;
-  if (!warned.has(task.id)) {
-    warned.add(task.id);
-    findings.push(finding('graph/dynamic-strategy', 'info', `task '${task.id}': strategy amount ${JSON.stringify(strategy.amount)} is computed at deployment time; the estimate runs it without a limit`, task.origin));
-  }
-  return undefined;
+/** The task definition a node's vertex runs. */
+function slotTaskOf(nodes: GraphNode[], classes: ClassTemplate[], v: number): Task | undefined {
+  const node = nodes[nodeIndexOf(nodes, v)];
+  return classes[node.classIndex].slots[v - node.base]?.task;
 }
 
 export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
@@ -174,21 +167,33 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   // Strategies: node i+k may start a paced task only after node i has finished it. A group's
   // strategy paces each of its members the same way (Astute paced tasks, not whole groups: pacing a
   // group as one block would tie tasks of different stages together).
-  const warned = new Set<string>();
+  // Amounts computed by YAQL read the data of the first node that runs the task (strategy.ts).
+  const valueOf = evaluator.value?.bind(evaluator);
+  const amounts: AmountContext = {
+    findings,
+    reported: new Set(),
+    ...(valueOf
+      ? {
+          evaluate: (expression: string, task: Task, v: number) => {
+            const i = nodeIndexOf(nodes, v);
+            return valueOf(expression, task, { ...scopeBase, node: nodes[i], ...(i >= 2 ? { input: labelled[i - 2].input } : {}) });
+          },
+        }
+      : {}),
+  };
   const chain = (vertices: number[], pace: number) => {
     for (let i = 0; i + pace < vertices.length; i++) edges.add(vertices[i], vertices[i + pace]);
   };
   for (const task of cat.tasks) {
-    if (task.type === 'group' || task.type === 'stage') continue;
-    const pace = paceOf(task, findings, warned);
-    if (pace === undefined) continue;
+    if (task.type === 'group' || task.type === 'stage' || !task.strategy) continue;
     // Where plugins define the id apart, each definition paces only the nodes that run it.
-    const vertices = linker.vertices(task.id);
-    chain(cat.alternatives.has(task.id) ? vertices.filter((v) => slotTaskOf(nodes, classes, v) === task) : vertices, pace);
+    const all = linker.vertices(task.id);
+    const vertices = cat.alternatives.has(task.id) ? all.filter((v) => slotTaskOf(nodes, classes, v) === task) : all;
+    const pace = paceOf(task, vertices, amounts);
+    if (pace !== undefined) chain(vertices, pace);
   }
   for (const group of cat.groups.values()) {
-    const pace = paceOf(group, findings, warned);
-    if (pace === undefined) continue;
+    if (!group.strategy) continue;
     const members = new Map<string, number[]>();
     for (const node of nodes) {
       const t = classes[node.classIndex];
@@ -198,7 +203,10 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
         (members.get(id) ?? members.set(id, []).get(id)!).push(node.base + slot);
       }
     }
-    for (const vertices of members.values()) chain(vertices, pace);
+    for (const vertices of members.values()) {
+      const pace = paceOf(group, vertices, amounts);
+      if (pace !== undefined) chain(vertices, pace);
+    }
   }
 
   const barrierBase = nodeVertices;

@@ -24,6 +24,11 @@ export interface ConditionEvaluator {
   perNode(condition: Condition, task: Task): boolean;
   /** True: the task runs; false: it is kept as skipped. A finding explains an expression that failed. */
   evaluate(condition: Condition, task: Task, scope: ConditionScope): { value: boolean; finding?: Finding };
+  /**
+   * A YAQL expression's value over the data of `scope.node` (a strategy's `amount`); absent on
+   * evaluators without deployment data. `error` says why it could not be evaluated.
+   */
+  value?(expression: string, task: Task, scope: ConditionScope): { value?: unknown; error?: string };
   /** Set on evaluators that do not really evaluate, so the graph can say so once. */
   readonly placeholder?: boolean;
 }

@@ -224,6 +224,16 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
       const verdict = evaluateYaqlFor(parsed.plan, scope);
       return verdict.message === undefined ? { value: verdict.value } : failed(task, verdict.message);
     },
+    value(expression: string, _task: Task, scope: ConditionScope) {
+      const parsed = parsedYaql(expression);
+      if (!parsed.ok) return { error: parsed.message };
+      const state = scope.node ? fullState(nodeState(scope.node, scope.input)) : { data: common, old: options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED) };
+      try {
+        return { value: evaluateYaqlValue(parsed.plan.ast, { data: state.data, old: state.old, equal }) };
+      } catch (err) {
+        return { error: (err as Error).message };
+      }
+    },
   };
 }
 

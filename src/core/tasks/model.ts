@@ -38,6 +38,7 @@ export interface CrossDependency {
 
 export interface TaskStrategy {
   type: 'parallel' | 'one_by_one' | (string & {});
+  /** For parallel: a number of nodes, a share of the task's nodes ("10%"), or a YAQL expression's text. */
   amount?: number | string;
 }
 

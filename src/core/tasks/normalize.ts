@@ -184,9 +184,11 @@ function strategyOf(reader: TaskReader, parameters: Record<string, unknown> | un
   const amount = raw.amount;
   if (typeof amount === 'number' && Number.isInteger(amount) && amount > 0) strategy.amount = amount;
   else if (isMapping(amount) && typeof amount.yaql_exp === 'string') strategy.amount = amount.yaql_exp;
-  else if (typeof amount === 'string' && /^\d+$/.test(amount)) strategy.amount = Number(amount);
+  else if (typeof amount === 'string' && /^\d+$/.test(amount) && Number(amount) > 0) strategy.amount = Number(amount);
+  // A share of the nodes that run the task (graph/strategy.ts reads it).
+  else if (typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*%\s*$/.test(amount) && Number.parseFloat(amount) > 0) strategy.amount = amount.trim();
   else if (amount !== undefined) {
-    reader.findings.push(finding('task/invalid-strategy', 'error', `${reader.label}: strategy amount ${JSON.stringify(amount)} is not a positive integer`, positionOf(raw, 'amount') ?? pos));
+    reader.findings.push(finding('task/invalid-strategy', 'error', `${reader.label}: strategy amount ${JSON.stringify(amount)} is not a positive integer, a share of the nodes such as "10%", or {yaql_exp: ...}`, positionOf(raw, 'amount') ?? pos));
   }
   return strategy;
 }
