@@ -29,10 +29,10 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     const r = spawnSync(process.execPath, [hearthBin, ...args], { cwd: dir, encoding: 'utf8', timeout: 180_000, env: { ...process.env, HEARTH_SERVER: server?.url ?? '', HEARTH_TOKEN: server?.token ?? '' } });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
-  const clean = `rm -rf /etc/hearth/* /etc/astute.yaml /etc/${NAME} /var/log/${NAME}`;
+  const clean = `rm -rf /etc/hearth/* /etc/astute.yaml /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME}`;
   // "<seconds> <task> <event>" lines the skeleton's scripts append on each host.
   const taskLog = async (i: number) =>
-    (await onHost(i, `cat /var/log/${NAME}/tasks.log`))
+    (await onHost(i, `cat /var/log/hearth-release/${NAME}/tasks.log`))
       .trim()
       .split('\n')
       .map((l) => {
@@ -89,15 +89,22 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     // The release's scripts were delivered from the kept package.
     assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh erase.sh provision.sh verify_networks.sh');
     const controllerAddress = hosts!.addresses[CONTROLLER - 1];
-    assert.match(await onHost(CONTROLLER, `cat /etc/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
-    assert.equal(await onHost(COMPUTE, `cat /etc/${NAME}/controllers.json`), JSON.stringify([controllerAddress]), 'compute-controllers wrote the controllers from the deployment data');
-    assert.equal(await onHost(COMPUTE, `cat /etc/${NAME}/compute.conf`), `controllers=${controllerAddress}\nhostname=hearth-test-${COMPUTE}\n`);
+    assert.match(await onHost(CONTROLLER, `cat /etc/hearth-release/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
+    assert.equal(await onHost(COMPUTE, `cat /etc/hearth-release/${NAME}/controllers.json`), JSON.stringify([controllerAddress]), 'compute-controllers wrote the controllers from the deployment data');
+    assert.equal(await onHost(COMPUTE, `cat /etc/hearth-release/${NAME}/compute.conf`), `controllers=${controllerAddress}\nhostname=hearth-test-${COMPUTE}\n`);
     // In order on each host, and the compute's configuration only after the controller's ended.
     const ctl = await taskLog(CONTROLLER);
     const cmp = await taskLog(COMPUTE);
     assert.deepEqual(ctl.map((l) => l.step), ['controller-services start', 'controller-services done']);
     assert.deepEqual(cmp.map((l) => l.step), ['compute-services start', 'compute-services done']);
     assert.ok(cmp[0].t >= ctl[1].t, `compute-services started at ${cmp[0].t}, before controller-services ended at ${ctl[1].t}`);
+
+    // The deletion graph's erase.sh removes what the release wrote, and only that.
+    const erased = hearth('env', 'deploy', 'skel-env', '--graph', 'deletion', '--follow');
+    assert.equal(erased.code, 0, erased.err + erased.out);
+    for (const i of [CONTROLLER, COMPUTE]) {
+      assert.equal((await onHost(i, `ls -d /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME} 2>/dev/null; ls /etc/hearth/plugins`)).trim(), `${NAME}-1.0.0`);
+    }
   });
 
   test('the package\'s repository is served to nodes; uninstall removes what the server unpacked', async () => {

@@ -16,8 +16,9 @@ const COMMON = (name: string): string => `# Shared by the release's scripts (eac
 # Tasks run in this release's scripts folder on the node, /etc/hearth/plugins/<name>-<version>/,
 # and the node's deployment data is in /etc/hearth/deployment.yaml (also /etc/astute.yaml).
 
-CONFIG_DIR=/etc/${name}
-LOG_DIR=/var/log/${name}
+# Under a folder of their own, whatever the release is called: erase.sh removes them whole.
+CONFIG_DIR=/etc/hearth-release/${name}
+LOG_DIR=/var/log/hearth-release/${name}
 DEPLOYMENT_DATA=/etc/hearth/deployment.yaml
 
 # record TASK EVENT: one line per event in $LOG_DIR/tasks.log, "<seconds since 1970> <task> <event>",

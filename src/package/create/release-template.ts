@@ -265,7 +265,7 @@ const DEPLOYMENT = (name: string): string =>
     - name: controller-services
       role: [controller]
   parameters:
-    path: /etc/${name}/controllers.json
+    path: /etc/hearth-release/${name}/controllers.json
     data:
       yaql_exp: "$.hearth.nodes.where('controller' in $.roles).select($.address)"
     timeout: 60
