@@ -13,6 +13,7 @@ import { conflictFrom } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
 import { HttpError, storageFailure } from './errors.js';
 import { ApiCatalog } from './openapi.js';
+import { answer, errors, listOf } from './routes/answers.js';
 import { hearthVersion } from '../package/build/manifest.js';
 import { packageRoot } from '../package/root.js';
 import { GraphAnswers } from './domain/graph-answers.js';
@@ -111,6 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
   for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
+  // Response schemas document answers (OpenAPI, the clients' generated types); they are not a
+  // filter: a schema-driven serializer would silently drop a field the schema lacks. Answers go
+  // out as plain JSON; test/server/api-contract.test.ts holds them to their schemas.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
@@ -171,8 +176,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/api/v1/openapi.json', { config: OPEN, schema: { hide: true } }, async () => catalog.document(version));
   // Probes for load balancers, systemd and Kubernetes: never behind the token, never logged as noise.
-  app.get('/healthz', { config: OPEN, logLevel: 'warn' }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: OPEN, logLevel: 'warn' }, async (request, reply) => {
+  const probe = { tags: ['server'], response: { 200: answer('the process answers', { type: 'object', required: ['status'], additionalProperties: false, properties: { status: { const: 'ok' } } }) } };
+  app.get('/healthz', { config: OPEN, logLevel: 'warn', schema: { summary: 'Liveness probe: the process answers (no token needed)', ...probe } }, async () => ({ status: 'ok' }));
+  const ready = { type: 'object', required: ['status', 'engine', 'schema'], additionalProperties: false, properties: { status: { const: 'ready' }, engine: { type: 'string', enum: ['pglite', 'postgres'] }, schema: { type: 'integer' } } };
+  app.get('/readyz', { config: OPEN, logLevel: 'warn', schema: { summary: 'Readiness probe: the database answers and its schema is current (503 when not)', tags: ['server'], response: { 200: answer('ready to serve', ready), ...errors(503) } } }, async (request, reply) => {
     try {
       const schema = await store.schemaState(options.db);
       if (schema.applied !== schema.known) {
@@ -187,16 +194,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The plugin files' JSON Schemas, for editors (`# yaml-language-server: $schema=…`) and tools.
   const schemasDir = join(packageRoot(), 'schemas');
   const schemaNames = existsSync(schemasDir) ? readdirSync(schemasDir).filter((f) => /^[a-z0-9.-]+\.json$/.test(f)).sort() : [];
-  app.get('/schemas', { config: OPEN }, async () => schemaNames.map((name) => ({ name, url: `/schemas/${name}` })));
-  app.get<{ Params: { file: string } }>('/schemas/:file', { config: OPEN }, async (req, reply) => {
+  const schemaList = listOf({ type: 'object', required: ['name', 'url'], additionalProperties: false, properties: { name: { type: 'string' }, url: { type: 'string' } } });
+  app.get('/schemas', { config: OPEN, schema: { summary: 'The plugin files\' JSON Schemas, for editors', tags: ['server'], response: { 200: answer('the schemas served', schemaList) } } }, async () => schemaNames.map((name) => ({ name, url: `/schemas/${name}` })));
+  app.get<{ Params: { file: string } }>('/schemas/:file', { config: OPEN, schema: { summary: 'One plugin file JSON Schema', tags: ['server'], params: { type: 'object', required: ['file'], properties: { file: { type: 'string', maxLength: 200 } } }, response: { 200: answer('a JSON Schema (draft-07)', { type: 'object', additionalProperties: true }, 'application/schema+json'), ...errors(404) } } }, async (req, reply) => {
     // Only the names listed at start: a request can never name another file.
     if (!schemaNames.includes(req.params.file)) throw new HttpError(404, 'schema/not-found', `there is no schema '${req.params.file}'`, { hint: 'GET /schemas lists them' });
     return reply.type('application/schema+json; charset=utf-8').send(readFileSync(join(schemasDir, req.params.file)));
   });
   app.get('/docs', { config: OPEN }, async (_req, reply) => reply.type('text/html; charset=utf-8').send(catalog.page(version)));
-  app.get('/api/v1/version', { config: PUBLIC_READ, schema: { summary: 'Server version and storage engine', tags: ['server'] } }, async () => ({ version, engine: options.db.engine }));
+  const versionShape = { type: 'object', required: ['version', 'engine'], additionalProperties: false, properties: { version: { type: 'string' }, engine: { type: 'string', enum: ['pglite', 'postgres'] } } };
+  app.get('/api/v1/version', { config: PUBLIC_READ, schema: { summary: 'Server version and storage engine', tags: ['server'], response: { 200: answer('Hearth\'s version and the database engine', versionShape) } } }, async () => ({ version, engine: options.db.engine }));
   // The web UI checks a token when it is entered: any answer but 401 means it is the admin token.
-  app.get('/api/v1/token', { schema: { summary: 'Check the admin token (200 with it, 401 without)', tags: ['server'] } }, async () => ({ admin: true }));
+  app.get('/api/v1/token', { schema: { summary: 'Check the admin token (200 with it, 401 without)', tags: ['server'], response: { 200: answer('the token is the admin token', { type: 'object', required: ['admin'], additionalProperties: false, properties: { admin: { const: true } } }), ...errors(401) } } }, async () => ({ admin: true }));
 
   await app.register(async (api) => {
     releaseRoutes(api, ctx);
