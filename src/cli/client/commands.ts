@@ -9,37 +9,36 @@ const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 /** An environment by id or by name. */
 async function clusterId(c: Client, ref: string): Promise<number> {
   if (/^\d+$/.test(ref)) return Number(ref);
-  const list = await c.request<Array<{ id: number; name: string }>>('GET', '/clusters');
+  const list = await c.call('get', '/clusters');
   const found = list.find((x) => x.name === ref);
   if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
   return found.id;
 }
 
-const enc = encodeURIComponent;
 const splitList = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export const releaseList = (o: ServerOptions) =>
   run(o, async (c) => {
-    const list = await c.request('GET', '/releases');
-    print(o.json, list, () => table(['id', 'name', 'version', 'os', 'plugin'], list.map((r: any) => [r.id, r.name, r.version, r.operating_system, r.plugin_id])));
+    const list = await c.call('get', '/releases');
+    print(o.json, list, () => table(['id', 'name', 'version', 'os', 'plugin'], list.map((r) => [r.id, r.name, r.version, r.operating_system, r.plugin_id])));
   });
 
 export const releaseShow = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
-    const release = await c.request('GET', `/releases/${enc(id)}`);
-    const roles = await c.request('GET', `/releases/${enc(id)}/roles`);
-    const components = await c.request('GET', `/releases/${enc(id)}/components`);
+    const release = await c.call('get', '/releases/{id}', { params: { id } });
+    const roles = await c.call('get', '/releases/{id}/roles', { params: { id } });
+    const components = await c.call('get', '/releases/{id}/components', { params: { id } });
     print(o.json, { ...release, roles, components }, () =>
       `${release.name} ${release.version} (${release.id}) on ${release.operating_system}\n${release.description ?? ''}\n\nroles:\n` +
-      table(['role', 'label', 'source'], roles.map((r: any) => [r.name, r.label, r.source])) +
+      table(['role', 'label', 'source'], roles.map((r) => [r.name, r.label, r.source])) +
       '\ncomponents:\n' +
-      table(['component', 'label', 'plugin'], components.map((x: any) => [x.name, x.label, x.plugin ? `${x.plugin.name}@${x.plugin.version}` : null])),
+      table(['component', 'label', 'plugin'], components.map((x) => [x.name, x.label, x.plugin ? `${x.plugin.name}@${x.plugin.version}` : null])),
     );
   });
 
 export const releaseDelete = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
-    await c.request('DELETE', `/releases/${enc(id)}`);
+    await c.call('delete', '/releases/{id}', { params: { id } });
     if (!o.json) process.stdout.write(`deleted release ${id}\n`);
   });
 
@@ -48,7 +47,7 @@ export const pluginInstall = (source: string, o: ServerOptions & { folder?: bool
     let res;
     if (o.folder) {
       const { resolve } = await import('node:path');
-      res = await c.request('POST', '/plugins/folders', { path: resolve(source) });
+      res = await c.call('post', '/plugins/folders', { body: { path: resolve(source) } });
     } else {
       let bytes: Buffer;
       try {
@@ -56,70 +55,70 @@ export const pluginInstall = (source: string, o: ServerOptions & { folder?: bool
       } catch {
         throw usage(`cannot read the package '${source}' (build one with hearth plugin build; use --folder for a plugin folder on the server)`);
       }
-      res = await c.request('POST', '/plugins', undefined, { raw: bytes });
+      res = await c.upload(bytes);
     }
-    print(o.json, res, () => `installed ${res.plugin.id}\n` + res.findings.filter((f: any) => f.severity === 'warning').map((f: any) => `  warning ${f.code}: ${f.message}\n`).join(''));
+    print(o.json, res, () => `installed ${res.plugin.id}\n` + res.findings.filter((f) => f.severity === 'warning').map((f) => `  warning ${f.code}: ${f.message}\n`).join(''));
   });
 
 export const pluginList = (o: ServerOptions) =>
   run(o, async (c) => {
-    const list = await c.request('GET', '/plugins');
-    print(o.json, list, () => table(['id', 'title', 'package', 'release plugin', 'source'], list.map((p: any) => [p.id, p.title, p.package_version, p.is_release ? 'yes' : 'no', p.source])));
+    const list = await c.call('get', '/plugins');
+    print(o.json, list, () => table(['id', 'title', 'package', 'release plugin', 'source'], list.map((p) => [p.id, p.title, p.package_version, p.is_release ? 'yes' : 'no', p.source])));
   });
 
 export const pluginShow = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
-    const p = await c.request('GET', `/plugins/${enc(id)}`);
+    const p = await c.call('get', '/plugins/{id}', { params: { id } });
     print(o.json, p, () =>
       `${p.title} (${p.id}), package ${p.package_version}, from ${p.source}${p.path ? ` ${p.path}` : ''}\n` +
-      `releases: ${p.releases.map((r: any) => `${r.os}/${r.version}`).join(', ') || (p.defines_releases.join(', ') || '-')}\n\nroles:\n` +
-      table(['role', 'label'], p.roles.map((r: any) => [r.name, r.label])) +
+      `releases: ${p.releases.map((r) => `${String(r.os)}/${String(r.version)}`).join(', ') || (p.defines_releases.join(', ') || '-')}\n\nroles:\n` +
+      table(['role', 'label'], p.roles.map((r) => [r.name, r.label])) +
       '\ncomponents:\n' +
-      table(['component', 'label'], p.components.map((x: any) => [x.name, x.label])) +
-      `\ntasks: ${Object.entries(p.tasks).map(([type, list]) => `${type} ${(list as unknown[]).length}`).join(', ') || 'none'}\n`,
+      table(['component', 'label'], p.components.map((x) => [x.name, x.label])) +
+      `\ntasks: ${Object.entries(p.tasks).map(([type, list]) => `${type} ${list.length}`).join(', ') || 'none'}\n`,
     );
   });
 
 export const pluginUninstall = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
-    await c.request('DELETE', `/plugins/${enc(id)}`);
+    await c.call('delete', '/plugins/{id}', { params: { id } });
     if (!o.json) process.stdout.write(`uninstalled ${id}\n`);
   });
 
 export const pluginSync = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
-    const res = await c.request('POST', `/plugins/${enc(id)}/sync`);
+    const res = await c.call('post', '/plugins/{id}/sync', { params: { id } });
     print(o.json, res, () => `synced ${res.plugin.id}\n`);
   });
 
 export const envCreate = (name: string, o: ServerOptions & { release?: string; components?: string }) =>
   run(o, async (c) => {
     if (!o.release) throw usage('env create needs --release <id> (hearth release list shows them)');
-    const res = await c.request('POST', '/clusters', { name, release_id: o.release, components: splitList(o.components) });
+    const res = await c.call('post', '/clusters', { body: { name, release_id: o.release, components: splitList(o.components) } });
     print(o.json, res, () => `created environment ${res.name} (id ${res.id})${Object.keys(res.plugins).length ? `, plugins enabled: ${Object.values(res.plugins).join(', ')}` : ''}\n`);
   });
 
 export const envList = (o: ServerOptions) =>
   run(o, async (c) => {
-    const list = await c.request('GET', '/clusters');
-    print(o.json, list, () => table(['id', 'name', 'release', 'status', 'plugins'], list.map((x: any) => [x.id, x.name, x.release_id, x.status, Object.values(x.plugins)])));
+    const list = await c.call('get', '/clusters');
+    print(o.json, list, () => table(['id', 'name', 'release', 'status', 'plugins'], list.map((x) => [x.id, x.name, x.release_id, x.status, Object.values(x.plugins)])));
   });
 
 export const envShow = (ref: string, o: ServerOptions) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
-    const env = await c.request('GET', `/clusters/${id}`);
-    const nodes = await c.request('GET', `/clusters/${id}/nodes`);
+    const env = await c.call('get', '/clusters/{id}', { params: { id } });
+    const nodes = await c.call('get', '/clusters/{id}/nodes', { params: { id } });
     print(o.json, { ...env, nodes }, () =>
       `${env.name} (id ${env.id}), release ${env.release_id}, ${env.status}\ncomponents: ${env.components.join(', ')}\nplugins: ${Object.values(env.plugins).join(', ') || '-'}\n\n` +
-      table(['node', 'name', 'roles', 'pending roles'], nodes.map((n: any) => [n.id, n.name, n.roles, n.pending_roles])),
+      table(['node', 'name', 'roles', 'pending roles'], nodes.map((n) => [n.id, n.name, n.roles, n.pending_roles])),
     );
   });
 
 export const envDelete = (ref: string, o: ServerOptions) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
-    await c.request('DELETE', `/clusters/${id}`);
+    await c.call('delete', '/clusters/{id}', { params: { id } });
     if (!o.json) process.stdout.write(`deleted environment ${ref}\n`);
   });
 
@@ -144,12 +143,12 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
   run(o, async (c) => {
     const id = await clusterId(c, ref);
     if (!o.set.length && !o.plugin.length) {
-      const attrs = await c.request('GET', `/clusters/${id}/attributes`);
+      const attrs = await c.call('get', '/clusters/{id}/attributes', { params: { id } });
       const rows: unknown[][] = [];
       for (const [section, fields] of Object.entries(attrs.editable as Record<string, Record<string, any>>)) {
         for (const [field, slot] of Object.entries(fields)) if (field !== 'metadata' && slot && typeof slot === 'object' && 'value' in slot) rows.push([`${section}.${field}`, JSON.stringify(slot.value)]);
       }
-      print(o.json, attrs, () => table(['setting', 'value'], rows) + '\nplugins:\n' + table(['plugin', 'enabled', 'version', 'available', 'locked'], attrs.plugins.map((p: any) => [p.name, p.enabled ? 'yes' : 'no', p.chosen_version, p.versions.filter((v: any) => v.fits).map((v: any) => v.version), p.locked_reason])));
+      print(o.json, attrs, () => table(['setting', 'value'], rows) + '\nplugins:\n' + table(['plugin', 'enabled', 'version', 'available', 'locked'], attrs.plugins.map((p) => [p.name, p.enabled ? 'yes' : 'no', p.chosen_version, p.versions.filter((v) => v.fits).map((v) => v.version), p.locked_reason])));
       return;
     }
     const plugins: Record<string, string | null> = {};
@@ -158,7 +157,7 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
       if (!m) throw usage(`--plugin '${item}' must be name=version or name=off`);
       plugins[m[1]] = m[2] === 'off' ? null : m[2];
     }
-    const res = await c.request('PUT', `/clusters/${id}/attributes`, { ...(o.set.length ? { editable: parseSet(o.set) } : {}), ...(o.plugin.length ? { plugins } : {}), ...(o.dryRun ? { dry_run: true } : {}) });
+    const res = await c.call('put', '/clusters/{id}/attributes', { params: { id }, body: { ...(o.set.length ? { editable: parseSet(o.set) } : {}), ...(o.plugin.length ? { plugins } : {}), ...(o.dryRun ? { dry_run: true } : {}) } });
     print(o.json, res, () => {
       const d = res.plugins;
       const lines = [`${res.dry_run ? 'would change' : 'changed'}: ${res.changed.join(', ') || 'no settings'}`];
@@ -180,14 +179,14 @@ export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait
     const id = await clusterId(c, ref);
     const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
     if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
-    let d = await c.request('POST', `/clusters/${id}/deploy`, { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) });
+    let d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) } });
     const { follow } = await import('./follow.js');
     if (o.follow) d = await follow(c, id, d, o.json ?? false);
     else if (o.wait !== false) {
       while (d.status === 'running') {
         if (!o.json) process.stderr.write(`\r${d.dry_run ? 'dry run' : 'deploying'}: ${d.done}/${d.total} tasks (${d.progress}%)`);
         await new Promise((r) => setTimeout(r, 250));
-        d = await c.request('GET', `/clusters/${id}/deployments/${d.id}`);
+        d = await c.call('get', '/clusters/{id}/deployments/{deployment}', { params: { id, deployment: d.id } });
       }
       if (!o.json) process.stderr.write('\n');
     }
@@ -200,15 +199,19 @@ export const envGraph = (ref: string, o: ServerOptions & { type?: string; format
     const id = await clusterId(c, ref);
     const format = o.format ?? (o.json ? 'json' : 'summary');
     if (!['json', 'dot', 'mermaid', 'summary'].includes(format)) throw usage('--format must be json, dot, mermaid or summary');
-    const res = await c.request('GET', `/clusters/${id}/graphs/${enc(o.type ?? 'default')}?format=${format === 'summary' ? 'json' : format}`);
-    if (format === 'dot' || format === 'mermaid') process.stdout.write(res);
-    else if (format === 'json') process.stdout.write(`${JSON.stringify(res, null, 2)}\n`);
+    const params = { id, type: o.type ?? 'default' };
+    if (format === 'dot' || format === 'mermaid') {
+      process.stdout.write(await c.text('/clusters/{id}/graphs/{type}', { format }, params));
+      return;
+    }
+    const res = await c.call('get', '/clusters/{id}/graphs/{type}', { params, query: { format: 'json' } });
+    if (format === 'json') process.stdout.write(`${JSON.stringify(res, null, 2)}\n`);
     else {
       const s = res.summary;
       process.stdout.write(
         `${s.nodes} nodes, ${s.tasks} tasks, ${s.edges} edges; estimated ${Math.round(res.makespan_s / 60)} min; critical path of ${res.critical_path.length} tasks\n` +
-          table(['node', 'roles', 'tasks'], res.nodes.map((n: any) => [n.id, n.roles, n.tasks.length])) +
-          res.findings.filter((f: any) => f.severity !== 'info').map((f: any) => `${f.severity} ${f.code}: ${f.message}\n`).join(''),
+          table(['node', 'roles', 'tasks'], res.nodes.map((n) => [n.id, n.roles, n.tasks.length])) +
+          res.findings.filter((f) => f.severity !== 'info').map((f) => `${f.severity} ${f.code}: ${f.message}\n`).join(''),
       );
     }
   });
@@ -219,15 +222,15 @@ export const nodeAdd = (o: ServerOptions & { count?: string; name: string[] }) =
     if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 5000)) throw usage('--count must be a whole number from 1 to 5000');
     if (count === undefined && !o.name.length) throw usage('node add needs --count N (simulated nodes) or --name <name> (repeatable)');
     const body = { ...(o.name.length ? { nodes: o.name.map((name) => ({ name })) } : {}), ...(count ? { simulate: { count } } : {}) };
-    const res = await c.request('POST', '/nodes', body);
+    const res = await c.call('post', '/nodes', { body });
     print(o.json, res, () => `added ${res.ids.length} node(s): ${res.ids.length > 10 ? `${res.ids[0]}..${res.ids[res.ids.length - 1]}` : res.ids.join(', ')}\n`);
   });
 
 export const nodeList = (o: ServerOptions & { env?: string; unassigned?: boolean }) =>
   run(o, async (c) => {
-    const query = o.env ? `?cluster_id=${await clusterId(c, o.env)}` : o.unassigned ? '?unassigned=true' : '';
-    const list = await c.request('GET', `/nodes${query}`);
-    print(o.json, list, () => table(['id', 'name', 'env', 'roles', 'pending roles', 'status'], list.map((n: any) => [n.id, n.name, n.cluster_id, n.roles, n.pending_roles, n.status])));
+    const query = o.env ? { cluster_id: await clusterId(c, o.env) } : o.unassigned ? { unassigned: true } : {};
+    const list = await c.call('get', '/nodes', { query });
+    print(o.json, list, () => table(['id', 'name', 'env', 'roles', 'pending roles', 'status'], list.map((n) => [n.id, n.name, n.cluster_id, n.roles, n.pending_roles, n.status])));
   });
 
 /** `--node 3=controller,cinder` (repeatable). */
@@ -239,13 +242,15 @@ export const nodeAssign = (ref: string, o: ServerOptions & { node: string[] }) =
       if (!m) throw usage(`--node '${item}' must look like 3=controller,cinder`);
       return { node_id: Number(m[1]), roles: splitList(m[2]) };
     });
-    const res = await c.request('POST', `/clusters/${await clusterId(c, ref)}/nodes`, { assignments });
-    print(o.json, res, () => table(['node', 'name', 'roles', 'pending roles'], res.nodes.map((n: any) => [n.id, n.name, n.roles, n.pending_roles])) + res.findings.map((f: any) => `${f.severity} ${f.code}: ${f.message}\n`).join(''));
+    const res = await c.call('post', '/clusters/{id}/nodes', { params: { id: await clusterId(c, ref) }, body: { assignments } });
+    // Without dry_run the answer is always the environment's nodes.
+    const nodes = 'nodes' in res ? res.nodes : [];
+    print(o.json, res, () => table(['node', 'name', 'roles', 'pending roles'], nodes.map((n) => [n.id, n.name, n.roles, n.pending_roles])) + res.findings.map((f) => `${f.severity} ${f.code}: ${f.message}\n`).join(''));
   });
 
 export const nodeUnassign = (ref: string, ids: string[], o: ServerOptions) =>
   run(o, async (c) => {
     if (!ids.length || ids.some((x) => !/^\d+$/.test(x))) throw usage('node unassign needs node ids');
-    const res = await c.request('POST', `/clusters/${await clusterId(c, ref)}/nodes/unassign`, { node_ids: ids.map(Number) });
+    const res = await c.call('post', '/clusters/{id}/nodes/unassign', { params: { id: await clusterId(c, ref) }, body: { node_ids: ids.map(Number) } });
     print(o.json, res, () => `unassigned ${ids.join(', ')}\n`);
   });

@@ -5,16 +5,17 @@
 import { EXIT_FINDINGS } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print } from './table.js';
+import type { Schemas } from '../../api/client.js';
 
 const tail = (text: string | null | undefined, lines = 10) => (text ?? '').trimEnd().split('\n').slice(-lines).map((l) => `      ${l}`).join('\n');
 
 /** Polls the deployment and prints each task once it has ended; returns the deployment at its end. */
-export async function follow(c: Client, clusterId: number, start: any, json: boolean): Promise<any> {
+export async function follow(c: Client, clusterId: number, start: Schemas['Deployment'], json: boolean): Promise<Schemas['Deployment']> {
   const seen = new Set<string>();
   let d = start;
   for (;;) {
-    const ended = (await c.request('GET', `/deployments/${d.id}/tasks?output=true`)).filter((t: any) => !['pending', 'running'].includes(t.status));
-    ended.sort((a: any, b: any) => String(a.finished_at ?? '').localeCompare(String(b.finished_at ?? '')) || a.position - b.position);
+    const ended = (await c.call('get', '/deployments/{id}/tasks', { params: { id: d.id }, query: { output: true } })).filter((t) => !['pending', 'running'].includes(t.status));
+    ended.sort((a, b) => String(a.finished_at ?? '').localeCompare(String(b.finished_at ?? '')) || a.position - b.position);
     for (const t of ended) {
       const key = `${t.node}\u0000${t.task_id}`;
       if (seen.has(key)) continue;
@@ -28,7 +29,7 @@ export async function follow(c: Client, clusterId: number, start: any, json: boo
     }
     if (d.status !== 'running') return d;
     await new Promise((r) => setTimeout(r, 500));
-    d = await c.request('GET', `/clusters/${clusterId}/deployments/${d.id}`);
+    d = await c.call('get', '/clusters/{id}/deployments/{deployment}', { params: { id: clusterId, deployment: d.id } });
   }
 }
 
@@ -37,10 +38,10 @@ export const envStop = (ref: string, o: ServerOptions) =>
     let id: number;
     if (/^\d+$/.test(ref)) id = Number(ref);
     else {
-      const found = (await c.request('GET', '/clusters')).find((x: any) => x.name === ref);
+      const found = (await c.call('get', '/clusters')).find((x) => x.name === ref);
       if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
       id = found.id;
     }
-    const d = await c.request('POST', `/clusters/${id}/stop`);
+    const d = await c.call('post', '/clusters/{id}/stop', { params: { id } });
     print(o.json, d, () => `stopping deployment ${d.id}: nothing new starts; running tasks finish or are killed after a grace period\n`);
   });

@@ -3,6 +3,7 @@
  * A refusal from the server is printed with its code, message and findings, and sets exit status 1.
  */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
+import { ApiPathError, apiUrl, typedCaller, type AnswerOf } from '../../api/client.js';
 
 export interface ServerOptions {
   server?: string;
@@ -22,7 +23,12 @@ export class ClientError extends Error {
 
 export interface Client {
   base: string;
-  request<T = any>(method: string, path: string, body?: unknown, options?: { raw?: Buffer; accept?: string }): Promise<T>;
+  /** A request typed by the OpenAPI document: `c.call('get', '/clusters/{id}', { params: { id } })`. */
+  call: ReturnType<typeof typedCaller>;
+  /** Installs a plugin package: the body is the package's bytes, not JSON. */
+  upload(bytes: Buffer): Promise<AnswerOf<'/plugins', 'post'>>;
+  /** An answer that is text, not JSON (a graph as dot or mermaid). */
+  text(path: string, query: Record<string, string>, params: Record<string, unknown>): Promise<string>;
 }
 
 export function client(options: ServerOptions): Client {
@@ -34,38 +40,41 @@ export function client(options: ServerOptions): Client {
     throw new ClientError(`--server '${server}' is not a URL (e.g. http://127.0.0.1:8420)`, EXIT_USAGE);
   }
   const token = options.token ?? process.env.HEARTH_TOKEN;
+  const request = async (method: string, path: string, body?: unknown, extra: { raw?: Buffer; accept?: string } = {}): Promise<unknown> => {
+    // Every id is encoded into its segment; a "." or ".." segment left would be resolved by fetch
+    // to another resource (DELETE /plugins/x@0/../../clusters/2 is DELETE /clusters/2).
+    if (hasDotSegment(path)) throw new ClientError(`refusing to send ${method} ${path}: a path segment is "." or ".."`, EXIT_FINDINGS);
+    const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    let payload: string | Buffer | undefined;
+    if (extra.raw) {
+      headers['content-type'] = 'application/octet-stream';
+      payload = extra.raw;
+    } else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+    } catch (err) {
+      throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
+    }
+    const text = await res.text();
+    const type = res.headers.get('content-type') ?? '';
+    const parsed = type.includes('json') && text ? JSON.parse(text) : text;
+    if (!res.ok) {
+      const b = typeof parsed === 'object' && parsed ? parsed : { message: String(parsed) };
+      const hint = res.status === 401 ? ' (set HEARTH_TOKEN or --token to the admin token hearth serve printed)' : '';
+      throw new ClientError(`${b.code ?? `http ${res.status}`}: ${b.message ?? res.statusText}${hint}`, EXIT_FINDINGS, b);
+    }
+    return parsed;
+  };
   return {
     base,
-    async request(method, path, body, extra = {}) {
-      // Every id is encoded into its segment; a "." or ".." segment left would be resolved by fetch
-      // to another resource (DELETE /plugins/x@0/../../clusters/2 is DELETE /clusters/2).
-      if (hasDotSegment(path)) throw new ClientError(`refusing to send ${method} ${path}: a path segment is "." or ".."`, EXIT_FINDINGS);
-      const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
-      if (token) headers.authorization = `Bearer ${token}`;
-      let payload: string | Buffer | undefined;
-      if (extra.raw) {
-        headers['content-type'] = 'application/octet-stream';
-        payload = extra.raw;
-      } else if (body !== undefined) {
-        headers['content-type'] = 'application/json';
-        payload = JSON.stringify(body);
-      }
-      let res: Response;
-      try {
-        res = await fetch(`${base}/api/v1${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
-      } catch (err) {
-        throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
-      }
-      const text = await res.text();
-      const type = res.headers.get('content-type') ?? '';
-      const parsed = type.includes('json') && text ? JSON.parse(text) : text;
-      if (!res.ok) {
-        const b = typeof parsed === 'object' && parsed ? parsed : { message: String(parsed) };
-        const hint = res.status === 401 ? ' (set HEARTH_TOKEN or --token to the admin token hearth serve printed)' : '';
-        throw new ClientError(`${b.code ?? `http ${res.status}`}: ${b.message ?? res.statusText}${hint}`, EXIT_FINDINGS, b);
-      }
-      return parsed as never;
-    },
+    call: typedCaller((method, path, body) => request(method, path, body)),
+    upload: async (bytes) => (await request('POST', apiUrl('/plugins'), undefined, { raw: bytes })) as AnswerOf<'/plugins', 'post'>,
+    text: async (path, query, params) => String(await request('GET', apiUrl(path, params, query), undefined, { accept: 'text/plain, text/vnd.graphviz, */*' })),
   };
 }
 
@@ -73,7 +82,9 @@ export function client(options: ServerOptions): Client {
 export async function run(options: ServerOptions, work: (c: Client) => Promise<void>): Promise<void> {
   try {
     await work(client(options));
-  } catch (err) {
+  } catch (caught) {
+    // A value that cannot be a path segment ("." or ".."): refused before anything is sent.
+    const err = caught instanceof ApiPathError ? new ClientError(caught.message, EXIT_FINDINGS) : caught;
     if (!(err instanceof ClientError)) throw err;
     if (options.json && err.body) process.stdout.write(`${JSON.stringify(err.body, null, 2)}\n`);
     process.stderr.write(`hearth: ${err.message}\n`);

@@ -1,6 +1,7 @@
 /** Client actions for real nodes and Hearth's SSH key (loaded lazily by src/cli/commands/client.ts). */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
-import { ClientError, run, type ServerOptions } from './http.js';
+import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import type { Schemas } from '../../api/client.js';
 import { print, table } from './table.js';
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
@@ -8,7 +9,7 @@ const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 const gb = (bytes: number | null | undefined) => (typeof bytes === 'number' ? `${Math.round((bytes / 1024 ** 3) * 10) / 10} GB` : '-');
 
 /** A node in words: how it is reached, its facts, its last SSH error. */
-export function describeNode(n: any): string {
+export function describeNode(n: Schemas['Node']): string {
   const lines = [`${n.name} (node ${n.id}), ${n.simulated ? 'simulated' : `${n.ssh_user}@${n.address}:${n.ssh_port}`}, ${n.status}`];
   lines.push(`environment: ${n.cluster_id ?? '-'}; roles: ${n.roles.join(', ') || '-'}; pending: ${n.pending_roles.join(', ') || '-'}`);
   if (!n.simulated) lines.push(`host key: ${n.host_key_fingerprint ?? '-'}`);
@@ -16,16 +17,16 @@ export function describeNode(n: any): string {
   const f = n.facts;
   if (f) {
     lines.push(`facts (${n.facts_at}): ${f.hostname}, ${f.os?.pretty_name ?? f.os?.id ?? 'unknown OS'}, ${f.cpus ?? '?'} CPUs, ${gb(f.memory_bytes)} memory`, '', 'disks:');
-    lines.push(table(['disk', 'size', 'type', 'model', 'rotational'], f.disks.map((d: any) => [d.name, gb(d.size_bytes), d.type, d.model, d.rotational === null ? '-' : d.rotational ? 'yes' : 'no'])).trimEnd());
+    lines.push(table(['disk', 'size', 'type', 'model', 'rotational'], f.disks.map((d) => [d.name, gb(d.size_bytes), d.type, d.model, d.rotational === null ? '-' : d.rotational ? 'yes' : 'no'])).trimEnd());
     lines.push('interfaces:');
-    lines.push(table(['interface', 'MAC', 'state', 'addresses', 'speed'], f.interfaces.map((i: any) => [i.name, i.mac, i.state, i.addresses, i.speed_mbps ? `${i.speed_mbps} Mb/s` : '-'])).trimEnd());
+    lines.push(table(['interface', 'MAC', 'state', 'addresses', 'speed'], f.interfaces.map((i) => [i.name, i.mac, i.state, i.addresses, i.speed_mbps ? `${i.speed_mbps} Mb/s` : '-'])).trimEnd());
   }
   return `${lines.join('\n')}\n`;
 }
 
-async function clusterRef(c: { request: (m: string, p: string) => Promise<any> }, ref: string): Promise<number> {
+async function clusterRef(c: Client, ref: string): Promise<number> {
   if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.request('GET', '/clusters')).find((x: any) => x.name === ref);
+  const found = (await c.call('get', '/clusters')).find((x) => x.name === ref);
   if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
   return found.id;
 }
@@ -37,14 +38,16 @@ export const nodeAddReal = (address: string, o: ServerOptions & { name: string[]
     const port = o.sshPort === undefined ? undefined : Number(o.sshPort);
     if (port !== undefined && !(Number.isInteger(port) && port >= 1 && port <= 65535)) throw usage('--ssh-port must be a port number from 1 to 65535');
     const body = { address, ...(o.name[0] ? { name: o.name[0] } : {}), ...(o.sshUser ? { ssh_user: o.sshUser } : {}), ...(port ? { ssh_port: port } : {}), ...(o.env ? { cluster_id: await clusterRef(c, o.env) } : {}) };
-    const res = await c.request('POST', '/nodes', body);
-    print(o.json, res, () => `added node ${res.node.id} (${res.node.name}) at ${res.node.address}, host key ${res.node.host_key_fingerprint}\n\n${describeNode(res.node)}`);
+    const res = await c.call('post', '/nodes', { body });
+    // A real node's registration answers the node itself.
+    const node = res.node!;
+    print(o.json, res, () => `added node ${node.id} (${node.name}) at ${node.address}, host key ${node.host_key_fingerprint}\n\n${describeNode(node)}`);
   });
 
 export const nodeShow = (id: string, o: ServerOptions) =>
   run(o, async (c) => {
     if (!/^\d+$/.test(id)) throw usage('node show needs a node id (hearth node list shows them)');
-    const n = await c.request('GET', `/nodes/${id}`);
+    const n = await c.call('get', '/nodes/{id}', { params: { id: Number(id) } });
     print(o.json, n, () => describeNode(n));
   });
 
@@ -52,13 +55,13 @@ export const nodeRefresh = (id: string, o: ServerOptions & { acceptHostKey?: str
   run(o, async (c) => {
     if (!/^\d+$/.test(id)) throw usage('node refresh needs a node id (hearth node list shows them)');
     if (o.acceptHostKey !== undefined && !/^SHA256:[A-Za-z0-9+/]{43}$/.test(o.acceptHostKey)) throw usage('--accept-host-key takes the fingerprint Hearth showed, SHA256:…');
-    const n = await c.request('POST', `/nodes/${id}/refresh`, o.acceptHostKey ? { accept_host_key: o.acceptHostKey } : {});
+    const n = await c.call('post', '/nodes/{id}/refresh', { params: { id: Number(id) }, body: o.acceptHostKey ? { accept_host_key: o.acceptHostKey } : {} });
     print(o.json, n, () => describeNode(n));
   });
 
 export const sshKey = (o: ServerOptions) =>
   run(o, async (c) => {
-    const k = await c.request('GET', '/ssh-key');
+    const k = await c.call('get', '/ssh-key');
     print(o.json, k, () => `${k.public_key}\n`);
     if (!o.json) process.stderr.write(`# ${k.fingerprint}: add the line above to ~/.ssh/authorized_keys of the SSH user on every node\n`);
   });
