@@ -6,7 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { EXIT_USAGE } from './exit.js';
 import { guardTerminalOutput } from './terminal.js';
-import { hearthVersion } from '../package/build/manifest.js';
+import { hearthVersion } from '../package/root.js';
 
 // Text from plugin files and the server may hold terminal control sequences: print them escaped.
 guardTerminalOutput();
@@ -27,7 +27,7 @@ program
   .showHelpAfterError('(run with --help for usage)')
   .exitOverride();
 
-registerCommands(program);
+registerCommands(program, process.argv);
 
 // No top-level await: the bundle (scripts/bundle.mjs) is a CommonJS script so that V8 can reuse
 // its compiled code from one run to the next.

@@ -19,13 +19,36 @@ export function sanitizeForTerminal(text: string): string {
   return out + escapeControls(text.slice(last));
 }
 
-/** Route this process's stdout and stderr through `sanitizeForTerminal`. */
+/**
+ * Route this process's stdout and stderr through `sanitizeForTerminal`. Each stream is wrapped the
+ * first time it is asked for, not here: making one loads Node's stream machinery (and a pipe's,
+ * net), which a run that never writes to stderr, as most do, has no need of.
+ */
 export function guardTerminalOutput(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
-      const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
-      return write(typeof text === 'string' ? sanitizeForTerminal(text) : text, ...rest);
-    }) as typeof stream.write;
+  for (const name of ['stdout', 'stderr'] as const) {
+    const own = Object.getOwnPropertyDescriptor(process, name);
+    if (!own?.get || !own.configurable) {
+      guard(process[name]);
+      continue;
+    }
+    const make = own.get;
+    let stream: NodeJS.WriteStream | undefined;
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: own.enumerable ?? true,
+      get: () => {
+        if (!stream) stream = guard(make.call(process) as NodeJS.WriteStream);
+        return stream;
+      },
+    });
   }
+}
+
+function guard(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
+    return write(typeof text === 'string' ? sanitizeForTerminal(text) : text, ...rest);
+  }) as typeof stream.write;
+  return stream;
 }

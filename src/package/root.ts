@@ -32,3 +32,17 @@ export function packageRoot(): string {
     dir = up;
   }
 }
+
+let version: string | undefined;
+
+/** Hearth's own version, from its package.json (found from src/ under tsx, from dist/ and from the bundle). */
+export function hearthVersion(): string {
+  if (version) return version;
+  try {
+    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
+    version = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
+  } catch {
+    version = '0.0.0';
+  }
+  return version;
+}

@@ -19,11 +19,25 @@ function remote(cmd: Command): Command {
 const load = () => import('../client/commands.js');
 const loadNodes = () => import('../client/nodes.js');
 
-export function registerClient(program: Command): void {
+/** The top-level names these commands are under (src/cli/commands/index.ts registers only the one asked for). */
+export const CLIENT_NAMES = ['release', 'plugin', 'env', 'ssh-key', 'node'] as const;
+
+export function registerClient(program: Command, only?: string): void {
+  const wants = (name: (typeof CLIENT_NAMES)[number]) => only === undefined || only === name;
+  if (wants('release')) registerReleases(program);
+  if (wants('plugin')) registerPlugins(program);
+  if (wants('env')) registerEnvironments(program);
+  if (wants('ssh-key')) remote(program.command('ssh-key').description("Print Hearth's SSH public key, to authorize on every real node")).action(async (o) => (await loadNodes()).sshKey(o));
+  if (wants('node')) registerNodes(program);
+}
+
+function registerReleases(program: Command): void {
   const release = group(program, 'release', 'Releases: read, compose with plugins, list and manage');
   remote(release.command('list').description('List the releases on the server')).action(async (o) => (await load()).releaseList(o));
   remote(release.command('delete').argument('<id>').description('Delete a release (refused while environments use it)')).action(async (id, o) => (await load()).releaseDelete(id, o));
+}
 
+function registerPlugins(program: Command): void {
   const plugin = group(program, 'plugin', 'Write, check and package plugins');
   remote(plugin.command('install').argument('<package-or-folder>').description('Install a plugin package on the server (or, with --folder, register a folder on the server\'s disk)').option('--folder', 'register a plugin folder on the server\'s disk (development)')).action(
     async (source, o) => (await load()).pluginInstall(source, o),
@@ -32,7 +46,9 @@ export function registerClient(program: Command): void {
   remote(plugin.command('show').argument('<id>', 'name@version').description('Show an installed plugin: releases, roles, components, tasks')).action(async (id, o) => (await load()).pluginShow(id, o));
   remote(plugin.command('uninstall').argument('<id>', 'name@version').description('Uninstall a plugin version (refused while enabled)')).action(async (id, o) => (await load()).pluginUninstall(id, o));
   remote(plugin.command('sync').argument('<id>', 'name@version').description('Re-read a registered plugin folder')).action(async (id, o) => (await load()).pluginSync(id, o));
+}
 
+function registerEnvironments(program: Command): void {
   const env = group(program, 'env', 'Environments on a Hearth server');
   remote(env.command('create').argument('<name>').description('Create an environment').option('--release <id>', 'the release').option('--components <list>', 'comma-separated components, e.g. hypervisor:qemu,network:neutron:core:ml2')).action(
     async (name, o) => (await load()).envCreate(name, o),
@@ -68,9 +84,9 @@ export function registerClient(program: Command): void {
   remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
   );
+}
 
-  remote(program.command('ssh-key').description("Print Hearth's SSH public key, to authorize on every real node")).action(async (o) => (await loadNodes()).sshKey(o));
-
+function registerNodes(program: Command): void {
   const node = group(program, 'node', 'Nodes on a Hearth server');
   remote(
     node

@@ -3,10 +3,7 @@
  * for every file, so the reader can prove the package holds exactly what the builder put in.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { isPluginName, isPluginVersion } from '../../core/names/index.js';
-import { packageRoot } from '../root.js';
 
 export const MANIFEST_FORMAT = 'hearth-package/1';
 
@@ -32,19 +29,8 @@ export interface PackageManifest {
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');
 
-let builderVersion: string | undefined;
-
-/** Hearth's own version, from its package.json (found from src/ under tsx, from dist/ and from the bundle). */
-export function hearthVersion(): string {
-  if (builderVersion) return builderVersion;
-  try {
-    const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version?: string };
-    builderVersion = typeof pkg.version === 'string' ? pkg.version : '0.0.0';
-  } catch {
-    builderVersion = '0.0.0';
-  }
-  return builderVersion;
-}
+// Hearth's own version lives beside its root (no node:crypto for `hearth --version`); kept here too for the builder.
+export { hearthVersion } from '../root.js';
 
 /** The release records of metadata.yaml, reduced to what identifies them. */
 export function manifestReleases(metadata: Record<string, unknown>): ManifestRelease[] {
