@@ -2,7 +2,8 @@
  * Hearth as a user gets it: `npm pack`, then `npm install -g` of the tarball into a prefix of its
  * own. The installed command runs, and runs the fast-start bundle even when the extracted files'
  * times say tsc's tree is newer (npm extracts in no particular order; a checkout is the only place
- * where file times mean a rebuild).
+ * where file times mean a rebuild), with the code cache and the compiled validators that make it
+ * start fast. How fast, against the checkout: `npm run bench -- installed`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import module from 'node:module';
 import { repoRoot } from '../hostile/harness.js';
+import { schemasDigest } from '../../src/package/validate/schema-names.js';
 
 const built = existsSync(join(repoRoot, 'dist', 'bundle', 'hearth.cjs')) && existsSync(join(repoRoot, 'web', 'dist', 'index.html'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -37,6 +40,18 @@ test('the packed package installs, and the installed hearth runs its bundle', { 
     const validate = spawnSync(hearth, ['plugin', 'validate', join(repoRoot, 'release')], { encoding: 'utf8', env: { ...process.env, HEARTH_DEBUG_CODE_CACHE: '1' } });
     assert.equal(validate.status, 0, validate.stdout + validate.stderr);
     assert.match(validate.stderr, /hearth: code cache (accepted|rejected|none|by Node)/, 'the bundle ran (only it reports a code cache: its own, or the one Node 22+ keeps)');
+    // What makes it start fast, each of which could go missing without anything else failing:
+    // the code cache shipped beside the bundle is accepted by this Node (it is the one that built
+    // it), Node 22+ keeps its own cache, and the validators compiled into the bundle match the
+    // schemas shipped with it (else every run compiles them again with Ajv, a third of a second).
+    const handKept = spawnSync(hearth, ['plugin', 'validate', join(repoRoot, 'release')], { encoding: 'utf8', env: { ...process.env, HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' } });
+    assert.equal(handKept.status, 0, handKept.stdout + handKept.stderr);
+    assert.match(handKept.stderr, /hearth: code cache accepted\n/, 'the shipped code cache is accepted');
+    if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
+      assert.match(validate.stderr, /hearth: code cache by Node \(module\.enableCompileCache: (enabled|already_enabled)/, "Node's compile cache is on");
+    } else assert.match(validate.stderr, /hearth: code cache accepted\n/);
+    const bundled = /SCHEMAS_DIGEST = "([^"]+)"/.exec(readFileSync(join(installed, 'dist', 'bundle', 'hearth.cjs'), 'latin1'))?.[1];
+    assert.equal(bundled, schemasDigest(join(installed, 'schemas')), 'the bundle holds validators compiled from the schemas it ships with');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
