@@ -4,7 +4,8 @@
  * .dockerignore; every `COPY --from=<stage>` takes something that stage has, because an earlier COPY
  * put it there or because its build made it (a path the checkout has after `npm run build` and the
  * context leaves out); the last stage holds everything package.json's `files` ships, runs as a user
- * other than root and has a HEALTHCHECK. A mistake is reported as `Dockerfile:LINE: what, and what
+ * other than root and has a HEALTHCHECK; a RUN that starts a package.json script (`npm run build`,
+ * or `prepare` through `npm ci`) finds the checkout files that script names already copied. A mistake is reported as `Dockerfile:LINE: what, and what
  * to do`, and the exit status is 1; usage errors exit with 2.
  *
  * Usage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .]   (npm run check:docker)
@@ -54,6 +55,7 @@ if (stages.length === 0) problem(1, 'no FROM instruction: this is not a Dockerfi
 for (const stage of stages) {
   for (const step of stage.steps) {
     if (step.kind === 'copy') checkCopy(stage, step);
+    else if (step.kind === 'run') checkRunInputs(stage, step);
   }
 }
 if (stages.length) checkFinal(stages.at(-1));
@@ -161,10 +163,11 @@ function makerOf(path) {
  * web/dist/, node_modules/ are never committed). Outside a git checkout this cannot be told, and
  * any path the context leaves out is taken for one, with a note.
  */
-function buildOutput(path) {
+function buildOutput(path, outside = true) {
   const r = spawnSync('git', ['-C', context, 'check-ignore', '-q', '--', path], { stdio: 'ignore' });
   if (r.status === 0) return true;
   if (r.status === 1) return false;
+  if (!outside) return false;
   if (!notes.some((n) => n.startsWith('not a git checkout'))) notes.push(`not a git checkout (${context}): a path the context leaves out is taken for a build output`);
   return true;
 }
@@ -203,6 +206,54 @@ function checkFinal(stage) {
   const user = stage.user ?? stage.parent?.user;
   if (!user || /^(root|0)(:.*)?$/.test(user)) problem(stage.line, `the last stage ('${stage.label}') runs as root; add a USER line with an unprivileged user`);
   if (!stage.healthcheck) problem(stage.line, `the last stage ('${stage.label}') has no HEALTHCHECK; probe /healthz (docs/api.md)`);
+}
+
+/**
+ * The project scripts a RUN line starts (`npm run X`, and `prepare` for an `npm ci` or `npm install`
+ * that runs scripts), and the checkout's files they name, following nested `npm run`s: each must be
+ * in the stage by then, or the build fails inside Docker, where nobody tried it.
+ */
+function checkRunInputs(stage, step) {
+  const scripts = packageScripts();
+  const runs = /\bnpm\s+run(?:-script)?\s+(?:--?\S+\s+)*([\w:.-]+)/g;
+  const started = [...step.text.matchAll(runs)].map((m) => m[1]);
+  if (/\bnpm\s+(ci|install|i)\b/.test(step.text) && !/--ignore-scripts\b/.test(step.text)) started.push('preinstall', 'install', 'postinstall', 'prepare');
+  const seen = new Set();
+  const inputs = new Set();
+  const follow = (name) => {
+    if (seen.has(name) || typeof scripts[name] !== 'string') return;
+    seen.add(name);
+    for (const m of scripts[name].matchAll(runs)) follow(m[1]);
+    for (const raw of scripts[name].split(/[\s&|;=()]+/)) {
+      const word = raw.replace(/^["']|["']$/g, '');
+      if (!word || word.startsWith('-') || word.startsWith('$') || !/^[\w.@-]+(\/[\w.@-]+)*\/?$/.test(word)) continue;
+      const path = posix.normalize(word).replace(/\/+$/, '');
+      if (path.startsWith('..') || !existsSync(join(context, path)) || buildOutput(path, false)) continue;
+      inputs.add(path);
+    }
+  };
+  started.forEach(follow);
+  for (const input of inputs) {
+    const image = posix.join(step.workdir, input);
+    const held = holding(stage, image);
+    const filled = stageCopies(stage).some((c) => c.image.startsWith(`${image}/`));
+    if (filled || (held && (held.copy.made || (existsSync(join(context, held.path)) && !ignore.excludes(held.path))))) continue;
+    const rule = ignore.ruleFor(input);
+    const why = rule ? `${ignoreName} line ${rule.line} ('${rule.text}') leaves it out of the context` : 'no COPY before this line puts it there';
+    problem(step.line, `RUN ${step.text}: npm run ${[...seen].join(' → ')} reads '${input}', which stage '${stage.label}' does not have (${why}); COPY it before this line`);
+  }
+}
+
+/** package.json's scripts, read once (kept on the function: it runs before a module-level `let` would be set). */
+function packageScripts() {
+  if (!packageScripts.read) {
+    try {
+      packageScripts.read = JSON.parse(readFileSync(join(context, 'package.json'), 'utf8')).scripts ?? {};
+    } catch {
+      packageScripts.read = {};
+    }
+  }
+  return packageScripts.read;
 }
 
 /**

@@ -99,7 +99,7 @@ export function parseDockerfile(text) {
         break;
       case 'RUN':
         stage.runs.push(rest);
-        stage.steps.push({ kind: 'run', line, text: rest });
+        stage.steps.push({ kind: 'run', line, text: rest, workdir: stage.workdir });
         break;
       case 'COPY':
       case 'ADD':

@@ -99,6 +99,23 @@ test('the runtime copying from the build what the build does not make fails', { 
   }
 });
 
+test('a RUN whose package.json script reads a file the stage does not have fails', { skip: skipUnbuilt }, () => {
+  const cases: Array<[string, (t: string) => string, RegExp]> = [
+    ['the build without one of its scripts', (t) => t.replace('COPY scripts ./scripts\n', 'COPY scripts/test.mjs ./scripts/\n'), /RUN npm run build: npm run build reads 'scripts\/[^']+', which stage 'build' does not have \(no COPY before this line puts it there\); COPY it before this line/],
+    ['npm ci that runs prepare (the build) where no source is', (t) => t.replace('--omit=dev --ignore-scripts', '--omit=dev'), /RUN npm ci --omit=dev[^:]*: npm run prepare → build reads '[^']+', which stage 'deps' does not have/],
+  ];
+  for (const [name, change, expected] of cases) {
+    const v = variant(change);
+    try {
+      const r = check(['--file', v.file, '--context', repoRoot]);
+      assert.equal(r.status, 1, `${name}: ${r.out}`);
+      assert.match(r.err, expected, name);
+    } finally {
+      rmSync(v.dir, { recursive: true, force: true });
+    }
+  }
+});
+
 test('an image missing what the package ships, running as root or without a health check fails', { skip: skipUnbuilt }, () => {
   const v = variant((t) => t.replace(/^COPY release \.\/release\n(?=# The embedded)/m, '').replace(/^USER hearth\n/m, '').replace(/^HEALTHCHECK[^\n]*\\\n[^\n]*\n/m, ''));
   try {
