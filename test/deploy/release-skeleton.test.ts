@@ -4,8 +4,10 @@
  * author's folder then removed, so only the kept package can serve), one controller (test host 16)
  * and one compute (test host 17) added by address, `env deploy --follow`, and on the hosts: the
  * scripts delivered to /etc/hearth/plugins/<name>-<version>/, each task's log lines in order, and
- * the compute configured with the controller's address after the controller finished. Then the
- * package's repository served to a node, and uninstall removing what the server unpacked.
+ * the compute configured with the controller's address after the controller finished; beside it,
+ * the extension plugin skeleton (`hearth plugin create ext`), also from its package, on the
+ * controller. Then the package's repository served to a node, and uninstall removing what the
+ * server unpacked.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -29,7 +31,7 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     const r = spawnSync(process.execPath, [hearthBin, ...args], { cwd: dir, encoding: 'utf8', timeout: 180_000, env: { ...process.env, HEARTH_SERVER: server?.url ?? '', HEARTH_TOKEN: server?.token ?? '' } });
     return { code: r.status, out: r.stdout, err: r.stderr };
   };
-  const clean = `rm -rf /etc/hearth/* /etc/astute.yaml /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME}`;
+  const clean = `rm -rf /tmp/ext /etc/hearth/* /etc/astute.yaml /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME}`;
   // "<seconds> <task> <event>" lines the skeleton's scripts append on each host.
   const taskLog = async (i: number) =>
     (await onHost(i, `cat /var/log/hearth-release/${NAME}/tasks.log`))
@@ -67,8 +69,15 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     assert.ok(existsSync(pkg));
     const installed = hearth('plugin', 'install', pkg);
     assert.equal(installed.code, 0, installed.err);
-    // From here on the server has only the package it was sent.
+    // An extension plugin for the same release (newton-10.0 on ubuntu), also from its package.
+    assert.equal(hearth('plugin', 'create', 'ext').code, 0);
+    const extBuilt = hearth('plugin', 'build', 'ext');
+    assert.equal(extBuilt.code, 0, extBuilt.out + extBuilt.err);
+    const extInstalled = hearth('plugin', 'install', join(dir, 'ext', 'ext-1.0.0.tar.gz'));
+    assert.equal(extInstalled.code, 0, extInstalled.err);
+    // From here on the server has only the packages it was sent.
     rmSync(join(dir, NAME), { recursive: true, force: true });
+    rmSync(join(dir, 'ext'), { recursive: true, force: true });
 
     const release = JSON.parse(hearth('release', 'list', '--json').out).find((r: { id: string }) => r.id.startsWith(NAME)).id;
     assert.equal(hearth('env', 'create', 'skel-env', '--release', release, '--components', 'hypervisor:qemu,network:neutron:core:ml2').code, 0);
@@ -78,15 +87,20 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
       assert.equal(added.code, 0, added.err);
       ids[i] = JSON.parse(added.out).node.id;
     }
-    assert.equal(hearth('node', 'assign', 'skel-env', '--node', `${ids[CONTROLLER]}=controller`, '--node', `${ids[COMPUTE]}=compute`).code, 0);
+    const enabled = hearth('env', 'settings', 'skel-env', '--plugin', 'ext=1.0.0');
+    assert.equal(enabled.code, 0, enabled.err);
+    const assigned = hearth('node', 'assign', 'skel-env', '--node', `${ids[CONTROLLER]}=controller,ext_role`, '--node', `${ids[COMPUTE]}=compute`);
+    assert.equal(assigned.code, 0, assigned.err);
 
     const deployed = hearth('env', 'deploy', 'skel-env', '--follow');
     assert.equal(deployed.code, 0, deployed.err + deployed.out);
-    assert.match(deployed.out, /^deployment \d+: succeeded, 5\/5 tasks/m);
+    assert.match(deployed.out, /^deployment \d+: succeeded, 7\/7 tasks/m);
     // Debug logging is off: diagnostics is skipped by its condition.
     assert.match(deployed.out, /^skipped +node \d+ diagnostics$/m);
 
-    // The release's scripts were delivered from the kept package.
+    // The release's and the plugin's scripts were delivered from the kept packages, and ran.
+    assert.equal((await onHost(CONTROLLER, 'ls /etc/hearth/plugins/')).split('\n').filter(Boolean).sort().join(' '), `ext-1.0.0 ${NAME}-1.0.0`);
+    assert.equal(await onHost(CONTROLLER, 'cat /tmp/ext'), 'ext deployed\n', "the plugin's deploy.sh ran");
     assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh erase.sh provision.sh verify_networks.sh');
     const controllerAddress = hosts!.addresses[CONTROLLER - 1];
     assert.match(await onHost(CONTROLLER, `cat /etc/hearth-release/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
@@ -103,7 +117,7 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     const erased = hearth('env', 'deploy', 'skel-env', '--graph', 'deletion', '--follow');
     assert.equal(erased.code, 0, erased.err + erased.out);
     for (const i of [CONTROLLER, COMPUTE]) {
-      assert.equal((await onHost(i, `ls -d /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME} 2>/dev/null; ls /etc/hearth/plugins`)).trim(), `${NAME}-1.0.0`);
+      assert.match(await onHost(i, `ls -d /etc/hearth-release/${NAME} /var/log/hearth-release/${NAME} 2>/dev/null; ls /etc/hearth/plugins`), new RegExp(`^(ext-1\\.0\\.0\n)?${NAME}-1\\.0\\.0\n$`));
     }
   });
 
@@ -113,14 +127,16 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     assert.equal(fetched, 'hello from the package\n', 'a node fetched a file of the package\'s repository from the server');
     assert.equal((await fetch(`${base}/..%2F..%2Fmetadata.yaml`)).status, 404);
     const unpacked = join(data, 'plugin-files');
-    assert.equal(readdirSync(unpacked).filter((e) => e.startsWith(`${NAME}-1.0.0-`)).length, 1);
+    assert.deepEqual(readdirSync(unpacked).map((e) => e.replace(/-[0-9a-f]{16}$/, '')).sort(), ['ext-1.0.0', `${NAME}-1.0.0`]);
 
     const inUse = hearth('plugin', 'uninstall', `${NAME}@1.0.0`);
     assert.equal(inUse.code, 1, 'refused while an environment uses its release');
     assert.equal(hearth('env', 'delete', 'skel-env').code, 0);
-    const removed = hearth('plugin', 'uninstall', `${NAME}@1.0.0`);
-    assert.equal(removed.code, 0, removed.err);
-    assert.deepEqual(readdirSync(unpacked), [], 'nothing of the package is left in the data folder');
+    for (const id of [`${NAME}@1.0.0`, 'ext@1.0.0']) {
+      const removed = hearth('plugin', 'uninstall', id);
+      assert.equal(removed.code, 0, removed.err);
+    }
+    assert.deepEqual(readdirSync(unpacked), [], 'nothing of the packages is left in the data folder');
     assert.equal((await fetch(`${base}/hello.txt`)).status, 404);
   });
 });
