@@ -7,10 +7,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repoRoot } from '../hostile/harness.js';
+import { startServer } from '../support/serve.js';
 
 const unitFile = join(repoRoot, 'deploy', 'hearth.service');
 const unit = readFileSync(unitFile, 'utf8');
@@ -66,6 +67,30 @@ test('ExecStart runs `hearth serve` with flags that `hearth serve --help` lists'
   assert.match(valueOf('--port'), /^\d+$/);
   assert.match(valueOf('--log-format'), /^(json|pretty)$/);
   assert.equal(valueOf('--data-dir'), '%S/hearth', 'the data folder is the unit state directory (%S is /var/lib)');
+});
+
+test("ExecStart's command line starts a server that answers, in an empty state directory, logging JSON lines", { skip: built ? false : 'dist/ is not built', timeout: 240_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-unit-state-'));
+  // What StateDirectory=hearth makes before the start: an empty folder (%S/hearth) of mode 0750.
+  mkdirSync(join(root, 'hearth'), { mode: 0o750 });
+  // The unit's own flags, with %S expanded and a free port instead of 8420; they come after the
+  // test support's, so they are the ones that count.
+  const args = one('ExecStart').split(/\s+/).slice(2).map((w) => w.replace('%S', root)).map((w, i, all) => (all[i - 1] === '--port' ? '0' : w));
+  const server = await startServer({ dataDir: join(root, 'hearth'), args });
+  try {
+    assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    assert.equal((await fetch(`${server.url}/api/v1/releases`)).status, 200);
+    const records = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { reqId?: string; msg?: string });
+    assert.ok(records.some((r) => typeof r.reqId === 'string'), `JSON request logs for the journal:\n${server.output()}`);
+    assert.ok(existsSync(join(root, 'hearth', 'pgdata')), 'the embedded database is in the state directory');
+  } finally {
+    await server.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 test('the service runs as its own user, keeps its data in StateDirectory, reads secrets from an EnvironmentFile and restarts on failure', () => {
