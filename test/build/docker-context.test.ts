@@ -6,7 +6,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -52,6 +54,57 @@ test('the image is what the brief asks: multi-stage, non-root, a volume, the por
   assert.match(dockerfile, /^CMD \["serve", "--host", "0\.0\.0\.0"/m);
   // The runtime takes node_modules from a stage that installed production packages only.
   assert.match(dockerfile, /npm ci --omit=dev/);
+});
+
+/** A JSON-form instruction's words (`CMD [...]`, `HEALTHCHECK ... CMD [...]`), continuations joined. */
+const jsonWords = (keyword: RegExp) => {
+  const m = new RegExp(`^${keyword.source}\\s*(\\[.*\\])\\s*$`, 'm').exec(dockerfile.replace(/\\\n\s*/g, ''));
+  assert.ok(m, `the Dockerfile has ${keyword.source} in JSON form`);
+  return JSON.parse(m[1]) as string[];
+};
+
+test("the image's command is hearth serve with flags hearth serve has, under tini", { skip: skipUnbuilt }, () => {
+  assert.deepEqual(jsonWords(/ENTRYPOINT/), ['/usr/bin/tini', '--', 'hearth']);
+  const cmd = jsonWords(/CMD/);
+  assert.equal(cmd[0], 'serve');
+  const help = spawnSync(process.execPath, [join(repoRoot, 'bin', 'hearth'), 'serve', '--help'], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(help.status, 0, help.stderr);
+  for (const flag of cmd.filter((w) => w.startsWith('--'))) assert.match(help.stdout, new RegExp(`\\s${flag}\\b`), `${flag} is a flag of hearth serve`);
+  assert.equal(cmd[cmd.indexOf('--data-dir') + 1], '/var/lib/hearth', 'the data folder is the volume');
+  assert.equal(cmd[cmd.indexOf('--port') + 1], '8420', 'the port EXPOSE and HEALTHCHECK name');
+});
+
+test('the HEALTHCHECK command succeeds only while /healthz answers 200 (run by this Node against a stand-in server)', async () => {
+  const words = jsonWords(/HEALTHCHECK .*CMD/);
+  assert.equal(words[0], 'node');
+  let status = 200;
+  const stand = createServer((req, res) => {
+    res.statusCode = req.url === '/healthz' ? status : 404;
+    res.end();
+  });
+  await new Promise<void>((r) => stand.listen(0, '127.0.0.1', r));
+  const port = (stand.address() as AddressInfo).port;
+  const probe = (to: number) =>
+    new Promise<number | null>((resolve, reject) => {
+      const child = spawn(process.execPath, words.slice(1).map((w) => w.replace('127.0.0.1:8420', `127.0.0.1:${to}`)), { stdio: 'ignore' });
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error('the health check did not end in 30 s'));
+      }, 30_000);
+      child.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+  try {
+    assert.ok(words.some((w) => w.includes('127.0.0.1:8420')), 'it probes the port the server listens on');
+    assert.equal(await probe(port), 0, 'healthy');
+    status = 503;
+    assert.equal(await probe(port), 1, 'answering 503');
+  } finally {
+    await new Promise((r) => stand.close(r));
+  }
+  assert.equal(await probe(port), 1, 'nothing listening');
 });
 
 test('a COPY source missing from the context fails, naming the line', { skip: skipUnbuilt }, () => {
