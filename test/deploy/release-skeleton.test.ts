@@ -101,6 +101,11 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     // The release's and the plugin's scripts were delivered from the kept packages, and ran.
     assert.equal((await onHost(CONTROLLER, 'ls /etc/hearth/plugins/')).split('\n').filter(Boolean).sort().join(' '), `ext-1.0.0 ${NAME}-1.0.0`);
     assert.equal(await onHost(CONTROLLER, 'cat /tmp/ext'), 'ext deployed\n', "the plugin's deploy.sh ran");
+    const deployment = /^deployment (\d+):/m.exec(deployed.out)![1];
+    const res = await fetch(`${server.url}/api/v1/deployments/${deployment}/tasks?task=ext-deployment-puppet&output=true`, { headers: { authorization: `Bearer ${server.token}` } });
+    const [puppet] = (await res.json()) as Array<{ status: string; output: string }>;
+    assert.equal(puppet.status, 'ready');
+    assert.match(puppet.output, /ext: deployed/, 'puppet applied the plugin\'s manifest');
     assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh erase.sh provision.sh verify_networks.sh');
     const controllerAddress = hosts!.addresses[CONTROLLER - 1];
     assert.match(await onHost(CONTROLLER, `cat /etc/hearth-release/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
