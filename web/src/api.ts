@@ -1,4 +1,10 @@
-/** The REST API, the only thing the UI talks to. One error shape: { code, message, details }. */
+/**
+ * The REST API, the only thing the UI talks to. One error shape: { code, message, details }.
+ * Requests are typed by the OpenAPI document (src/api/schema.ts, generated from it): `call('get',
+ * '/clusters/{id}', { params: { id } })` knows the answer is a Cluster.
+ */
+import { typedCaller } from '../../src/api/client.js';
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -41,16 +47,15 @@ export async function checkToken(candidate: string): Promise<'ok' | 'wrong'> {
   throw new ApiError(response.status, `http-${response.status}`, `the server answered ${response.status} when the token was checked`);
 }
 
-/**
- * An API path with each interpolated value encoded as one segment: apiPath`/plugins/${id}`. A
- * plugin version like `0/../../clusters/2`, sent unencoded, made the browser resolve Uninstall to
- * DELETE /api/v1/clusters/2.
- */
-export function apiPath(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-  return strings.reduce((out, text, i) => out + text + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+/** A request by its path under /api/v1, for what JSON types do not cover (a package's bytes). */
+export function api<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<T> {
+  return send(method, `/api/v1${path}`, body, init) as Promise<T>;
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<T> {
+/** A request typed by the OpenAPI document: method, path as the document writes it, and its parts. */
+export const call = typedCaller((method, url, body) => send(method, url, body));
+
+async function send(method: string, path: string, body?: unknown, init: { raw?: BodyInit; contentType?: string } = {}): Promise<unknown> {
   // A "." or ".." segment would be resolved away by fetch, sending the request to another resource.
   if (path.split('?')[0].split('/').some((segment) => /^(?:\.|%2e){1,2}$/i.test(segment))) {
     throw new ApiError(0, 'client/bad-path', `refusing to send ${method} ${path}: a path segment is "." or ".."`);
@@ -66,14 +71,14 @@ export async function api<T>(method: string, path: string, body?: unknown, init:
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`/api/v1${path}`, { method, headers, body: payload });
+  const response = await fetch(path, { method, headers, body: payload });
   const text = await response.text();
   const data = text ? safeJson(text) : undefined;
   if (!response.ok) {
     const err = (data ?? {}) as { code?: string; message?: string; details?: unknown };
     throw new ApiError(response.status, err.code ?? `http-${response.status}`, err.message ?? response.statusText, err.details);
   }
-  return data as T;
+  return data;
 }
 
 function safeJson(text: string): unknown {

@@ -1,22 +1,30 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from './api.js';
+import { apiUrl, type AnswerOf, type PathsFor, type RequestArgs } from '../../src/api/client.js';
+import { call } from './api.js';
 
-/** Load a resource; `reload` fetches it again after a change. */
-export function useApi<T>(path: string | null): { data?: T; error?: unknown; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: path !== null });
+/**
+ * Load a resource, typed by the OpenAPI document: `useApi('/clusters/{id}', { params: { id } })`;
+ * `null` loads nothing (yet). `reload` fetches it again after a change.
+ */
+export function useApi<P extends PathsFor<'get'>>(path: P | null, ...request: RequestArgs<P, 'get'>): { data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean }>({ loading: path !== null });
   const [tick, setTick] = useState(0);
+  // The request's URL is what identifies it: a new one is loaded afresh.
+  const parts = request[0] as { params?: Record<string, unknown>; query?: Record<string, unknown> } | undefined;
+  const url = path === null ? null : apiUrl(path, parts?.params, parts?.query);
   useEffect(() => {
-    if (path === null) return;
+    if (path === null || url === null) return;
     let live = true;
     setState((s) => ({ ...s, loading: true }));
-    api<T>('GET', path).then(
+    call('get', path, ...request).then(
       (data) => live && setState({ data, loading: false }),
       (error) => live && setState({ error, loading: false }),
     );
     return () => {
       live = false;
     };
-  }, [path, tick]);
+    // The URL stands for path and request: a new one is loaded afresh.
+  }, [url, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };
 }

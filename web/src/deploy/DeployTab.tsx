@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
-import type { NodeView as Node } from '../nodes/realNode.js';
 import { Problems } from '../components/Problems.js';
 import { finished, liveKey, normalizeTask, type Deployment, type TaskRun } from './model.js';
 import { DeploymentView } from './DeploymentView.js';
@@ -17,7 +16,7 @@ const LIVE_LIMIT = 256 * 1024;
  * task by task with each task's output as it is printed, stop it, and read past ones.
  */
 export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeployed: () => void }) {
-  const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
+  const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
   const [history, setHistory] = useState<Deployment[]>([]);
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
@@ -28,16 +27,16 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   // The run, and its tasks as the deployments API lists them (failures first, with times, exit status and reasons).
   const fetchOne = useCallback(
     async (id: number) => {
-      const [d, tasks] = await Promise.all([api<Deployment>('GET', `/clusters/${cluster.id}/deployments/${id}`), api<TaskRun[]>('GET', `/deployments/${id}/tasks`)]);
+      const [d, tasks] = await Promise.all([call('get', '/clusters/{id}/deployments/{deployment}', { params: { id: cluster.id, deployment: id } }), call('get', '/deployments/{id}/tasks', { params: { id } })]);
       return { ...d, tasks: tasks.map(normalizeTask) };
     },
     [cluster.id],
   );
-  const fetchHistory = useCallback(() => api<Deployment[]>('GET', `/clusters/${cluster.id}/deployments`).then(setHistory), [cluster.id]);
+  const fetchHistory = useCallback(() => call('get', '/clusters/{id}/deployments', { params: { id: cluster.id } }).then(setHistory), [cluster.id]);
 
   useEffect(() => {
     let live = true;
-    api<Deployment[]>('GET', `/clusters/${cluster.id}/deployments`).then(
+    call('get', '/clusters/{id}/deployments', { params: { id: cluster.id } }).then(
       async (list) => {
         if (!live) return;
         setHistory(list);
@@ -121,13 +120,13 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const last = history[0];
   const resumable = last !== undefined && last.mode === 'real' && last.status !== 'succeeded' && last.status !== 'running';
 
-  const start = async (question: string, body: Record<string, unknown>) => {
+  const start = async (question: string, body: { dry_run?: boolean; resume?: boolean }) => {
     if (!window.confirm(question)) return;
     setBusy(true);
     setError(null);
     setStopping(null);
     try {
-      const started = await api<Deployment>('POST', `/clusters/${cluster.id}/deploy`, body);
+      const started = await call('post', '/clusters/{id}/deploy', { params: { id: cluster.id }, body });
       setLive({});
       setDeployment(await fetchOne(started.id));
       void fetchHistory();
@@ -152,7 +151,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     if (!window.confirm(`Stop deploying ${cluster.name}? No new task starts; tasks running now are let finish (or killed after a grace period), and the environment is left as far as it got.`)) return;
     setError(null);
     try {
-      await api('POST', `/clusters/${cluster.id}/stop`);
+      await call('post', '/clusters/{id}/stop', { params: { id: cluster.id } });
       setStopping(`Stop requested: no new task starts; the deployment ends when the tasks running now have finished.`);
     } catch (e) {
       setError(e);

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import type { TaskRun } from './model.js';
 
 /**
@@ -16,7 +16,7 @@ export function TaskOutput({ task, dryRun, deploymentId, live }: { task: TaskRun
   useEffect(() => {
     if (!open || running || output !== undefined || dryRun) return;
     let current = true;
-    api<TaskRun[]>('GET', `/deployments/${deploymentId}/tasks?node=${encodeURIComponent(task.node)}&task=${encodeURIComponent(task.taskId)}&output=true`).then(
+    call('get', '/deployments/{id}/tasks', { params: { id: deploymentId }, query: { node: task.node, task: task.taskId, output: true } }).then(
       (list) => current && setOutput(list[0]?.output ?? null),
       (e: Error) => current && setFailed(e.message),
     );

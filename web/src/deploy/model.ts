@@ -65,7 +65,8 @@ export function formatSeconds(s: number | null): string {
 export const STATUS_WORDS: Record<string, string> = { ready: 'done', error: 'failed', running: 'running', pending: 'waiting', skipped: 'skipped (its condition did not hold, or an earlier task failed)', stopped: 'stopped' };
 
 /** One shape for both task listings. */
-export const normalizeTask = (t: TaskRun): TaskRun => (t.taskId === undefined && t.task_id !== undefined ? { ...t, taskId: t.task_id } : t);
+/** A task as either listing gives it (`task_id` or `taskId`), with `taskId` always set. */
+export const normalizeTask = (t: Omit<TaskRun, 'taskId'> & { taskId?: string }): TaskRun => ({ ...t, taskId: t.taskId ?? t.task_id ?? '' });
 
 /** The key of one task of one node, for output streamed while it runs. */
 export const liveKey = (node: string, taskId: string) => `${node}\u0000${taskId}`;

@@ -1,10 +1,10 @@
 import { useMemo, useState } from 'react';
 import { token } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Node } from '../types.js';
+import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { keyOf, schedule, type GraphTask } from './schedule.js';
-import { readGraph, type GraphJson } from './graphJson.js';
+import { readGraph } from './graphJson.js';
 import { AXIS, LABEL, ROW, download, pictureSvg, svgToPng, ticks, type Picture } from './picture.js';
 import { CriticalPath } from './CriticalPath.js';
 
@@ -15,8 +15,8 @@ import { CriticalPath } from './CriticalPath.js';
  */
 export function GraphTab({ cluster }: { cluster: Cluster }) {
   const [type, setType] = useState('default');
-  const graph = useApi<GraphJson>(`/clusters/${cluster.id}/graphs/${type}?format=json`);
-  const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
+  const graph = useApi('/clusters/{id}/graphs/{type}', { params: { id: cluster.id, type }, query: { format: 'json' } });
+  const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
   const [zoom, setZoom] = useState(1);
   const [search, setSearch] = useState('');
   const [scrollTop, setScrollTop] = useState(0);

@@ -1,15 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
 import { formatBytes, type NodeView } from './realNode.js';
-
-interface SshKey {
-  public_key: string;
-  fingerprint: string;
-  type: string;
-}
 
 /**
  * Register a real host in this environment: Hearth connects over SSH first and keeps the node only
@@ -35,7 +29,8 @@ export function AddRealNode({ clusterId, onAdded }: { clusterId: string | number
     setConnecting(target);
     try {
       const body = { address: target, cluster_id: Number(clusterId), ...(name.trim() ? { name: name.trim() } : {}), ...(user.trim() ? { ssh_user: user.trim() } : {}), ...(port.trim() ? { ssh_port: Number(port) } : {}) };
-      const { node } = await api<{ ids: number[]; node: NodeView }>('POST', '/nodes', body);
+      // A real node's registration answers the node itself.
+      const node = (await call('post', '/nodes', { body })).node!;
       setAdded(node);
       setAddress('');
       setName('');
@@ -104,7 +99,7 @@ function AddRefusal({ error }: { error: unknown }) {
 
 /** Hearth's public key, to copy into the SSH user's authorized_keys on each node. */
 function SshKeyLine() {
-  const key = useApi<SshKey>('/ssh-key');
+  const key = useApi('/ssh-key');
   const [copied, setCopied] = useState<string | null>(null);
   if (key.error) return <Problems error={key.error} title="Hearth has no SSH key to show" />;
   if (!key.data) return <p aria-busy="true">Reading Hearth&apos;s SSH key…</p>;

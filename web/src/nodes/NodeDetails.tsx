@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, apiPath, ApiError } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
@@ -11,7 +11,7 @@ import { formatBytes, formatSpeed, hostKeyChanged, NODE_STATUS, sshTarget, type 
  * a host key that changed is said plainly, with the fingerprints, and can be accepted here.
  */
 export function NodeDetails({ id, onClose, onChanged }: { id: string | number; onClose: () => void; onChanged: () => void }) {
-  const node = useApi<NodeView>(apiPath`/nodes/${id}`);
+  const node = useApi('/nodes/{id}', { params: { id: Number(id) } });
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -23,7 +23,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
     setError(null);
     setDone(null);
     try {
-      await api('POST', apiPath`/nodes/${id}/refresh`, acceptHostKey ? { accept_host_key: acceptHostKey } : {});
+      await call('post', '/nodes/{id}/refresh', { params: { id: Number(id) }, body: acceptHostKey ? { accept_host_key: acceptHostKey } : {} });
       setDone(acceptHostKey ? `Accepted the new host key ${acceptHostKey}; facts gathered again.` : 'Facts gathered again.');
     } catch (err) {
       setError(err);

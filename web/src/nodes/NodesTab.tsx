@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Role } from '../types.js';
+import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
 import { AddRealNode } from './AddRealNode.js';
@@ -18,9 +18,9 @@ type SortKey = 'name' | 'role' | 'status';
  * what the role rules say before saving, and remove nodes.
  */
 export function NodesTab({ cluster }: { cluster: Cluster }) {
-  const nodes = useApi<Node[]>(`/clusters/${cluster.id}/nodes`);
-  const roles = useApi<Role[]>(`/clusters/${cluster.id}/roles`);
-  const attributes = useApi<{ editable: Record<string, unknown> }>(`/clusters/${cluster.id}/attributes`);
+  const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
+  const roles = useApi('/clusters/{id}/roles', { params: { id: cluster.id } });
+  const attributes = useApi('/clusters/{id}/attributes', { params: { id: cluster.id } });
   const [draft, setDraft] = useState<Record<string, string[]>>({});
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [check, setCheck] = useState<{ ok: boolean; findings: Finding[] } | null>(null);
@@ -45,8 +45,9 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   useEffect(() => {
     if (!nodes.data || nodes.data.length === 0) return;
     let live = true;
-    api<{ ok: boolean; findings: Finding[] }>('POST', `/clusters/${cluster.id}/nodes?dry_run=true`, { assignments: assignment() }).then(
-      (c) => live && setCheck(c),
+    call('post', '/clusters/{id}/nodes', { params: { id: cluster.id }, query: { dry_run: true }, body: { assignments: assignment() } }).then(
+      // With dry_run the answer is the verdict (ok and findings), never the node list.
+      (c) => live && setCheck('ok' in c ? c : null),
       (e) => live && setError(e),
     );
     return () => {
@@ -78,13 +79,13 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const addNodes = () =>
     run(async () => {
       // New simulated nodes join this environment with no roles yet; the server names them (`node-<id>`, unique).
-      const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count } });
-      await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: ids.map((id) => ({ node_id: id, roles: [] })) });
+      const { ids } = await call('post', '/nodes', { body: { simulate: { count } } });
+      await call('post', '/clusters/{id}/nodes', { params: { id: cluster.id }, body: { assignments: ids.map((id) => ({ node_id: id, roles: [] })) } });
       return `Added ${ids.length} node${ids.length === 1 ? '' : 's'}.`;
     });
   const save = () =>
     run(async () => {
-      await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: assignment() });
+      await call('post', '/clusters/{id}/nodes', { params: { id: cluster.id }, body: { assignments: assignment() } });
       return 'Saved.';
     });
   const removeSelected = () => {
@@ -93,7 +94,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
     const text = `Remove ${chosen.length} node${chosen.length === 1 ? '' : 's'} (${chosen.map((n) => n.name).join(', ')}) from ${cluster.name}? They return to the pool of unassigned nodes${deployed.length ? `; ${deployed.length} of them are deployed and lose their roles` : ''}.`;
     if (!window.confirm(text)) return;
     void run(async () => {
-      await api('POST', `/clusters/${cluster.id}/nodes/unassign`, { node_ids: chosen.map((n) => n.id) });
+      await call('post', '/clusters/{id}/nodes/unassign', { params: { id: cluster.id }, body: { node_ids: chosen.map((n) => n.id) } });
       setSelected(new Set());
       return `Removed ${chosen.map((n) => n.name).join(', ')} from the environment.`;
     });

@@ -3,51 +3,15 @@
  * reaches the host, its host key, its facts, and the last SSH error. A simulated node has only
  * `simulated: true`.
  */
-import type { Node } from '../types.js';
+import type { Schemas } from '../../../src/api/client.js';
 
-export interface DiskFact {
-  name: string;
-  size_bytes: number;
-  type: string;
-  model: string | null;
-  rotational: boolean | null;
-}
-
-export interface InterfaceFact {
-  name: string;
-  mac: string | null;
-  state: string;
-  addresses: string[];
-  speed_mbps: number | null;
-}
-
-export interface NodeFacts {
-  hostname: string;
-  os: { id: string | null; version_id: string | null; pretty_name: string | null };
-  cpus: number | null;
-  memory_bytes: number | null;
-  disks: DiskFact[];
-  interfaces: InterfaceFact[];
-}
-
+export type NodeFacts = Schemas['NodeFacts'];
+export type DiskFact = NodeFacts['disks'][number];
+export type InterfaceFact = NodeFacts['interfaces'][number];
 /** The last time Hearth could not reach the node; `host_key` is the fingerprint presented when the key changed. */
-export interface ReachError {
-  code: string;
-  message: string;
-  host_key?: string;
-  at?: string;
-}
-
-export interface NodeView extends Node {
-  simulated?: boolean;
-  address?: string;
-  ssh_user?: string;
-  ssh_port?: number;
-  host_key_fingerprint?: string | null;
-  facts?: NodeFacts | null;
-  facts_at?: string | null;
-  reach_error?: ReachError | null;
-}
+export type ReachError = NonNullable<Schemas['Node']['reach_error']>;
+/** A node with how it is reached (the API's Node: real nodes carry address, host key, facts). */
+export type NodeView = Schemas['Node'];
 
 /** What each status means to the operator, said where the status is shown. */
 export const NODE_STATUS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import type { PluginDetail } from './types.js';
@@ -19,7 +19,7 @@ export function PluginCard({ versions, clusters, onChanged }: { versions: Plugin
     setError(null);
     if (!window.confirm(`Uninstall ${p.title ?? p.name} ${p.version}? It is removed from the server; an environment that enables it must disable it first.`)) return;
     try {
-      await api('DELETE', `/plugins/${encodeURIComponent(String(p.id))}`);
+      await call('delete', '/plugins/{id}', { params: { id: p.id } });
       onChanged();
     } catch (e) {
       setError(e);

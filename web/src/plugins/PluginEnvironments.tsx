@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api, ApiError } from '../api.js';
+import { ApiError, call } from '../api.js';
 import type { Cluster } from '../types.js';
 import type { PluginDetail } from './types.js';
 
@@ -20,7 +20,7 @@ export function PluginEnvironments({ versions, clusters, onChanged }: { versions
   const apply = async (c: Cluster) => {
     const choice = wanted[String(c.id)] ?? current(c);
     try {
-      await api('PUT', `/clusters/${c.id}/attributes`, { plugins: { [name]: choice || null } });
+      await call('put', '/clusters/{id}/attributes', { params: { id: c.id }, body: { plugins: { [name]: choice || null } } });
       setResult((r) => ({ ...r, [String(c.id)]: { ok: true, text: choice ? `Enabled ${name} ${choice}.` : `Disabled ${name}.` } }));
       onChanged();
     } catch (e) {

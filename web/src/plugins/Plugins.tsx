@@ -1,17 +1,18 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api } from '../api.js';
+import { api, call } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Plugin } from '../types.js';
+import type { AnswerOf } from '../../../src/api/client.js';
 import { Problems } from '../components/Problems.js';
 import type { PluginDetail } from './types.js';
 import { PluginCard } from './PluginCard.js';
 
-type Installed = { plugin: Plugin; findings: Array<{ severity: string; message: string; code: string }> };
+/** What installing a package answers (the body is the package's bytes, so it goes through `api`). */
+type Installed = AnswerOf<'/plugins', 'post'>;
 
 /** Installed plugins, grouped by name with their versions side by side, and package upload. */
 export function Plugins() {
-  const plugins = useApi<Plugin[]>('/plugins');
-  const clusters = useApi<Cluster[]>('/clusters');
+  const plugins = useApi('/plugins');
+  const clusters = useApi('/clusters');
   const [details, setDetails] = useState<PluginDetail[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState('');
@@ -21,7 +22,7 @@ export function Plugins() {
   useEffect(() => {
     if (!plugins.data) return;
     let live = true;
-    Promise.all(plugins.data.map((p) => api<PluginDetail>('GET', `/plugins/${encodeURIComponent(String(p.id))}`))).then(
+    Promise.all(plugins.data.map((p) => call('get', '/plugins/{id}', { params: { id: p.id } }))).then(
       (list) => live && setDetails(list),
       (e) => live && setError(e),
     );

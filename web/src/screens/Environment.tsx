@@ -1,5 +1,4 @@
 import { useApi } from '../useApi.js';
-import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
@@ -17,8 +16,8 @@ const TABS = [
 const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
 
 export function Environment({ id, tab }: { id: string; tab: string }) {
-  const cluster = useApi<Cluster>(`/clusters/${id}`);
-  const releases = useApi<Release[]>('/releases');
+  const cluster = useApi('/clusters/{id}', { params: { id: Number(id) } });
+  const releases = useApi('/releases');
   if (cluster.loading && !cluster.data) return <p aria-busy="true">Loading…</p>;
   if (cluster.error) return <Problems error={cluster.error} title="Cannot open this environment" />;
   const c = cluster.data!;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import { go } from '../route.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
@@ -15,7 +15,7 @@ export function EnvironmentActions({ cluster, onChanged }: { cluster: Cluster; o
   const [name, setName] = useState(cluster.name);
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
-  const clusters = useApi<Cluster[]>(renaming ? '/clusters' : null);
+  const clusters = useApi(renaming ? '/clusters' : null);
   const problem = nameProblem(name, (clusters.data ?? []).filter((c) => c.id !== cluster.id).map((c) => c.name));
   const nodes = cluster.nodes ?? 0;
 
@@ -32,7 +32,7 @@ export function EnvironmentActions({ cluster, onChanged }: { cluster: Cluster; o
   };
   const rename = () =>
     act('', async () => {
-      await api('PATCH', `/clusters/${cluster.id}`, { name });
+      await call('patch', '/clusters/{id}', { params: { id: cluster.id }, body: { name } });
       setRenaming(false);
       onChanged();
       return `Renamed to ${name}.`;
@@ -41,14 +41,14 @@ export function EnvironmentActions({ cluster, onChanged }: { cluster: Cluster; o
     act(
       `Reset ${cluster.name} to undeployed? Its ${nodes} node${nodes === 1 ? '' : 's'} keep their roles as pending roles, to be installed again by the next deployment; what was deployed is forgotten (plugins it was deployed with can be disabled again). Past deployments stay in the history.`,
       async () => {
-        await api('POST', `/clusters/${cluster.id}/reset`);
+        await call('post', '/clusters/{id}/reset', { params: { id: cluster.id } });
         onChanged();
         return `${cluster.name} is reset: nothing is deployed, and every role is pending.`;
       },
     );
   const remove = () =>
     act(`Delete ${cluster.name}? The environment, its settings and its deployment history are removed; its ${nodes} node${nodes === 1 ? '' : 's'} return to the pool of unassigned nodes. This cannot be undone.`, async () => {
-      await api('DELETE', `/clusters/${cluster.id}`);
+      await call('delete', '/clusters/{id}', { params: { id: cluster.id } });
       go('/');
       return null;
     });

@@ -1,12 +1,11 @@
 import { useApi } from '../useApi.js';
-import type { Cluster, Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
 const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
 
 export function Environments() {
-  const releases = useApi<Release[]>('/releases');
-  const clusters = useApi<Cluster[]>('/clusters');
+  const releases = useApi('/releases');
+  const clusters = useApi('/clusters');
   if (releases.loading || clusters.loading) return <p aria-busy="true">Loading…</p>;
   if (releases.error) return <Problems error={releases.error} title="Cannot read the releases" />;
   const noRelease = (releases.data ?? []).length === 0;

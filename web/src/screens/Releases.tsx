@@ -1,18 +1,18 @@
 import { useState } from 'react';
-import { api } from '../api.js';
+import { call } from '../api.js';
 import { useApi } from '../useApi.js';
-import type { Cluster, Release } from '../types.js';
+import type { Release } from '../types.js';
 import { Problems } from '../components/Problems.js';
 
 export function Releases() {
-  const releases = useApi<Release[]>('/releases');
-  const clusters = useApi<Cluster[]>('/clusters');
+  const releases = useApi('/releases');
+  const clusters = useApi('/clusters');
   const [error, setError] = useState<unknown>(null);
   const remove = async (r: Release) => {
     setError(null);
     try {
       if (!window.confirm(`Delete release ${r.name} ${r.version}? Environments cannot be created from it afterwards.`)) return;
-      await api('DELETE', `/releases/${encodeURIComponent(String(r.id))}`);
+      await call('delete', '/releases/{id}', { params: { id: r.id } });
       releases.reload();
     } catch (e) {
       setError(e);

@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api, apiPath } from '../api.js';
+import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { go } from '../route.js';
-import type { CatalogEntry, Cluster, ComponentState, Release, WizardState } from '../types.js';
+import type { ComponentState, WizardState } from '../types.js';
 import { GROUPS, groupOf, type Pane } from '../components/groups.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
@@ -18,8 +18,8 @@ const STEPS: Array<{ id: 'start' | Pane | 'review'; title: string }> = [
 ];
 
 export function Wizard() {
-  const releases = useApi<Release[]>('/releases');
-  const clusters = useApi<Cluster[]>('/clusters');
+  const releases = useApi('/releases');
+  const clusters = useApi('/clusters');
   const [step, setStep] = useState(0);
   const [name, setName] = useState('');
   const [releaseId, setReleaseId] = useState<string>('');
@@ -27,7 +27,7 @@ export function Wizard() {
   const [state, setState] = useState<WizardState | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const catalog = useApi<CatalogEntry[]>(releaseId ? apiPath`/releases/${releaseId}/components` : null);
+  const catalog = useApi(releaseId ? '/releases/{id}/components' : null, { params: { id: releaseId } });
   const meta = useMemo(() => new Map((catalog.data ?? []).map((c) => [c.name, c])), [catalog.data]);
 
   useEffect(() => {
@@ -43,7 +43,7 @@ export function Wizard() {
   useEffect(() => {
     if (!releaseId || selection === null) return;
     let live = true;
-    api<WizardState>('GET', `${apiPath`/releases/${releaseId}/components/state`}?select=${encodeURIComponent(selection.join(','))}`).then(
+    call('get', '/releases/{id}/components/state', { params: { id: releaseId }, query: { select: selection.join(',') } }).then(
       (s) => {
         if (!live) return;
         setState({ ...s, components: s.components.map((c) => ({ ...c, description: meta.get(c.name)?.description, plugin: meta.get(c.name)?.plugin ?? null })) });
@@ -106,7 +106,7 @@ export function Wizard() {
     setBusy(true);
     setError(null);
     try {
-      const cluster = await api<Cluster>('POST', '/clusters', { name, release_id: isNaN(Number(releaseId)) ? releaseId : Number(releaseId), components: selection ?? [] });
+      const cluster = await call('post', '/clusters', { body: { name, release_id: releaseId, components: selection ?? [] } });
       go(`env/${cluster.id}/nodes`);
     } catch (e) {
       setError(e);

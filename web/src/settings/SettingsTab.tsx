@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { api, ApiError } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
@@ -13,7 +13,7 @@ import { PluginToggle } from './PluginToggle.js';
  * they concern.
  */
 export function SettingsTab({ cluster }: { cluster: Cluster }) {
-  const attrs = useApi<Attributes>(`/clusters/${cluster.id}/attributes`);
+  const attrs = useApi('/clusters/{id}/attributes', { params: { id: cluster.id } });
   const [draft, setDraft] = useState<Attributes | null>(null);
   const [plugins, setPlugins] = useState<Record<string, string | null>>({});
   const [refusal, setRefusal] = useState<PlacedRefusal | null>(null);
@@ -65,7 +65,7 @@ export function SettingsTab({ cluster }: { cluster: Cluster }) {
     }
     setBusy(true);
     try {
-      const answer = await api<{ changed: string[] }>('PUT', `/clusters/${cluster.id}/attributes`, body);
+      const answer = await call('put', '/clusters/{id}/attributes', { params: { id: cluster.id }, body });
       setSaved(`Saved.${answer.changed.length ? ` ${answer.changed.length} setting${answer.changed.length === 1 ? '' : 's'} changed.` : ''}`);
       attrs.reload();
     } catch (e) {
