@@ -3,19 +3,10 @@
  * issue) adds when each task started and finished, its exit status, attempts and output, which
  * these views show as soon as the API carries them.
  */
-export interface Deployment {
-  id: number;
-  graph_type?: string;
-  mode?: string;
-  status: 'running' | 'succeeded' | 'failed' | 'stopped' | string;
-  total: number;
-  done: number;
-  progress: number;
-  message: string | null;
-  started_at?: string;
-  finished_at?: string | null;
-  tasks?: TaskRun[];
-}
+import type { Schemas } from '../../../src/api/client.js';
+
+/** A deployment as the API gives it, its tasks (when listed) in the page's own form. */
+export type Deployment = Omit<Schemas['Deployment'], 'tasks'> & { tasks?: TaskRun[] };
 
 export interface TaskRun {
   node: string;

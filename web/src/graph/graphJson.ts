@@ -1,16 +1,8 @@
+import type { Schemas } from '../../../src/api/client.js';
 import type { GraphTask } from './schedule.js';
 
-type Dependency = { node: string; task: string } | { barrier: number };
-
 /** The graph endpoint's JSON (`format=json`): nodes with their scheduled tasks, and barriers. */
-export interface GraphJson {
-  nodes?: Array<{ id: string; roles?: string[]; tasks: Array<{ id: string; type?: string; start_s?: number; finish_s?: number; skipped?: boolean; requires?: Dependency[] }> }>;
-  barriers?: Array<{ id: number; meaning: string; requires?: Dependency[] }>;
-  critical_path?: Array<{ node: string; task: string }>;
-  makespan_s?: number;
-  cycle?: unknown;
-  findings?: Array<{ code: string; message: string; severity?: string }>;
-}
+export type GraphJson = Schemas['DeploymentGraph'];
 
 /**
  * Flatten the server's graph for drawing. A barrier (one vertex standing for "every node of a role")
