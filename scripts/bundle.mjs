@@ -116,6 +116,10 @@ const result = await build({
   // the bundle's URL, which bin/hearth passes in as __hearthUrl.
   define: { 'import.meta.url': '__hearthUrl', HEARTH_BUNDLED_SCHEMAS_STAMP: JSON.stringify(await schemasStampIfCompiled()) ?? 'undefined' },
   legalComments: 'linked',
+  // Whitespace and syntax only, names kept (stack traces still name functions): a third less to
+  // read and copy into a string at every start (2.9 -> 2.0 MB).
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   metafile: true,
 });

@@ -35,6 +35,20 @@ test('the command line registers only the areas under its first word, and each c
   }
 });
 
+test('`plugin validate` registers that command alone, exactly as among all of them; other plugin commands get the whole group', () => {
+  const full = program([]).commands.find((c) => c.name() === 'plugin')!;
+  for (const sub of full.commands.map((c) => c.name())) {
+    const only = program(['plugin', sub, '--json']);
+    const group = only.commands.find((c) => c.name() === 'plugin')!;
+    assert.deepEqual(shape(group.commands.find((c) => c.name() === sub)!), shape(full.commands.find((c) => c.name() === sub)!), sub);
+  }
+  assert.deepEqual(
+    program(['plugin', 'validate', 'dir']).commands.flatMap((c) => c.commands.map((s) => `${c.name()} ${s.name()}`)),
+    ['plugin validate'],
+  );
+  assert.deepEqual(shape(program(['plugin', 'valdate']).commands.find((c) => c.name() === 'plugin')!), shape(full), 'a misspelt subcommand gets the group, for commander to suggest from');
+});
+
 test('help, a flag first, or an unknown word: every command is registered', () => {
   const all = shape(program([]));
   for (const argv of [['--help'], ['-V'], ['help', 'plugin'], ['plugn', 'validate'], ['--help', 'plugin']]) assert.deepEqual(shape(program(argv)), all, argv.join(' '));
