@@ -50,7 +50,7 @@ test('the packed package installs, and the installed hearth runs its bundle', { 
     if (typeof (module as { enableCompileCache?: unknown }).enableCompileCache === 'function') {
       assert.match(validate.stderr, /hearth: code cache by Node \(module\.enableCompileCache: (enabled|already_enabled)/, "Node's compile cache is on");
     } else assert.match(validate.stderr, /hearth: code cache accepted\n/);
-    const bundled = /SCHEMAS_DIGEST = "([^"]+)"/.exec(readFileSync(join(installed, 'dist', 'bundle', 'hearth.cjs'), 'latin1'))?.[1];
+    const bundled = /SCHEMAS_DIGEST\s*=\s*"([^"]+)"/.exec(readFileSync(join(installed, 'dist', 'bundle', 'hearth.cjs'), 'latin1'))?.[1];
     assert.equal(bundled, schemasDigest(join(installed, 'schemas')), 'the bundle holds validators compiled from the schemas it ships with');
   } finally {
     rmSync(work, { recursive: true, force: true });
