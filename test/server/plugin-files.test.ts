@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -82,11 +82,32 @@ for (const engine of engines()) {
     test('a server\'s leftovers (a crash mid-unpacking, a plugin uninstalled elsewhere) go at its first use', async () => {
       const dir = join(work, 'server-c');
       mkdirSync(join(dir, 'gone-1.0.0-0123456789abcdef', 'gone'), { recursive: true });
-      writeFileSync(join(dir, '.packed-1.0.0-half.tar.gz'), 'partial');
+      writeFileSync(join(dir, '.packed-1.0.0-0a1b2c.tar.gz'), 'partial');
+      mkdirSync(join(dir, 'hearth-package-old'));
+      const twoHoursAgo = new Date(Date.now() - 7_200_000);
+      for (const old of ['.packed-1.0.0-0a1b2c.tar.gz', 'hearth-package-old']) utimesSync(join(dir, old), twoHoursAgo, twoHoursAgo);
+      // Young ones may be another unpacking's, under way: they stay.
+      mkdirSync(join(dir, 'hearth-package-young'));
       const files = new PluginFiles(dir);
       const where = await files.rootOf(t.db, await plugin());
       assert.ok('root' in where);
-      assert.deepEqual(readdirSync(dir).length, 1, readdirSync(dir).join(', '));
+      assert.deepEqual(readdirSync(dir).map((e) => e.replace(/-[0-9a-f]{16}$/, '')).sort(), ['hearth-package-young', 'packed-1.0.0']);
+    });
+
+    test('asked at once through a transaction and outside it: neither waits for the other (one connection), one folder', async () => {
+      const files = new PluginFiles(join(work, 'server-f'));
+      const record = await plugin();
+      const both = Promise.all([files.rootOf(t.db, record), t.db.transaction(async (tx) => files.rootOf(tx, record))]);
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the two waited for each other')), 60_000)));
+      try {
+        const [outside, inside] = await Promise.race([both, stuck]);
+        assert.ok('root' in outside && 'root' in inside);
+        assert.equal(outside.root, inside.root);
+        assert.equal(readdirSync(files.dir!).length, 1, readdirSync(files.dir!).join(', '));
+      } finally {
+        clearTimeout(timer);
+      }
     });
 
     test('a damaged stored package, or none stored, is not unpacked: the answer says why', async () => {

@@ -4,7 +4,8 @@
  * it can deploy the plugin) and unpacked once into this server's data folder, verified again as at
  * install, the first time a deployment or a repository request needs it.
  */
-import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { readPackage } from '../../package/build/index.js';
@@ -15,10 +16,14 @@ import * as packages from '../../store/plugin-packages.js';
 export type PluginRoot = { root: string } | { unusable: string };
 
 export class PluginFiles {
-  /** Unpackings under way in this process, by folder name, so two requests share one. */
-  private readonly pending = new Map<string, Promise<PluginRoot>>();
+  /**
+   * Unpackings under way in this process, by folder name, so two requests share one; only when they
+   * read through the same connection or transaction: one waiting inside a transaction for an
+   * unpacking that reads outside it could wait for ever on the embedded database (one connection).
+   */
+  private readonly pending = new Map<string, { q: store.Queryable; running: Promise<PluginRoot> }>();
   /** Packages uninstalled through another server, or left by a crash, are removed before the first unpacking. */
-  private swept?: Promise<void>;
+  private swept = false;
 
   /** `dir`: this server's folder for unpacked packages (`<data folder>/plugin-files`). */
   constructor(readonly dir: string | undefined) {}
@@ -29,29 +34,37 @@ export class PluginFiles {
     const digest = await packages.pluginPackageDigest(q, p.id);
     if (!digest) return { unusable: `plugin ${p.id} was installed from a package before Hearth kept package files; install the package again (uninstall, then install) to deploy it for real` };
     if (!this.dir) return { unusable: `this server keeps no plugin files (it has no data folder), so plugin ${p.id}, installed from a package, cannot be deployed from it` };
-    this.swept ??= this.sweep(q).catch(() => undefined);
-    await this.swept;
-    const name = folderName(p, digest.sha256);
-    let running = this.pending.get(name);
-    if (!running) {
-      running = this.unpack(q, p, name, join(this.dir, name)).finally(() => this.pending.delete(name));
-      this.pending.set(name, running);
+    if (!this.swept) {
+      // Each first caller sweeps through its own connection (see pending); sweeps never touch
+      // work under way, so two at once are harmless.
+      await this.sweep(q).catch(() => undefined);
+      this.swept = true;
     }
-    return running;
+    const name = folderName(p, digest.sha256);
+    const shared = this.pending.get(name);
+    if (shared?.q === q) return shared.running;
+    // Two unpackings of one package end in one folder: the second finds the first's (see unpack).
+    const entry = { q, running: this.unpack(q, p, name, join(this.dir, name)).finally(() => this.pending.get(name) === entry && this.pending.delete(name)) };
+    this.pending.set(name, entry);
+    return entry.running;
   }
 
   private async unpack(q: store.Queryable, p: store.PluginRecord, name: string, final: string): Promise<PluginRoot> {
     const done = topFolder(final);
     if (done) return { root: done };
     mkdirSync(this.dir!, { recursive: true, mode: 0o700 });
-    const file = join(this.dir!, `.${name}.tar.gz`);
+    const file = join(this.dir!, `.${name}-${randomBytes(6).toString('hex')}.tar.gz`);
     try {
       const out = createWriteStream(file, { mode: 0o600 });
-      await packages.readPluginPackage(q, p.id, async (chunk) => {
-        if (!out.write(chunk)) await once(out, 'drain');
-      });
-      out.end();
-      await once(out, 'finish');
+      try {
+        await packages.readPluginPackage(q, p.id, async (chunk) => {
+          if (!out.write(chunk)) await once(out, 'drain');
+        });
+        out.end();
+        await once(out, 'finish');
+      } finally {
+        out.destroy();
+      }
       const opened = await readPackage(file, { tempDir: this.dir! });
       if (!opened.ok || !opened.dir) {
         await opened.cleanup();
@@ -61,7 +74,7 @@ export class PluginFiles {
       try {
         renameSync(temp, final);
       } catch (err) {
-        // Another unpacking (a second server on this data folder) finished first: use its folder.
+        // Another unpacking of this package (through another connection) finished first: use its folder.
         await opened.cleanup();
         const other = topFolder(final);
         if (!other) throw err;
@@ -86,9 +99,20 @@ export class PluginFiles {
     const plugins = await listPlugins(q);
     const byId = new Map(plugins.map((p) => [p.id, p]));
     const kept = new Set((await packages.pluginPackageDigests(q)).flatMap((d) => (byId.has(d.pluginId) ? [folderName(byId.get(d.pluginId)!, d.sha256)] : [])));
-    for (const entry of readdirSync(this.dir)) if (!kept.has(entry)) rmSync(join(this.dir, entry), { recursive: true, force: true });
+    const now = Date.now();
+    for (const entry of readdirSync(this.dir)) {
+      if (kept.has(entry) || this.pending.has(entry)) continue;
+      const path = join(this.dir, entry);
+      // A download or an unpacking folder (`.<name>-….tar.gz`, readPackage's `hearth-package-…`) may
+      // belong to an unpacking under way; only an old one is a crash's leftover.
+      if ((entry.startsWith('.') || entry.startsWith('hearth-package-')) && now - statSync(path).mtimeMs < LEFTOVER_AGE_MS) continue;
+      rmSync(path, { recursive: true, force: true });
+    }
   }
 }
+
+/** A download or unpacking folder older than this was left by a server that stopped mid-way. */
+const LEFTOVER_AGE_MS = 3_600_000;
 
 const folderName = (p: Pick<store.PluginRecord, 'name' | 'version'>, sha256: string): string => `${p.name}-${p.version}-${sha256.slice(0, 16)}`;
 
