@@ -118,6 +118,15 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     assert.deepEqual(cmp.map((l) => l.step), ['compute-services start', 'compute-services done']);
     assert.ok(cmp[0].t >= ctl[1].t, `compute-services started at ${cmp[0].t}, before controller-services ended at ${ctl[1].t}`);
 
+    // The other graphs run too: provisioning (provision.sh) and network verification (each node
+    // holds the address the deployment knows it by).
+    for (const graph of ['provisioning', 'network_verification']) {
+      const ran = hearth('env', 'deploy', 'skel-env', '--graph', graph, '--follow');
+      assert.equal(ran.code, 0, ran.err + ran.out);
+      assert.match(ran.out, /^deployment \d+: succeeded, 2\/2 tasks/m);
+    }
+    for (const i of [CONTROLLER, COMPUTE]) assert.deepEqual((await taskLog(i)).slice(-2).map((l) => l.step), ['provision start', 'provision done']);
+
     // The deletion graph's erase.sh removes what the release wrote, and only that.
     const erased = hearth('env', 'deploy', 'skel-env', '--graph', 'deletion', '--follow');
     assert.equal(erased.code, 0, erased.err + erased.out);
