@@ -78,8 +78,15 @@ export async function assignNodes(q: Queryable, clusterId: number, assignments: 
   }
 }
 
+/**
+ * The status of a node nothing is deployed on: Nailgun's `discover` for a simulated node, and
+ * `discovered` for a real one (as registering it says), so a real node taken out of an environment
+ * or reset does not change its word.
+ */
+export const UNDEPLOYED = "CASE WHEN address IS NULL THEN 'discover' ELSE 'discovered' END";
+
 export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> {
-  await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = 'discover' WHERE id = ANY($1::int[])`, [ids]);
+  await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = ${UNDEPLOYED} WHERE id = ANY($1::int[])`, [ids]);
 }
 
 /** After a successful deploy: what was pending is now deployed, merged with what was there. */

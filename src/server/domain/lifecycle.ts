@@ -12,7 +12,7 @@ export async function resetEnvironment(q: store.Queryable, id: number): Promise<
   const cluster = await clusterOr404(q, id, { lock: true });
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed; it can be reset when the deployment ends`);
   await q.query(
-    `UPDATE nodes SET pending_roles = COALESCE((SELECT jsonb_agg(DISTINCT r ORDER BY r) FROM jsonb_array_elements_text(nodes.roles || nodes.pending_roles) AS r), '[]'::jsonb), roles = '[]'::jsonb, status = 'discover' WHERE cluster_id = $1`,
+    `UPDATE nodes SET pending_roles = COALESCE((SELECT jsonb_agg(DISTINCT r ORDER BY r) FROM jsonb_array_elements_text(nodes.roles || nodes.pending_roles) AS r), '[]'::jsonb), roles = '[]'::jsonb, status = ${store.UNDEPLOYED} WHERE cluster_id = $1`,
     [cluster.id],
   );
   await q.query(`UPDATE clusters SET status = 'new', deployed = NULL WHERE id = $1`, [cluster.id]);

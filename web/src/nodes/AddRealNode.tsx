@@ -86,6 +86,16 @@ const summary = (n: NodeView) => {
 
 /** An unreachable host in the SSH error's words, with what to do; other refusals as usual. */
 function AddRefusal({ error }: { error: unknown }) {
+  if (error instanceof ApiError && error.code === 'node/address-taken') {
+    // The server's hint names the CLI; on this page the node is in a table already.
+    return (
+      <div role="alert" className="problems" data-code={error.code}>
+        <strong>The node was not added: Hearth knows this host already</strong>
+        <p>{sentence(error.message)}</p>
+        <p>What to do: find it in this environment&apos;s table or under &quot;Nodes in no environment&quot;, or in another environment; open it there to refresh its facts.</p>
+      </div>
+    );
+  }
   if (!(error instanceof ApiError) || error.code !== 'node/unreachable') return <Problems error={error} title="The node was not added" />;
   const hint = (error.details as { hint?: string } | undefined)?.hint;
   return (

@@ -6,6 +6,7 @@ import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
 import { AddRealNode } from './AddRealNode.js';
 import { NodeDetails } from './NodeDetails.js';
+import { NodePool } from './NodePool.js';
 import type { NodeView as Node } from './realNode.js';
 import { RolesPanel } from './RolesPanel.js';
 import { isRecommendation, rankFindings, restrictionReason, type Finding } from './roleRules.js';
@@ -31,6 +32,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
   const [roleFilter, setRoleFilter] = useState('');
   const [sort, setSort] = useState<SortKey>('name');
   const [open, setOpen] = useState<string | null>(null);
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
     const next: Record<string, string[]> = {};
@@ -72,6 +74,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
     try {
       setSaved(await work());
       nodes.reload();
+      setVersion((v) => v + 1);
     } catch (e) {
       setError(e);
     }
@@ -156,6 +159,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
         </button>
         <span className="note">for planning and dry runs: nothing to connect to</span>
       </div>
+      <NodePool clusterId={cluster.id} clusterName={cluster.name} version={version} onChanged={nodes.reload} />
       <Problems error={error || nodes.error || roles.error} />
       {open !== null && <NodeDetails key={open} id={open} onClose={() => setOpen(null)} onChanged={nodes.reload} />}
       {(nodes.data ?? []).length === 0 ? (
