@@ -8,19 +8,24 @@
  * or `prepare` through `npm ci`) finds the checkout files that script names already copied. A mistake is reported as `Dockerfile:LINE: what, and what
  * to do`, and the exit status is 1; usage errors exit with 2.
  *
- * Usage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .]   (npm run check:docker)
+ * With --rehearse, the stages are then played without Docker (scripts/docker-rehearse.mjs).
+ *
+ * Usage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .] [--rehearse]   (npm run check:docker)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join, posix, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseDockerfile } from './dockerfile.mjs';
+import { globRegExp, ignoreRules } from './dockerignore.mjs';
+import { rehearse } from './docker-rehearse.mjs';
 
 let args;
 try {
-  args = parseArgs({ options: { file: { type: 'string' }, context: { type: 'string' }, quiet: { type: 'boolean' } } }).values;
+  args = parseArgs({ options: { file: { type: 'string' }, context: { type: 'string' }, quiet: { type: 'boolean' }, rehearse: { type: 'boolean' } } }).values;
 } catch (err) {
-  process.stderr.write(`check-docker-context: ${err.message}\nusage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .]\n`);
+  process.stderr.write(`check-docker-context: ${err.message}\nusage: node scripts/check-docker-context.mjs [--file Dockerfile] [--context .] [--rehearse]\n`);
   process.exit(2);
 }
 const context = resolve(args.context ?? '.');
@@ -68,6 +73,19 @@ if (problems.length) {
 }
 const copies = stages.reduce((n, s) => n + s.steps.filter((x) => x.kind === 'copy').length, 0);
 process.stdout.write(`${shown}: ${copies} COPY/ADD instructions in ${stages.length} stage${stages.length === 1 ? '' : 's'} match the build context ${context}${ignoreFile ? ` and ${ignoreName}` : ''}\n`);
+if (args.rehearse) {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-docker-rehearsal-'));
+  try {
+    const say = (text) => process.stdout.write(`rehearsal: ${text}\n`);
+    const found = await rehearse({ stages, context, ignore, work, say });
+    if (found.length) {
+      process.stderr.write(`${found.map((p) => `${shown} rehearsal: ${p}`).join('\n')}\n`);
+      process.exitCode = 1;
+    } else say(`${shown}'s stages built and its image's command answered, without Docker (system set-up not rehearsed)`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 
 function checkCopy(stage, step) {
   const where = `${step.instruction} ${step.text}`;
@@ -298,63 +316,3 @@ function globContext(pattern) {
   walk('.', 0);
   return out;
 }
-
-/** .dockerignore as Docker reads it: in order, the last matching line wins, a line matching a folder matches all under it. */
-function ignoreRules(text) {
-  const rules = [];
-  text.split(/\r?\n/).forEach((raw, i) => {
-    let t = raw.trim();
-    if (!t || t.startsWith('#')) return;
-    const exception = t.startsWith('!');
-    if (exception) t = t.slice(1).trim();
-    const pattern = posix.normalize(t.replace(/^\/+/, '')).replace(/\/+$/, '');
-    rules.push({ line: i + 1, text: raw.trim(), exception, pattern, re: globRegExp(pattern), prefix: pattern.split(/[*?[\\]/)[0] });
-  });
-  const matches = (rule, path) => {
-    if (rule.re.test(path)) return true;
-    for (let at = path.indexOf('/'); at > 0; at = path.indexOf('/', at + 1)) if (rule.re.test(path.slice(0, at))) return true;
-    return false;
-  };
-  return {
-    ruleFor(path) {
-      let found;
-      for (const rule of rules) if (matches(rule, path)) found = rule;
-      return found && !found.exception ? found : undefined;
-    },
-    excludes(path) {
-      return this.ruleFor(path) !== undefined;
-    },
-    /** Whether an exception line may bring back something below an excluded folder. */
-    mayReinclude(dir) {
-      return rules.some((r) => r.exception && (r.prefix === '' || r.prefix.startsWith(`${dir}/`) || `${dir}/`.startsWith(r.prefix)));
-    },
-  };
-}
-
-/** A Docker path pattern as a regular expression over `/`-separated paths. */
-function globRegExp(pattern) {
-  let re = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*' && pattern[i + 1] === '*') {
-      i++;
-      if (pattern[i + 1] === '/') {
-        i++;
-        re += '(?:.*/)?';
-      } else re += '.*';
-    } else if (c === '*') re += '[^/]*';
-    else if (c === '?') re += '[^/]';
-    else if (c === '[') {
-      const end = pattern.indexOf(']', i + 2);
-      if (end < 0) re += '\\[';
-      else {
-        const body = pattern.slice(i + 1, end);
-        re += `[${body.startsWith('!') || body.startsWith('^') ? `^${body.slice(1)}` : body}]`.replace(/\\(?!\])/g, '\\\\');
-        i = end;
-      }
-    } else if (c === '\\' && i + 1 < pattern.length) re += `\\${pattern[++i]}`.replace(/^\\([A-Za-z0-9])$/, '$1');
-    else re += c.replace(/[.+^${}()|\]\\/]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
-

@@ -59,7 +59,8 @@ export function parseDockerfile(text) {
     }
     if (keyword === 'FROM') {
       const words = rest.split(/\s+/).filter((w) => !w.startsWith('--'));
-      const image = expand(words[0] ?? '');
+      // FROM sees only the ARGs declared before the first FROM.
+      const image = substitute(words[0] ?? '', globals, escape);
       const name = words.length >= 3 && words[1].toLowerCase() === 'as' ? words[2].toLowerCase() : undefined;
       const parent = stages.find((s) => s.name === image.toLowerCase());
       stages.push({
@@ -94,9 +95,12 @@ export function parseDockerfile(text) {
       case 'USER':
         stage.user = expand(rest);
         break;
-      case 'HEALTHCHECK':
+      case 'HEALTHCHECK': {
         stage.healthcheck = !/^NONE$/i.test(rest);
+        const command = /\bCMD\s+(.*)$/.exec(rest);
+        stage.healthcheckCommand = command ? jsonForm(command[1]) : undefined;
         break;
+      }
       case 'RUN':
         stage.runs.push(rest);
         stage.steps.push({ kind: 'run', line, text: rest, workdir: stage.workdir });
@@ -106,10 +110,21 @@ export function parseDockerfile(text) {
         stage.steps.push({ kind: 'copy', instruction: keyword, line, text: rest, workdir: stage.workdir, ...copyArguments(rest, expand) });
         break;
       default:
-        stage.steps.push({ kind: 'other', keyword, line });
+        stage.steps.push({ kind: 'other', keyword, line, json: jsonForm(rest) });
     }
   }
   return { stages };
+}
+
+/** An instruction's JSON (exec) form, `["a", "b"]`, as a list; undefined for the shell form. */
+function jsonForm(text) {
+  if (!text.trim().startsWith('[')) return undefined;
+  try {
+    const list = JSON.parse(text);
+    return Array.isArray(list) && list.every((w) => typeof w === 'string') ? list : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function copyArguments(rest, expand) {

@@ -19,8 +19,8 @@ const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
 const built = existsSync(join(repoRoot, 'dist', 'bundle', 'hearth.cjs')) && existsSync(join(repoRoot, 'web', 'dist', 'index.html')) && existsSync(join(repoRoot, 'node_modules'));
 const skipUnbuilt = built ? false : 'not built: npm run build (the check needs the build outputs the image copies)';
 
-function check(args: string[], cwd = repoRoot) {
-  const r = spawnSync(process.execPath, [script, ...args], { cwd, encoding: 'utf8', timeout: 60_000 });
+function check(args: string[], cwd = repoRoot, env: Record<string, string> = {}) {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd, encoding: 'utf8', timeout: 240_000, env: { ...process.env, ...env } });
   return { status: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -268,3 +268,81 @@ test('bad usage says what was wrong and exits 2', () => {
   assert.equal(u.status, 2);
   assert.match(u.err, /usage: node scripts\/check-docker-context\.mjs/);
 });
+
+/**
+ * A small project of its own (no dependencies, so `npm ci` is quick): a build stage makes dist/,
+ * the runtime copies it and runs a server whose /healthz the HEALTHCHECK asks.
+ */
+function rehearsalProject(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-rehearsal-project-'));
+  const put = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  put('package.json', JSON.stringify({ name: 'tiny', version: '1.0.0', private: true, scripts: { build: 'node build.js' } }));
+  put('package-lock.json', JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } }));
+  put('build.js', "require('fs').mkdirSync('dist', { recursive: true }); require('fs').writeFileSync('dist/answer.js', 'module.exports = 200;');\n");
+  // The command: `app serve --host H --port P --data-dir D`, answering /healthz with what dist/ says.
+  put('bin/app', "#!/usr/bin/env node\nconst a = process.argv; const at = (f) => a[a.indexOf(f) + 1];\nconst status = require('../dist/answer.js');\nrequire('http').createServer((q, r) => { r.statusCode = q.url === '/healthz' ? status : 404; r.end(); }).listen(Number(at('--port')), at('--host'));\n");
+  // Built here as well, as a checkout is before its image is built (the static check asks for it).
+  put('dist/answer.js', 'module.exports = 200;');
+  put('.dockerignore', '*\n!package.json\n!package-lock.json\n!build.js\n!bin\n');
+  put(
+    'Dockerfile',
+    [
+      'FROM node:24-bookworm-slim AS build',
+      'WORKDIR /app',
+      'COPY package.json package-lock.json ./',
+      'RUN npm ci --ignore-scripts',
+      'COPY build.js ./',
+      'RUN npm run build',
+      'FROM node:24-bookworm-slim',
+      'RUN apt-get update && apt-get install -y tini',
+      'WORKDIR /app',
+      'COPY package.json ./',
+      'COPY bin ./bin',
+      'COPY --from=build /app/dist ./dist',
+      'ENV PATH=/app/bin:$PATH',
+      'USER 1000',
+      'HEALTHCHECK CMD ["node", "-e", "fetch(\'http://127.0.0.1:8080/healthz\').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]',
+      'ENTRYPOINT ["/usr/bin/tini", "--", "app"]',
+      'CMD ["serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data"]',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+test('--rehearse plays the stages without Docker: builds, copies between stages, starts the command and passes the HEALTHCHECK', { timeout: 300_000 }, () => {
+  const dir = rehearsalProject();
+  try {
+    const r = check(['--context', dir, '--rehearse'], dir);
+    assert.equal(r.status, 0, r.out + r.err);
+    assert.match(r.out, /rehearsal: +line 4: RUN npm ci --ignore-scripts/);
+    assert.match(r.out, /rehearsal: +line 8: RUN apt-get update .*: system set-up, not rehearsed/);
+    assert.match(r.out, /rehearsal: starting the image's command: app serve --host 127\.0\.0\.1 --port \d+ --data-dir /);
+    assert.match(r.out, /rehearsal: the HEALTHCHECK passed against it/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--rehearse fails where the image would not work: a build output left behind, a failing build, an unhealthy server', { timeout: 300_000 }, () => {
+  const cases: Array<[string, (dir: string) => void, RegExp]> = [
+    ['the runtime without dist/', (dir) => writeFileSync(join(dir, 'Dockerfile'), readFileSync(join(dir, 'Dockerfile'), 'utf8').replace('COPY --from=build /app/dist ./dist\n', '')), /rehearsal: the image's command exited with 1:[\s\S]*Cannot find module '\.\.\/dist\/answer\.js'/],
+    ['a build that fails', (dir) => writeFileSync(join(dir, 'build.js'), 'process.exit(3);\n'), /rehearsal: line 6: RUN npm run build failed \(exit 3\)/],
+    ['a server whose /healthz answers 503', (dir) => writeFileSync(join(dir, 'build.js'), readFileSync(join(dir, 'build.js'), 'utf8').replace('= 200', '= 503')), /rehearsal: the HEALTHCHECK did not pass within 5 s/],
+  ];
+  for (const [name, spoil, expected] of cases) {
+    const dir = rehearsalProject();
+    try {
+      spoil(dir);
+      const r = check(['--context', dir, '--rehearse'], dir, { HEARTH_REHEARSAL_HEALTH_SECONDS: '5' });
+      assert.equal(r.status, 1, `${name}: ${r.out}`);
+      assert.match(r.err, expected, name);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+});
+
