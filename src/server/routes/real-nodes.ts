@@ -42,13 +42,15 @@ export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], w
 export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   deployRunRoutes(api, ctx);
   // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
+  // Hearth's SSH key may be settled after the routes are made (start-up work that finishes once the
+  // server listens), so each tick looks for it rather than the registration.
   const every = Number(process.env.HEARTH_NODE_CHECK_SECONDS ?? 60) * 1000;
-  if (ctx.ssh && Number.isFinite(every) && every > 0) {
+  if (Number.isFinite(every) && every > 0) {
     let timer: NodeJS.Timeout | undefined;
     let running = false;
     api.addHook('onReady', async () => {
       timer = setInterval(() => {
-        if (running) return;
+        if (running || !ctx.ssh) return;
         running = true;
         void checkReachability(accessContext(ctx))
           .catch(() => undefined)
