@@ -64,6 +64,17 @@ function responseOf(status: string, entry: Record<string, any>): Record<string, 
   return { description, content: { 'application/json': { schema: withRefs(entry) } } };
 }
 
+/** An answer in a few words for the /docs page: `Cluster`, `list of Node`, `no body`, or its media type. */
+function shapeOf(entry: Record<string, any>): string {
+  if (entry.type === 'null') return 'no body';
+  const [media, content] = Object.entries((entry.content ?? { 'application/json': { schema: entry } }) as Record<string, { schema?: any }>)[0] ?? [];
+  const schema = content?.schema;
+  const name = schema && componentNames.get(schema);
+  if (name) return name;
+  const items = schema?.type === 'array' && componentNames.get(schema.items);
+  return items ? `list of ${items}` : (media ?? 'JSON');
+}
+
 export class ApiCatalog {
   private readonly operations: Operation[] = [];
 
@@ -135,10 +146,13 @@ export class ApiCatalog {
       const rows = ops
         .map((op) => {
           const body = op.schema.body ? `<details><summary>body</summary><pre>${esc(JSON.stringify(op.schema.body, null, 2))}</pre></details>` : '';
-          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(documentPath(op.path))}</code></td><td>${esc(op.schema.summary)}${op.method === 'get' ? '' : ' <em>(admin token)</em>'}${body}</td></tr>`;
+          const answers = Object.entries(op.schema.response ?? {})
+            .filter(([status]) => /^[23]/.test(status))
+            .map(([status, entry]) => `${status} ${shapeOf(entry as Record<string, any>)}`);
+          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(documentPath(op.path))}</code></td><td>${esc(op.schema.summary)}${op.needsToken ? ' <em>(admin token)</em>' : ''}${body}</td><td>${esc(answers.join('; '))}</td></tr>`;
         })
         .join('\n');
-      return `<h2>${esc(tag)}</h2><table><thead><tr><th>method</th><th>path</th><th>what</th></tr></thead><tbody>${rows}</tbody></table>`;
+      return `<h2>${esc(tag)}</h2><table><thead><tr><th>method</th><th>path</th><th>what</th><th>answers</th></tr></thead><tbody>${rows}</tbody></table>`;
     });
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Hearth API ${esc(version)}</title>
 <style>body{font:15px/1.5 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}pre{background:#f6f6f6;padding:.5rem;overflow:auto}</style></head>

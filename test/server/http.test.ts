@@ -115,6 +115,14 @@ describe('HTTP face', () => {
     const page = await t.app.inject({ method: 'GET', url: '/docs' });
     assert.match(page.headers['content-type'] as string, /text\/html/);
     assert.match(page.body, /\/api\/v1\/clusters\/\{id\}\/deploy/);
+    // Each operation says what it answers, with its real status.
+    const row = (method: string, path: string) => new RegExp(`<code>${method}</code></td><td><code>${path.replace(/[{}]/g, '\\$&')}</code></td>((?:(?!</tr>).)*)</tr>`, 's').exec(page.body)?.[1] ?? '';
+    assert.match(row('POST', '/api/v1/clusters'), /<em>\(admin token\)<\/em>.*<td>201 Cluster<\/td>$/s);
+    assert.match(row('POST', '/api/v1/clusters/{id}/deploy'), /<td>202 Deployment<\/td>$/);
+    assert.match(row('DELETE', '/api/v1/clusters/{id}'), /<td>204 no body<\/td>$/);
+    assert.match(row('POST', '/api/v1/templates/find'), /<td>200 application\/json<\/td>$/);
+    assert.doesNotMatch(row('POST', '/api/v1/templates/find'), /admin token/, 'a public read is not marked as needing the token');
+    assert.match(page.body, /<code>GET<\/code><\/td><td><code>\/api\/v1\/nodes<\/code><\/td><td>[^<]*<\/td><td>200 list of Node<\/td>/);
   });
 
   test('an uploaded package installs; a tampered one is refused and leaves nothing', async () => {
