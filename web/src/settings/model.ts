@@ -5,6 +5,7 @@
  */
 import { checkRestrictions } from '../../../src/core/expressions/index.js';
 import { settingValueProblem, type SettingDefinition } from '../../../src/core/settings/index.js';
+import type { Schemas } from '../../../src/api/client.js';
 
 export type Attr = SettingDefinition & { description?: string; weight?: number; restrictions?: unknown };
 export interface SectionMeta {
@@ -19,15 +20,8 @@ export interface SectionMeta {
 export type Section = { metadata?: SectionMeta } & Record<string, unknown>;
 export type Editable = Record<string, Section>;
 
-/** A plugin as `GET /clusters/{id}/attributes` lists it (`plugins`). */
-export interface PluginSection {
-  name: string;
-  title: string;
-  enabled: boolean;
-  chosen_version: string | null;
-  versions: Array<{ version: string; id: string; fits: boolean; reason: string }>;
-  locked_reason: string | null;
-}
+/** A plugin as `GET /clusters/{id}/attributes` lists it (`plugins`): the API's PluginSection. */
+export type PluginSection = Schemas['PluginSection'];
 
 export interface Attributes {
   editable: Editable;
