@@ -72,7 +72,8 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
   const controller = new AbortController();
   options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   options.kill?.addEventListener('abort', () => controller.abort(), { once: true });
-  const queue = [...plan.targets.values()].filter((t) => nodeHasWork(plan, t.id));
+  const graphNodes = new Map(plan.graph.nodes.map((n) => [n.id, n]));
+  const queue = [...plan.targets.values()].filter((t) => nodeHasWork(plan, graphNodes.get(t.id)));
   let slots = Math.max(1, options.maxParallel ?? 50);
   const waiting: Array<() => void> = [];
   const acquire = () => (slots > 0 ? (slots--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
@@ -114,8 +115,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
 }
 
 /** Whether a node has a task to run (not only markers): a node with none is not prepared. */
-function nodeHasWork(plan: DeploymentPlan, id: string): boolean {
-  const node = plan.graph.nodes.find((n) => n.id === id);
+function nodeHasWork(plan: DeploymentPlan, node: DeploymentGraph['nodes'][number] | undefined): boolean {
   if (!node) return false;
   const slots = plan.graph.classes[node.classIndex].slots;
   return slots.some((s, i) => plan.graph.skipped[node.base + i] !== 1 && !MARKER_TYPES.has(s.task.type) && s.task.type !== 'master_shell');

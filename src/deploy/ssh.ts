@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { quote } from './quote.js';
+import { ShellSession } from './session.js';
 import { OutputTail, type DeployTarget, type ExecOptions, type ExecResult, type Transport } from './transport.js';
 
 export interface SshOptions {
@@ -21,9 +22,13 @@ export interface SshOptions {
   connectTimeoutS?: number;
   /** Where the control sockets live (short: a Unix socket path has ~100 bytes). */
   controlDir?: string;
+  /** Keep a shell open per node for commands (default); false: a process per command. */
+  sessions?: boolean;
 }
 
 const ALIAS = 'hearth-node';
+/** Bytes of stdin a command may carry through a node's open shell (more: a process of its own). */
+const SESSION_DATA_LIMIT = 8 * 1024 * 1024;
 
 /** Words for the ways an SSH connection fails, from OpenSSH's messages. */
 export function sshFailure(stderr: string): { code: string; message: string } {
@@ -47,6 +52,7 @@ export class SshTransport implements Transport {
   readonly kind = 'ssh' as const;
   private readonly dir: string;
   private readonly masters = new Set<string>();
+  private readonly sessions = new Map<string, ShellSession>();
 
   constructor(private readonly options: SshOptions) {
     this.dir = options.controlDir ?? mkdtempSync(join(tmpdir(), 'hearth-ssh-'));
@@ -98,6 +104,15 @@ export class SshTransport implements Transport {
   exec(t: DeployTarget, command: string, options: ExecOptions = {}): Promise<ExecResult> {
     // The remote side enforces the timeout too: closing our end does not stop a remote command.
     const remote = options.timeoutMs ? `timeout --kill-after=5 ${Math.max(1, Math.ceil(options.timeoutMs / 1000))} sh -c ${quote(command)}` : command;
+    // A node with a recorded key keeps a shell open (session.ts); streamed or large stdin, or a
+    // second command while one runs there, goes through a process of its own.
+    const small = options.stdin === undefined || ((typeof options.stdin === 'string' || Buffer.isBuffer(options.stdin)) && Buffer.byteLength(options.stdin) <= SESSION_DATA_LIMIT);
+    if (t.hostKey && small && this.options.sessions !== false) {
+      const slug = this.slug(t);
+      let session = this.sessions.get(slug);
+      if (!session?.alive) this.sessions.set(slug, (session = new ShellSession(['ssh', ...this.baseArgs(t), '--', t.address], sshFailure)));
+      if (session.idle) return session.run(remote, options);
+    }
     return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true);
   }
 
@@ -136,10 +151,14 @@ export class SshTransport implements Transport {
 
   /** Drop a node's master connection (after a reboot it is dead anyway). */
   async forget(t: DeployTarget): Promise<void> {
+    this.sessions.get(this.slug(t))?.close();
+    this.sessions.delete(this.slug(t));
     await this.spawnSsh('ssh', [...this.baseArgs(t), '-O', 'exit', t.address], { timeoutMs: 5000 }, false).catch(() => undefined);
   }
 
   async close(): Promise<void> {
+    for (const session of this.sessions.values()) session.close();
+    this.sessions.clear();
     const { readdirSync } = await import('node:fs');
     const socks = readdirSync(this.dir).filter((f) => f.endsWith('.sock'));
     await Promise.all(

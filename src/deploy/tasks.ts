@@ -116,7 +116,9 @@ export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutc
       if (!cmd) return failed('shell needs parameters.cmd');
       const cwd = remotePath(ctx.scripts, text(task, 'cwd') ?? '.');
       // The command is the task author's shell code; only Hearth's own words around it are quoted.
-      const line = `cd -- ${quote(cwd)} && if command -v bash >/dev/null 2>&1; then exec bash -c ${quote(cmd)}; else exec sh -c ${quote(cmd)}; fi`;
+      // No profile or rc files: bash sources ~/.bashrc when it thinks sshd started it, which made
+      // every task's run depend on (and wait for) the node's interactive setup.
+      const line = `cd -- ${quote(cwd)} && if command -v bash >/dev/null 2>&1; then exec bash --noprofile --norc -c ${quote(cmd)}; else exec sh -c ${quote(cmd)}; fi`;
       return outcomeOf(await ctx.transport.exec(t, line, opts), ctx.secrets, timeoutS);
     }
     case 'puppet': {

@@ -153,7 +153,7 @@ describe('the dry-run transport walks the same plan and touches nothing', () => 
     assert.deepEqual(finished, ['a:ready', 'b:ready']);
     assert.equal(summary.failed.length, 0);
     assert.match(dry.calls[0].command, /deployment\.yaml/);
-    assert.deepEqual(dry.calls.slice(2).map((c) => /exec bash -c ('[^']*')/.exec(c.command)?.[1]), ["'echo a'", "'echo b'"]);
+    assert.deepEqual(dry.calls.slice(2).map((c) => /exec bash --noprofile --norc -c ('[^']*')/.exec(c.command)?.[1]), ["'echo a'", "'echo b'"]);
   });
 });
 

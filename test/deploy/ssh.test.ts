@@ -71,3 +71,64 @@ describe('SSH transport on a test host', { skip: target ? false : HOSTS_NOTE }, 
     assert.equal(wrongUser.transportError?.code, 'ssh/auth-failed');
   });
 });
+
+describe("a node's open shell (commands once its host key is recorded)", { skip: target ? false : HOSTS_NOTE }, () => {
+  const ssh = new SshTransport({ keyFile: hosts?.keyFile ?? '', connectTimeoutS: 5 });
+  after(() => ssh.close());
+  let known: typeof target;
+  const exec = async (command: string, options: Parameters<SshTransport['exec']>[2] = {}) => {
+    if (!known) {
+      await ssh.exec(target!, 'true');
+      known = { ...target!, hostKey: ssh.seenHostKey(target!) };
+    }
+    return ssh.exec(known!, command, { timeoutMs: 20_000, ...options });
+  };
+
+  test('each command gets its own output and status, even output that looks like the end line', async () => {
+    assert.deepEqual(await exec('printf abc; exit 3'), { exitCode: 3, output: 'abc', timedOut: false });
+    assert.equal((await exec("printf '\\nhearth-end-0123 7\\n'; exit 4")).output, '\nhearth-end-0123 7\n');
+    assert.equal((await exec('echo one\n# a comment last\necho two >&2')).output, 'one\ntwo\n');
+    // A command that reads stdin gets nothing, and cannot swallow the commands after it.
+    assert.deepEqual(await exec('cat; echo read'), { exitCode: 0, output: 'read\n', timedOut: false });
+    // A command's folder and variables stay its own.
+    assert.equal((await exec('cd /tmp && X=1 && pwd')).output, '/tmp\n');
+    assert.deepEqual(await exec('pwd; echo "[$X]"'), { exitCode: 0, output: '/root\n[]\n', timedOut: false });
+    for (const value of [`$(touch /tmp/pwned)`, "a'b\"c", '; touch /tmp/pwned #', 'line\nbreak', 'hearth-end-x 0']) {
+      assert.equal((await exec(`printf %s ${quote(value)}`)).output, value);
+    }
+    assert.equal((await onHost(4, 'ls /tmp/pwned 2>/dev/null || echo none')).trim(), 'none');
+  });
+
+  test('data on stdin arrives byte for byte', async () => {
+    const bytes = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 7919) % 256));
+    const { createHash } = await import('node:crypto');
+    const r = await exec('sha256sum | cut -c1-64', { stdin: bytes });
+    assert.equal(r.output.trim(), createHash('sha256').update(bytes).digest('hex'));
+    assert.equal((await exec('cat', { stdin: "a'b\nEOF\n$(id)\n" })).output, "a'b\nEOF\n$(id)\n");
+    assert.equal((await exec('wc -c', { stdin: '' })).output.trim(), '0');
+  });
+
+  test('output streams as it comes; a timeout or a stop cuts a command off and the next one runs', async () => {
+    const chunks: Array<{ at: number; text: string }> = [];
+    const started = Date.now();
+    const streamed = await exec('echo first; sleep 2; echo second', { onOutput: (text) => chunks.push({ at: Date.now() - started, text }) });
+    assert.equal(streamed.output, 'first\nsecond\n');
+    assert.match(chunks[0].text, /first/);
+    assert.ok(chunks[0].at < 1500, `the first line came after ${chunks[0].at} ms, not at once`);
+    const timed = await exec('sleep 30; touch /tmp/late-session', { timeoutMs: 1000 });
+    assert.equal(timed.timedOut, true);
+    assert.equal((await exec('echo next')).output, 'next\n');
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    const stopped = await exec('sleep 5; echo late', { signal: stop.signal });
+    assert.equal(stopped.exitCode, null);
+    assert.equal(stopped.transportError, undefined);
+    assert.equal((await exec('echo after')).output, 'after\n');
+  });
+
+  test('a changed host key is refused there too', async () => {
+    await exec('true');
+    const wrong = await ssh.exec({ ...target!, hostKey: hosts!.key.public.split(' ').slice(0, 2).join(' ') }, 'true', { timeoutMs: 20_000 });
+    assert.equal(wrong.transportError?.code, 'ssh/host-key-changed');
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * A shell kept open on a node, over its multiplexed connection: each command is written to the
+ * shell's stdin and its output read back up to an end line carrying a random token and the exit
+ * status. A command therefore costs no local process, no new SSH session and no login shell on the
+ * node: about a round trip instead of an `ssh` start (which took ~350 ms a command at load).
+ * Each command runs in a subshell with stdin from /dev/null (so it can neither read the commands
+ * that follow it nor change the shell's folder or variables), stdout and stderr together, as
+ * `exec` gives them. A session runs one command at a time; a command with stdin data, or one that
+ * finds the session busy, goes through a process of its own (ssh.ts).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
+import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
+
+interface Running {
+  marker: string;
+  tail: OutputTail;
+  options: ExecOptions;
+  finish: (r: ExecResult) => void;
+}
+
+export class ShellSession {
+  private readonly child: ChildProcess;
+  private readonly decoder = new StringDecoder('utf8');
+  private pending = '';
+  private stderr = '';
+  private current: Running | undefined;
+  private closed = false;
+  /** Closed by Hearth (stop, timeout): the command was cut off, the connection did not fail. */
+  private cutOff = false;
+  /** Set when the session was closed because the node did not answer at all. */
+  private silence: string | undefined;
+
+  /** `argv`: the ssh command line up to (not including) the remote command. */
+  constructor(argv: readonly string[], private readonly failure: (stderr: string) => { code: string; message: string }) {
+    this.child = spawn(argv[0], [...argv.slice(1), 'exec sh'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdin!.on('error', () => undefined);
+    this.child.stdout!.on('data', (d: Buffer) => this.take(this.decoder.write(d)));
+    this.child.stderr!.on('data', (d: Buffer) => {
+      if (this.stderr.length < 65536) this.stderr += d.toString('utf8');
+    });
+    this.child.on('error', () => this.end());
+    this.child.on('close', () => this.end());
+  }
+
+  /** Free for a command: alive and not running one. */
+  get idle(): boolean {
+    return !this.closed && !this.current;
+  }
+
+  get alive(): boolean {
+    return !this.closed;
+  }
+
+  run(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (!this.idle) return Promise.reject(new Error('the session is busy or closed'));
+    return new Promise((resolve) => {
+      const token = `hearth-end-${randomBytes(12).toString('hex')}`;
+      let timer: NodeJS.Timeout | undefined;
+      let timedOut = false;
+      const abort = () => this.close();
+      const running: Running = {
+        marker: `\n${token} `,
+        tail: new OutputTail(),
+        options,
+        finish: (r) => {
+          if (timer) clearTimeout(timer);
+          options.signal?.removeEventListener('abort', abort);
+          this.current = undefined;
+          resolve(timedOut ? { ...r, timedOut: true } : r);
+        },
+      };
+      this.current = running;
+      // The remote `timeout` ends a command first: no end line 15 s after it means the connection
+      // hangs, which is the node not answering.
+      if (options.timeoutMs) {
+        const waited = Math.round(options.timeoutMs / 1000) + 15;
+        timer = setTimeout(() => {
+          timedOut = true;
+          this.silence = `the node stopped answering: no answer within ${waited} s`;
+          this.close();
+        }, options.timeoutMs + 15_000);
+      }
+      if (options.signal?.aborted) return abort();
+      options.signal?.addEventListener('abort', abort, { once: true });
+      // The newline before `)` ends a trailing comment of the command; printf's own newline first
+      // puts the end line on a line of its own (taken off again with it). Data for the command's
+      // stdin travels in a here-document, in base64 (any bytes, no line the shell could misread).
+      const end = `; printf '\\n%s %s\\n' ${token} "$?"\n`;
+      const data = options.stdin;
+      if (typeof data === 'string' || Buffer.isBuffer(data)) {
+        const lines = (Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')).toString('base64').replace(/.{1,76}/g, '$&\n');
+        this.child.stdin!.write(`( base64 -d | ( ${command}\n) ) 2>&1 <<'${token}-data'${end}${lines}${token}-data\n`);
+      } else this.child.stdin!.write(`( ${command}\n) </dev/null 2>&1${end}`);
+    });
+  }
+
+  /** Kill the session (a command running in it is cut off). */
+  close(): void {
+    if (this.closed) return;
+    this.cutOff = true;
+    this.child.stdin!.end();
+    this.child.kill('SIGKILL');
+    this.end();
+  }
+
+  private take(text: string): void {
+    const run = this.current;
+    if (!run) return;
+    this.pending += text;
+    const at = this.pending.indexOf(run.marker);
+    if (at >= 0) {
+      const eol = this.pending.indexOf('\n', at + run.marker.length);
+      if (eol < 0) return this.emit(run, this.pending.slice(0, at), at);
+      const status = Number(this.pending.slice(at + run.marker.length, eol));
+      this.emit(run, this.pending.slice(0, at), at);
+      this.pending = '';
+      // 124/137: coreutils timeout ended the command.
+      const remoteTimeout = run.options.timeoutMs !== undefined && (status === 124 || status === 137);
+      run.finish({ exitCode: Number.isInteger(status) ? status : null, output: run.tail.toString(), timedOut: remoteTimeout });
+      return;
+    }
+    // Keep back only what could be the start of the end line (a newline and part of the token).
+    let from = this.pending.length;
+    const nl = this.pending.lastIndexOf('\n');
+    if (nl >= 0 && this.pending.length - nl < run.marker.length && run.marker.startsWith(this.pending.slice(nl))) from = nl;
+    this.emit(run, this.pending.slice(0, from), from);
+  }
+
+  private emit(run: Running, chunk: string, upTo: number): void {
+    this.pending = this.pending.slice(upTo);
+    if (!chunk) return;
+    run.tail.push(chunk);
+    run.options.onOutput?.(chunk);
+  }
+
+  private end(): void {
+    this.closed = true;
+    const run = this.current;
+    if (!run) return;
+    if (this.pending) run.tail.push(this.pending);
+    this.pending = '';
+    const stderr = this.stderr.trim();
+    if (this.silence) return run.finish({ exitCode: null, output: run.tail.toString(), timedOut: true, transportError: { code: 'ssh/unreachable', message: this.silence } });
+    if (this.cutOff) return run.finish({ exitCode: null, output: run.tail.toString(), timedOut: false });
+    run.finish({ exitCode: null, output: run.tail.toString(), timedOut: false, transportError: stderr ? this.failure(stderr) : { code: 'ssh/unreachable', message: 'the node stopped answering: the connection was lost' } });
+  }
+}
