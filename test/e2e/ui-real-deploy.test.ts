@@ -79,7 +79,8 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     mkdirSync(join(data, 'ssh'), { recursive: true });
     writeFileSync(join(data, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
     writeFileSync(join(data, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
-    ui = await startUi({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release'] });
+    // Reads need the token too, so the live stream is seen to carry it (EventSource could not).
+    ui = await startUi({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release', '--protect-reads'] });
     const made = createPlugin('uireal', { releasePlugin: true, parentDir: dir });
     assert.ok(made.ok, JSON.stringify(made.findings));
     graphFile = join(made.dir!, 'uireal-release', 'graphs', 'deployment.yaml');
