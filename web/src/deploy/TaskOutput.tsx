@@ -42,7 +42,7 @@ export function TaskOutput({ task, dryRun, deploymentId, live }: { task: TaskRun
           {shown}
         </pre>
       ) : shown === null || running ? (
-        <p className="muted">{running && task.status === 'running' ? 'No output yet.' : empty}</p>
+        <p className="muted">{running && task.status === 'running' ? 'No output since this page began following the run; the whole output is kept when the task ends.' : empty}</p>
       ) : (
         <p aria-busy="true">Reading…</p>
       )}
