@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildDeploymentGraph } from '../../src/core/graph/index.js';
+import { buildDeploymentGraph, fuelConditions } from '../../src/core/graph/index.js';
 import type { Task } from '../../src/core/tasks/model.js';
 import { DryRunTransport, SshTransport, runDeployment, type DeploymentPlan, type RunSummary, type TaskOutcome, type VertexState } from '../../src/deploy/index.js';
 import { HOSTS_NOTE, host, onHost, testHosts } from '../support/test-hosts.js';
@@ -238,6 +238,44 @@ describe('a host that disappears mid-run', { skip: hosts && hosts.addresses.leng
     } finally {
       execFileSync(script, ['plug', '1']);
       await ssh.close();
+    }
+  });
+});
+
+describe('strategies on test hosts: parallel amounts as a share and as YAQL', { skip: hosts && hosts.addresses.length >= 3 ? false : HOSTS_NOTE }, () => {
+  test('"34%" of three computes runs one at a time; a YAQL amount giving 2 runs two, then the third', async () => {
+    for (const i of [1, 2, 3]) await onHost(i, 'rm -rf /var/lib/hearth/*');
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-pace-'));
+    const ssh = new SshTransport({ keyFile: hosts!.keyFile });
+    try {
+      const step = (name: string) => `mkdir -p /var/lib/hearth && echo "$(date +%s.%N) ${name} start" >> /var/lib/hearth/paced && sleep 1 && echo "$(date +%s.%N) ${name} end" >> /var/lib/hearth/paced`;
+      const nodes = [1, 2, 3].map((i) => ({ id: String(i), roles: ['compute'] }));
+      // Two runs, so that the second task's nodes start together if nothing paces them.
+      for (const t of [sh('share', step('share'), { roles: ['compute'], strategy: { type: 'parallel', amount: '34%' } }), sh('yaql', step('yaql'), { roles: ['compute'], strategy: { type: 'parallel', amount: '$.batch' } })]) {
+        const graph = buildDeploymentGraph({ tasks: [t], nodes, conditions: fuelConditions({ common: { batch: 2 } }) });
+        const summary = await runDeployment(
+          { graph, targets: new Map([1, 2, 3].map((i) => [String(i), host(hosts!, i)!])), data: new Map(), sources: new Map([['release', { folder: 'pace-1.0.0' }]]), workDir: dir, secrets: [] },
+          { transport: ssh, events: { finished: () => undefined } },
+        );
+        assert.equal(summary.failed.length, 0);
+      }
+      const spans = new Map<string, Array<{ start: number; end: number }>>();
+      for (const i of [1, 2, 3]) {
+        const lines = (await onHost(i, 'cat /var/lib/hearth/paced')).trim().split('\n').map((l) => l.split(' '));
+        for (const name of ['share', 'yaql']) {
+          const start = Number(lines.find((l) => l[1] === name && l[2] === 'start')![0]);
+          const end = Number(lines.find((l) => l[1] === name && l[2] === 'end')![0]);
+          (spans.get(name) ?? spans.set(name, []).get(name)!).push({ start, end });
+        }
+      }
+      const share = spans.get('share')!.sort((a, b) => a.start - b.start);
+      for (let k = 1; k < share.length; k++) assert.ok(share[k].start >= share[k - 1].end, `share: node ${k + 1} started before node ${k} ended: ${JSON.stringify(share)}`);
+      const [a, b, c] = spans.get('yaql')!;
+      assert.ok(a.start < b.end && b.start < a.end, `yaql: the first two nodes ran together: ${JSON.stringify([a, b])}`);
+      assert.ok(c.start >= Math.min(a.end, b.end), `yaql: the third waited for one of them: ${JSON.stringify([a, b, c])}`);
+    } finally {
+      await ssh.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
