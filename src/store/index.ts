@@ -3,6 +3,8 @@ export { type Database, type Engine, type Presence, type Queryable, StoreError, 
 export { StoreConflict, conflictFrom } from './conflicts.js';
 export { openStore, defaultDataDir, type StoreOptions } from './open.js';
 export { migrate } from './migrate.js';
+export { claimDataFolder } from './lock.js';
+export { DeferredDatabase } from './deferred.js';
 export { MIGRATIONS } from './migrations.js';
 export * from './meta.js';
 export * from './plugins.js';

@@ -1,0 +1,82 @@
+/**
+ * The embedded database's own thread (pglite-thread.ts is the other end). PGlite runs PostgreSQL
+ * compiled to WebAssembly, synchronously: starting it holds a thread for most of a second (many
+ * seconds when it creates a data folder), and every query holds it while it runs. Here it holds
+ * this thread instead of the one answering requests.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+
+const port = parentPort!;
+const { path } = workerData as { path: string };
+
+/** An error as plain data: PostgreSQL's fields (code, constraint, detail…) survive the crossing. */
+function plain(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const out: Record<string, unknown> = { name: err.name, message: err.message, stack: err.stack };
+  for (const [k, v] of Object.entries(err)) if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) out[k] = v;
+  return out;
+}
+
+const reply = (message: ThreadReply) => port.postMessage(message);
+
+/** Open transactions: the callback PGlite runs each in waits until the other side commits or rolls back. */
+const open = new Map<number, { tx: Transaction; finish: (commit: boolean) => void }>();
+
+let pg: PGlite;
+try {
+  pg = await PGlite.create(path);
+  reply({ id: 0, ok: true });
+} catch (err) {
+  reply({ id: 0, error: plain(err) });
+  port.close();
+  throw err;
+}
+
+port.on('message', (request: ThreadRequest) => {
+  const { id } = request;
+  const fail = (err: unknown) => reply({ id, error: plain(err) });
+  switch (request.op) {
+    case 'query': {
+      const target = request.tx === undefined ? pg : open.get(request.tx)?.tx;
+      if (!target) return fail(new Error('no such transaction'));
+      target.query(request.sql, request.params as unknown[]).then((r) => reply({ id, rows: r.rows }), fail);
+      return;
+    }
+    case 'exec': {
+      const target = request.tx === undefined ? pg : open.get(request.tx)?.tx;
+      if (!target) return fail(new Error('no such transaction'));
+      target.exec(request.sql).then(() => reply({ id, ok: true }), fail);
+      return;
+    }
+    case 'begin': {
+      // Settles when the transaction has ended: committed (resolved) or rolled back (rejected).
+      let began = false;
+      const rolledBack = new Error('rolled back');
+      pg.transaction(
+        (tx) =>
+          new Promise<void>((resolve, reject) => {
+            began = true;
+            open.set(id, { tx, finish: (commit) => (commit ? resolve() : reject(rolledBack)) });
+            reply({ id, ok: true });
+          }),
+      ).then(
+        () => reply({ id: -id, ok: true }),
+        (err: unknown) => (began ? reply({ id: -id, ...(err === rolledBack ? { ok: true as const } : { error: plain(err) }) }) : fail(err)),
+      );
+      return;
+    }
+    case 'end': {
+      // Answered when the transaction has ended (under the negated id of its 'begin', above).
+      const entry = open.get(request.tx);
+      if (!entry) return reply({ id: -request.tx, error: plain(new Error('no such transaction')) });
+      open.delete(request.tx);
+      entry.finish(request.commit);
+      return;
+    }
+    case 'close':
+      pg.close().then(() => reply({ id, ok: true }), fail);
+      return;
+  }
+});
