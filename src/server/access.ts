@@ -50,7 +50,8 @@ function refuseTokenInQuery(request: FastifyRequest): void {
 }
 
 export interface AccessOptions {
-  adminToken: string;
+  /** The token, or where to read it when asked (a server settles it after it starts listening). */
+  adminToken: string | (() => string);
   /** Require the token for public reads too. */
   protectReads: boolean;
 }
@@ -81,7 +82,7 @@ export function guardRoutes(app: FastifyInstance, options: AccessOptions): Route
     if (access === 'open') return;
     refuseTokenInQuery(request);
     if (access === 'read' && !options.protectReads) return;
-    checkAuth(request, options.adminToken);
+    checkAuth(request, typeof options.adminToken === 'function' ? options.adminToken() : options.adminToken);
   });
   return rules;
 }

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
-import { Ajv } from 'ajv';
+import { schemaCompilers } from './schema-compilers.js';
 import * as store from '../store/index.js';
 import type { Database, Presence } from '../store/index.js';
 import { conflictFrom } from '../store/index.js';
@@ -19,6 +19,9 @@ import { packageRoot } from '../package/root.js';
 import { GraphAnswers } from './domain/graph-answers.js';
 import { PluginFiles } from './domain/plugin-files.js';
 import { pageLists } from './paging.js';
+import { StartupGate } from './startup.js';
+import { webAssetRoutes } from './web-assets.js';
+import { httpCaching } from './http-cache.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -39,7 +42,13 @@ import type { DeployOptions } from './domain/deploy.js';
 
 export interface AppOptions {
   db: Database;
-  adminToken: string;
+  /** The admin token; with `startup`, the one it settles instead. */
+  adminToken?: string;
+  /**
+   * Start-up work still under way (start.ts listens first): requests wait for it, the probes
+   * excepted (startup.ts). It settles the admin token and Hearth's SSH identity.
+   */
+  startup?: Promise<StartupSettled>;
   /** Require the token for reads too. */
   protectReads?: boolean;
   /** JSON request bodies (bytes). */
@@ -69,6 +78,12 @@ declare module 'fastify' {
   }
 }
 
+/** What start-up work settles that the app needs (start.ts). */
+export interface StartupSettled {
+  adminToken: string;
+  ssh?: AppContext['ssh'];
+}
+
 export interface AppContext {
   db: Database;
   presence: Presence;
@@ -94,6 +109,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
     // Ids and names are short; a huge URL is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Validators compiled lazily, answers as plain JSON (schema-compilers.ts says why).
+    schemaController: { compilersFactory: schemaCompilers() },
     // Errors Fastify meets before routing (a path that is not valid percent-encoding) get the one
     // error shape too, not Fastify's own.
     frameworkErrors: (error, _request, reply) => {
@@ -106,23 +123,34 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       });
     },
   });
-  // Path and query parameters arrive as text and are coerced to their types; JSON bodies are
-  // taken exactly as sent (a string where a list belongs is an error, not a one-item list).
-  const coercing = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: false });
-  const exact = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false });
-  for (const ajv of [coercing, exact]) ajv.addKeyword('consumes').addKeyword('hide');
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? exact : coercing).compile(schema));
   // Response schemas document answers (OpenAPI, the clients' generated types); they are not a
   // filter: a schema-driven serializer would silently drop a field the schema lacks. Answers go
   // out as plain JSON; test/server/api-contract.test.ts holds them to their schemas.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  const ctx: AppContext = { db: options.db, presence: await options.db.presence(), version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
+  if (!options.startup && options.adminToken === undefined) throw new Error('buildApp needs an admin token, or start-up work that settles one');
+  let adminToken = options.adminToken ?? '';
+  // The presence is set when start-up is done; no request gets past the gate before.
+  const ctx: AppContext = { db: options.db, presence: { id: 0, alive: async () => true }, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
+  const startup = new StartupGate(
+    (async () => {
+      const settled = await options.startup;
+      if (settled) {
+        adminToken = settled.adminToken;
+        if (settled.ssh) ctx.ssh = settled.ssh;
+      }
+      ctx.presence = await options.db.presence();
+    })(),
+  );
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // ETags, 304s and compression for every answer (http-cache.ts).
+  httpCaching(app);
+  // Before the access check, which needs the settled admin token.
+  startup.guard(app, { engine: options.db.engine });
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
-  const routeRules = guardRoutes(app, { adminToken: options.adminToken, protectReads: options.protectReads ?? false });
+  const routeRules = guardRoutes(app, { adminToken: () => adminToken, protectReads: options.protectReads ?? false });
   app.decorate('routeRules', routeRules);
   pageLists(app);
   const catalog = new ApiCatalog();
@@ -218,13 +246,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }, { prefix: '/api/v1' });
   repositoryRoutes(app, ctx);
 
-  if (options.webDist && existsSync(options.webDist)) {
-    const { default: fastifyStatic } = await import('@fastify/static');
-    await app.register(fastifyStatic, { root: options.webDist, prefix: '/', wildcard: false, index: ['index.html'] });
+  if (webIndex) {
+    webAssetRoutes(app, webIndex);
   } else {
     app.get('/', async (_req, reply) =>
       reply.type('text/html; charset=utf-8').send('<!doctype html><title>Hearth</title><h1>Hearth</h1><p>The web UI is not built here. The API reference is at <a href="/docs">/docs</a>.</p>'),
     );
   }
+  // Without start-up work (tests building the app directly) the app is ready when built, as before.
+  if (!options.startup) await startup.ready();
   return app;
 }

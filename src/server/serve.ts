@@ -49,6 +49,8 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
       ...(maxNodes !== undefined ? { maxEnvironmentNodes: maxNodes } : {}),
       ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
+      // The address is printed as soon as the server listens; the rest once it is ready.
+      onListening: (url) => process.stdout.write(`Hearth is serving at ${url}\n`),
     });
   } catch (err) {
     if (err instanceof StoreError) {
@@ -66,7 +68,6 @@ export async function serve(options: { port: string; host: string; dataDir?: str
   const s = server;
   process.stdout.write(
     [
-      `Hearth is serving at ${s.url}`,
       `  web UI:        ${s.url}/`,
       `  API reference: ${s.url}/docs`,
       `  storage:       ${s.db.engine} (${s.db.location})`,

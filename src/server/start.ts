@@ -1,14 +1,17 @@
 /**
- * Starting a Hearth server: open the database (PGlite in a data folder, or PostgreSQL from
- * DATABASE_URL), migrate, settle the admin token, install the bundled default release on first
- * start, and listen. Used by `hearth serve` and by tests that need a real socket.
+ * Starting a Hearth server: listen first, then open the database (PGlite in a data folder, or
+ * PostgreSQL from DATABASE_URL), migrate, settle the admin token, install the bundled default
+ * release on first start, and settle the SSH key. Requests that come before that work is done wait
+ * for it (startup.ts); the probes answer at once. Used by `hearth serve` and by tests that need a
+ * real socket.
  */
 import { join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
 import { packageRoot } from '../package/root.js';
 import * as store from '../store/index.js';
-import { buildApp, type AppOptions } from './app.js';
+import { buildApp, type AppContext, type AppOptions } from './app.js';
 import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
 import { readPluginFolder, storePlugin } from './domain/plugins.js';
 import { settleSshKey } from './domain/ssh-key.js';
@@ -34,6 +37,8 @@ export interface StartOptions {
   maxEnvironmentNodes?: number;
   /** How often to look for runs whose server died (ms). */
   sweepMs?: number;
+  /** Called once the server listens, before its start-up work is done (`hearth serve` prints the URL). */
+  onListening?: (url: string) => void;
 }
 
 export interface RunningServer {
@@ -88,33 +93,67 @@ async function installBundled(db: store.Database, folder: string | false): Promi
   return { installed: true, note: `installed the bundled release ${read.loaded.name} ${read.loaded.version}` };
 }
 
+interface Settled {
+  token: string;
+  source: RunningServer['tokenSource'];
+  bundled: RunningServer['bundled'];
+  key: Awaited<ReturnType<typeof settleSshKey>> | { error: string };
+  ssh?: SshContext;
+  presence: store.Presence;
+}
+
+type SshContext = NonNullable<AppContext['ssh']>;
+
+/** The start-up work once the database is open: what `startServer` did before listening, once. */
+async function settle(db: store.Database, options: StartOptions, url: string): Promise<Settled> {
+  const schema = await store.schemaState(db);
+  if (schema.applied > schema.known) {
+    throw new store.StoreError('store/schema-newer', `the database at ${db.location} was set up by a newer Hearth (schema ${schema.applied}; this one knows up to ${schema.known})`, 'run a Hearth at least as new as the one that set this database up; an older one could misread its tables');
+  }
+  const { token, source } = await settleToken(db, options.adminToken);
+  // Deployments whose server died (this one, before a crash, or another one sharing PostgreSQL).
+  const presence = await db.presence();
+  await store.failInterruptedDeployments(db, presence.alive);
+  const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
+  // Hearth's SSH key: made at first start, shared through the database, copied to the data folder.
+  // Without OpenSSH's tools the server still plans and simulates; real nodes answer 503 with why.
+  const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir()).catch((err: Error) => ({ error: err.message }) as const);
+  if ('error' in key) return { token, source, bundled, key, presence };
+  // Control sockets in the data folder: a server restarted after a crash finds (and closes) the
+  // connections its predecessor left, unless the path is too long for a Unix socket.
+  const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
+  const transport = new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
+  // Nodes fetch plugin repositories here: HEARTH_PUBLIC_URL when the listening address is not
+  // one they can reach (0.0.0.0, or behind a proxy).
+  const publicUrl = (process.env.HEARTH_PUBLIC_URL || url).replace(/\/+$/, '');
+  return { token, source, bundled, key, presence, ssh: { ...key, transport, publicUrl } };
+}
+
 export async function startServer(options: StartOptions = {}): Promise<RunningServer> {
-  const db = await store.openStore({
-    ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : {}),
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.schema ? { schema: options.schema } : {}),
-  });
+  const engine: store.Engine = options.databaseUrl ? 'postgres' : 'pglite';
+  const dataDir = options.dataDir ?? store.defaultDataDir();
+  // PGlite's folder is locked before listening, so a second server on it is refused (saying why)
+  // before it prints an address.
+  const lockPath = engine === 'pglite' ? store.claimDataFolder(dataDir) : undefined;
+  let listening!: (url: string) => void;
+  const listened = new Promise<string>((resolve) => (listening = resolve));
+  // Nothing is opened before the server listens: PGlite's start holds the thread for a while.
+  const opening = listened.then(() =>
+    store.openStore({
+      ...(options.databaseUrl ? { databaseUrl: options.databaseUrl } : { dataDir }),
+      ...(options.schema ? { schema: options.schema } : {}),
+      ...(lockPath ? { lockPath } : {}),
+      thread: true,
+    }),
+  );
+  const db = new store.DeferredDatabase(engine, engine === 'pglite' ? dataDir : 'PostgreSQL (DATABASE_URL)', opening);
+  const work = Promise.all([opening, listened]).then(([open, url]) => settle(open, options, url));
+  let app: FastifyInstance;
+  let address: string;
   try {
-    const schema = await store.schemaState(db);
-    if (schema.applied > schema.known) {
-      throw new store.StoreError('store/schema-newer', `the database at ${db.location} was set up by a newer Hearth (schema ${schema.applied}; this one knows up to ${schema.known})`, 'run a Hearth at least as new as the one that set this database up; an older one could misread its tables');
-    }
-    const { token, source } = await settleToken(db, options.adminToken);
-    // Deployments whose server died (this one, before a crash, or another one sharing PostgreSQL).
-    const presence = await db.presence();
-    await store.failInterruptedDeployments(db, presence.alive);
-    const bundled = await installBundled(db, options.bundledRelease ?? join(packageRoot(), 'release'));
-    // Hearth's SSH key: made at first start, shared through the database, copied to the data folder.
-    // Without OpenSSH's tools the server still plans and simulates; real nodes answer 503 with why.
-    const key = await settleSshKey(db, options.dataDir ?? store.defaultDataDir()).catch((err: Error) => ({ error: err.message }) as const);
-    // Control sockets in the data folder: a server restarted after a crash finds (and closes) the
-    // connections its predecessor left, unless the path is too long for a Unix socket.
-    const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
-    const transport = 'error' in key ? undefined : new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
-    const sshContext: { keyFile: string; publicKey: string; fingerprint: string; transport: SshTransport; publicUrl?: string } | undefined = 'error' in key || !transport ? undefined : { ...key, transport };
-    const app = await buildApp({
+    app = await buildApp({
       db,
-      adminToken: token,
+      startup: work.then((w) => ({ adminToken: w.token, ...(w.ssh ? { ssh: w.ssh } : {}) })),
       ...(options.protectReads ? { protectReads: true } : {}),
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
       pluginFilesDir: join(options.dataDir ?? store.defaultDataDir(), 'plugin-files'),
@@ -123,39 +162,56 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       ...(options.maxEnvironmentNodes ? { maxEnvironmentNodes: options.maxEnvironmentNodes } : {}),
-      ...(sshContext ? { ssh: sshContext } : {}),
     });
-    if (transport) app.addHook('onClose', () => transport.close());
-    const address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
-    // Nodes fetch plugin repositories here: HEARTH_PUBLIC_URL when the listening address is not
-    // one they can reach (0.0.0.0, or behind a proxy).
-    if (sshContext) sshContext.publicUrl = (process.env.HEARTH_PUBLIC_URL || address).replace(/\/+$/, '');
-    // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
-    // which can be after this server started: look again from time to time, so no run stays
-    // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.
-    const sweep = setInterval(() => {
-      store.failInterruptedDeployments(db, presence.alive, presence.id).catch(() => undefined);
-    }, options.sweepMs ?? 10_000);
-    sweep.unref();
-    let closed = false;
-    return {
-      app,
-      db,
-      url: address,
-      adminToken: token,
-      tokenSource: source,
-      bundled,
-      sshFingerprint: 'error' in key ? `none: ${key.error}` : key.fingerprint,
-      async close() {
-        if (closed) return;
-        closed = true;
-        clearInterval(sweep);
-        await app.close();
-        await db.close();
-      },
-    };
+    app.addHook('onClose', async () => {
+      const settled = await work.catch(() => undefined);
+      settled?.ssh?.transport.close();
+    });
+    address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
   } catch (err) {
-    await db.close().catch(() => undefined);
+    // Nothing was opened: only the lock is to be given back.
+    if (lockPath) rmSync(lockPath, { force: true });
     throw err;
   }
+  // Start-up's phases, in ms since the process started, for `--log-level debug` (where start-up time goes).
+  const since = () => Math.round(performance.now());
+  app.log.debug({ phase: 'listening', ms: since() }, 'start-up: listening');
+  opening.then(() => app.log.debug({ phase: 'database-open', ms: since() }, 'start-up: database open and migrated'), () => undefined);
+  listening(address);
+  options.onListening?.(address);
+  let settled: Settled;
+  try {
+    settled = await work;
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await db.close().catch(() => undefined);
+    if (lockPath) rmSync(lockPath, { force: true });
+    throw err;
+  }
+  app.log.debug({ phase: 'ready', ms: since() }, 'start-up: ready');
+  const { presence, key } = settled;
+  // PostgreSQL frees a killed server's presence lock only when it notices the session is gone,
+  // which can be after this server started: look again from time to time, so no run stays
+  // "running" for ever. Cheap (one indexed query) and harmless when nothing was interrupted.
+  const sweep = setInterval(() => {
+    store.failInterruptedDeployments(db, presence.alive, presence.id).catch(() => undefined);
+  }, options.sweepMs ?? 10_000);
+  sweep.unref();
+  let closed = false;
+  return {
+    app,
+    db: await db.ready(),
+    url: address,
+    adminToken: settled.token,
+    tokenSource: settled.source,
+    bundled: settled.bundled,
+    sshFingerprint: 'error' in key ? `none: ${key.error}` : key.fingerprint,
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(sweep);
+      await app.close();
+      await db.close();
+    },
+  };
 }

@@ -105,9 +105,11 @@ async function spawnServer(dataDir: string, env: Record<string, string>, args: s
       child.kill('SIGKILL');
       reject(new Error(`hearth serve did not start in time:\n${out}`));
     }, 60_000);
+    // The address is printed as the server starts listening, the rest of its banner once its
+    // start-up work is done: a test gets a server that is ready.
     const look = () => {
       const m = /(http:\/\/\d+\.\d+\.\d+\.\d+:\d+)/.exec(out);
-      if (m) {
+      if (m && out.includes('Press Ctrl-C')) {
         clearTimeout(timer);
         resolve(m[1]);
       }
