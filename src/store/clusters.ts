@@ -86,6 +86,28 @@ export async function insertCluster(q: Queryable, c: { name: string; releaseId: 
   return rows[0].id;
 }
 
+/**
+ * A new environment with its enabled plugins, in one statement (so one round trip, and atomic
+ * without a transaction); undefined when the name is taken. Two requests racing for one name on
+ * PostgreSQL can both pass the check: the unique constraint then refuses one (conflicts.ts).
+ */
+export async function createCluster(q: Queryable, c: { name: string; releaseId: string; components: string[]; attributes: Record<string, unknown>; plugins: Record<string, string> }): Promise<ClusterRecord | undefined> {
+  // Only what the database decides comes back: reading the settings back costs as much as writing them.
+  const rows = await q.query<Pick<Row, 'id' | 'status' | 'created_at'>>(
+    `WITH c AS (
+       INSERT INTO clusters (name, release_id, components, attributes)
+       SELECT $1, $2, $3::jsonb, $4::jsonb WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE name = $1)
+       RETURNING id, status, created_at),
+     p AS (
+       INSERT INTO cluster_plugins (cluster_id, plugin_name, plugin_id)
+       SELECT c.id, e.key, e.value FROM c, jsonb_each_text($5::jsonb) e)
+     SELECT id, status, created_at FROM c`,
+    [c.name, c.releaseId, json(c.components), json(c.attributes), json(c.plugins)],
+  );
+  const row = rows[0];
+  return row && toRecord({ ...row, name: c.name, release_id: c.releaseId, components: c.components, attributes: c.attributes, deployed: null, plugins: c.plugins });
+}
+
 export async function updateCluster(q: Queryable, id: number, fields: { name?: string; attributes?: Record<string, unknown>; status?: ClusterStatus; deployed?: DeployedState }): Promise<void> {
   const sets: string[] = [];
   const params: unknown[] = [id];

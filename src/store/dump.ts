@@ -9,6 +9,7 @@
 import type { Database, Queryable } from './database.js';
 import { StoreError } from './database.js';
 import { schemaState } from './schema-version.js';
+import { forgetCatalogVersions } from './meta.js';
 
 export const DUMP_FORMAT = 'hearth-dump';
 export const DUMP_VERSION = 1;
@@ -80,6 +81,16 @@ export function checkDump(value: unknown): Dump {
  * schema added take their defaults; a dump from a newer schema than this database's is refused.
  */
 export async function importDatabase(db: Database, dump: Dump): Promise<Record<string, number>> {
+  // The catalog version is replaced without a bump: what was remembered of it is no longer true.
+  forgetCatalogVersions();
+  try {
+    return await importTables(db, dump);
+  } finally {
+    forgetCatalogVersions();
+  }
+}
+
+function importTables(db: Database, dump: Dump): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
     const schema = await schemaState(tx);
     if (dump.schema > schema.applied) {

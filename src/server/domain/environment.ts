@@ -12,8 +12,16 @@ import * as store from '../../store/index.js';
 import { HttpError, notFound } from '../errors.js';
 import { contributionOf } from './plugins.js';
 
+/**
+ * A stored release, kept per catalog version (a release row holds the whole release, tens of KB
+ * of JSON to read and parse). Shared between requests: never changed by its readers.
+ */
+export function storedRelease(q: store.Queryable, id: string): Promise<store.ReleaseRecord | undefined> {
+  return cachedPerCatalog(q, `release|${id}`, () => store.getRelease(q, id));
+}
+
 export async function releaseOr404(q: store.Queryable, id: string): Promise<store.ReleaseRecord> {
-  const record = await store.getRelease(q, id);
+  const record = await storedRelease(q, id);
   if (!record) throw notFound('release', id);
   return record;
 }
@@ -27,10 +35,20 @@ export async function clusterOr404(q: store.Queryable, id: number, options: { lo
 /**
  * Compositions are pure functions of the stored plugins and releases, which change only with the
  * catalog version; so each server keeps the last ones per version (the wizard and POST /clusters
- * ask for the same few again and again).
+ * ask for the same few again and again), per database (tests run several in one process).
  */
-const cache = new Map<string, unknown>();
-async function cached<T>(q: store.Queryable, key: string, make: () => Promise<T>): Promise<T> {
+const caches = new WeakMap<store.Queryable, Map<string, unknown>>();
+/**
+ * `make()`'s value for `key` at the database's current catalog version. The version is read from
+ * the database each time (store/meta.ts remembers it only for PGlite, which this process alone
+ * writes), so a change made through another server sharing PostgreSQL is seen at once. Inside a
+ * transaction nothing is kept or reused: the version may be one it bumped and could still roll
+ * back. (A transaction has no engine.)
+ */
+export async function cachedPerCatalog<T>(q: store.Queryable, key: string, make: () => Promise<T>): Promise<T> {
+  if (!('engine' in q)) return make();
+  let cache = caches.get(q);
+  if (!cache) caches.set(q, (cache = new Map()));
   const full = `${await store.catalogVersion(q)}|${key}`;
   if (cache.has(full)) return cache.get(full) as T;
   const value = await make();
@@ -38,6 +56,7 @@ async function cached<T>(q: store.Queryable, key: string, make: () => Promise<T>
   cache.set(full, value);
   return value;
 }
+const cached = cachedPerCatalog;
 
 /** A plugin that fits the release by name and version but cannot be composed with it. */
 export interface UnusablePlugin {

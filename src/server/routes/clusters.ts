@@ -7,7 +7,7 @@ import { PAGED_READ } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../../core/components/bind.js';
-import { clusterOr404, composeCluster, composeWith, editableOf, wizardFor, wizardState } from '../domain/environment.js';
+import { clusterOr404, composeCluster, composeWith, editableOf, storedRelease, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
@@ -101,7 +101,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
           });
         }
       }
-      const release = await store.getRelease(ctx.db, releaseId);
+      const release = await storedRelease(ctx.db, releaseId);
       if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
       const { composition: wizard, catalog, unusable } = await wizardFor(ctx.db, release.id);
       // No components: the release's own defaults, as the wizard offers them before any click.
@@ -122,15 +122,10 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (compositionErrors.length) throw refused('cluster/plugins-conflict', 'the plugins these components enable cannot be combined with the release', composition.findings);
       const bound = applyBind(editableOf(composition), picked);
       if (bound.problems.length) throw new HttpError(400, 'cluster/bad-bind', 'a chosen component sets values that do not exist', { problems: bound.problems });
-      // Two requests racing for one name both pass this check on PostgreSQL; the unique constraint
-      // then refuses the second, and the store answers that with a 409 (src/store/conflicts.ts).
-      const id = await ctx.db.transaction(async (tx) => {
-        if (await store.clusterByName(tx, name)) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
-        const id = await store.insertCluster(tx, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings });
-        await store.setClusterPlugins(tx, id, enabled);
-        return id;
-      });
-      return reply.status(201).send({ ...clusterSummary((await store.getCluster(ctx.db, id)) as store.ClusterRecord), findings: verdict.findings });
+      // One statement (store/clusters.ts); a name taken by a racing request is a 409 too (conflicts.ts).
+      const created = await store.createCluster(ctx.db, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings, plugins: enabled });
+      if (!created) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
+      return reply.status(201).send({ ...clusterSummary(created), findings: verdict.findings });
     },
   );
 

@@ -5,6 +5,7 @@ import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { releaseOr404, rolesOf, wizardFor } from '../domain/environment.js';
+import { componentsAnswer } from '../domain/release-answers.js';
 import { errorResponses, idParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { COMPONENT, FINDING, RELEASE, RELEASE_DETAIL, ROLE } from './shapes.js';
@@ -60,16 +61,10 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
     return reply.status(204).send();
   });
 
-  api.get<{ Params: { id: string } }>('/releases/:id/components', { config: PUBLIC_READ, schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam, response: { 200: answer('release and plugin components; those of plugins that cannot be used with it are marked usable: false, with reasons', listOf(COMPONENT)), ...errors(404) } } }, async (req) => {
-    const { composition, unusable } = await wizardFor(ctx.db, req.params.id);
-    // The shape of the component-registry design: release and plugin components, relations as written.
-    const usable = composition.composed.components.map((c) => {
-      const { plugin, ...rest } = c;
-      return { ...rest, plugin: plugin ?? null };
-    });
-    // Components of plugins that cannot be composed with this release are listed too, marked, with why.
-    const blocked = unusable.flatMap((u) => u.components.map((c) => ({ ...c, plugin: u.plugin, usable: false, reasons: u.reasons })));
-    return [...usable, ...blocked];
+  api.get<{ Params: { id: string } }>('/releases/:id/components', { config: PUBLIC_READ, schema: { summary: 'Components of the release and of the installed plugins that fit it', tags: ['releases'], params: idParam, response: { 200: answer('release and plugin components; those of plugins that cannot be used with it are marked usable: false, with reasons', listOf(COMPONENT)), ...errors(404) } } }, async (req, reply) => {
+    // Kept as sent, per catalog version, with its ETag (domain/release-answers.ts).
+    const cached = await componentsAnswer(ctx.db, req.params.id);
+    return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.text);
   });
 
   api.get<{ Params: { id: string } }>('/releases/:id/roles', { config: PUBLIC_READ, schema: { summary: 'Roles of the release (and of plugins that fit it, marked by source)', tags: ['releases'], params: idParam, response: { 200: answer('roles, by weight', listOf(ROLE)), ...errors(404) } } }, async (req) => {
