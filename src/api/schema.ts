@@ -782,6 +782,8 @@ export interface components {
                 node: string;
                 position: number;
                 status: string;
+                task_id: string;
+                /** @description the same as task_id (the older name) */
                 taskId: string;
             }[];
             total: number;

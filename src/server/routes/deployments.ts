@@ -130,7 +130,9 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req) => {
       const d = await store.getDeployment(ctx.db, req.params.deployment);
       if (!d || d.clusterId !== req.params.id) throw new HttpError(404, 'deployment/not-found', `environment ${req.params.id} has no deployment ${req.params.deployment}`);
-      return { ...deploymentView(d, (await runs.deploymentModes(ctx.db, [d.id])).get(d.id)), ...(req.query.tasks ? { tasks: await store.deploymentTasks(ctx.db, d.id) } : {}) };
+      // Each task says `task_id`, as GET /deployments/{id}/tasks does; `taskId` stays for clients written before.
+      const tasks = req.query.tasks ? (await store.deploymentTasks(ctx.db, d.id)).map((t) => ({ ...t, task_id: t.taskId })) : undefined;
+      return { ...deploymentView(d, (await runs.deploymentModes(ctx.db, [d.id])).get(d.id)), ...(tasks ? { tasks } : {}) };
     },
   );
 }

@@ -216,7 +216,7 @@ export const DEPLOYMENT = {
     tasks: {
       type: 'array',
       description: 'with tasks=true: every (node, task) in order',
-      items: { type: 'object', required: ['node', 'taskId', 'position', 'status'], additionalProperties: false, properties: { node: STRING, taskId: STRING, position: { type: 'integer' }, status: STRING } },
+      items: { type: 'object', required: ['node', 'task_id', 'taskId', 'position', 'status'], additionalProperties: false, properties: { node: STRING, task_id: STRING, taskId: { type: 'string', description: 'the same as task_id (the older name)' }, position: { type: 'integer' }, status: STRING } },
     },
   },
 } as const;
