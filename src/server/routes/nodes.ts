@@ -157,7 +157,8 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
       });
       if ('dryRun' in findings) return { ok: findings.ok, findings: findings.findings };
-      return { nodes: (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView), findings };
+      // The environment's nodes as GET /clusters/{id}/nodes shows them (simulated or how they are reached).
+      return { nodes: await nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id })), findings };
     },
   );
 
@@ -181,7 +182,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         if (foreign.length) throw new HttpError(404, 'node/not-in-cluster', `node ${foreign.join(', ')} is not in environment '${cluster.name}'`);
         await store.unassignNodes(tx, req.body.node_ids);
       });
-      return (await store.listNodes(ctx.db, { clusterId: req.params.id })).map(nodeView);
+      return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
     },
   );
 }
