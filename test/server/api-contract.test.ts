@@ -94,11 +94,11 @@ async function call(method: string, url: string, options: { body?: unknown; raw?
   const text = await res.text();
   const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim();
   const answer: Answer = { status: res.status, contentType, text, body: contentType.endsWith('json') && text ? JSON.parse(text) : text };
-  check(method, url, answer);
+  check(method, url, answer, options.raw ? undefined : options.body);
   return answer;
 }
 
-function check(method: string, url: string, answer: Answer): void {
+function check(method: string, url: string, answer: Answer, sent?: unknown): void {
   const route = routeOf(method, url);
   const statuses = seen.get(route) ?? new Set<number>();
   statuses.add(answer.status);
@@ -106,6 +106,15 @@ function check(method: string, url: string, answer: Answer): void {
   const [, pattern] = route.split(' ');
   const op = operationOf(doc, method, pattern);
   if (!op) return void problems.push(`${route}: not in the OpenAPI document`);
+  // A body the server accepted is one its documentation allows (the document is not stricter than the server).
+  const bodySchema = op.requestBody?.content['application/json']?.schema;
+  if (answer.status < 400 && sent !== undefined) {
+    if (!bodySchema) problems.push(`${route} accepted a JSON body its documentation does not describe`);
+    else {
+      const validate = ajv.compile(bodySchema);
+      if (!validate(sent)) problems.push(`${route} accepted a body its documented request schema refuses: ${ajv.errorsText(validate.errors)}`);
+    }
+  }
   const found = responseSchemaOf(op, answer.status, answer.contentType);
   if ('problem' in found) return void problems.push(`${route} answered ${answer.status} (${answer.contentType || 'no body'}): ${found.problem}`);
   if (found.schema === undefined) {

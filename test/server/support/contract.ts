@@ -2,6 +2,7 @@
 
 export interface OpenApiOperation {
   operationId?: string;
+  requestBody?: { required?: boolean; content: Record<string, { schema?: object }> };
   responses: Record<string, { description: string; content?: Record<string, { schema?: object }> }>;
 }
 
