@@ -24,8 +24,9 @@ const skip = needsBrowser.skip || (hosts && hosts.addresses.length >= 15 ? false
 // An address on the test network where no host answers.
 const NOBODY = '10.77.0.200';
 
-// Real shell tasks: a controller that takes a while (so the run can be watched and stopped), a
-// compute waiting for it across nodes, and a check that fails without failing the deployment.
+// Real shell tasks: a controller task that waits for the test's word (so the run is watched and
+// stopped while it runs, however loaded the machine), a compute waiting for it across nodes, and a
+// check that fails without failing the deployment.
 const GRAPH = `
 - id: prepare
   type: shell
@@ -43,7 +44,7 @@ const GRAPH = `
   version: 2.1.0
   roles: [controller]
   requires: [controller-setup]
-  parameters: {cmd: "echo tick-1; sleep 6; echo tick-2", timeout: 60}
+  parameters: {cmd: "echo tick-1; for i in $(seq 200); do [ -e /tmp/ui-go ] && break; sleep 0.25; done; echo tick-2", timeout: 60}
 - id: controller-finish
   type: shell
   version: 2.1.0
@@ -74,7 +75,7 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
   const [ctlAddress, cmpAddress] = hosts ? [hosts.addresses[13], hosts.addresses[14]] : ['', ''];
 
   before(async () => {
-    for (const i of [14, 15]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml');
+    for (const i of [14, 15]) await onHost(i, 'rm -rf /var/lib/hearth/* /etc/hearth/* /etc/astute.yaml /tmp/ui-go');
     const data = join(dir, 'data');
     mkdirSync(join(data, 'ssh'), { recursive: true });
     writeFileSync(join(data, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
@@ -223,11 +224,14 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     const slow = p.locator('table.tasks tbody tr[data-task="slow-sync"]');
     await p.locator('table.tasks tbody tr[data-task="slow-sync"][data-state="running"]').waitFor({ timeout: 120_000 });
     await slow.locator('summary').click();
-    await slow.locator('pre[data-live]:has-text("tick-1")').waitFor({ timeout: 30_000 });
+    await slow.locator('pre[data-live]:has-text("tick-1")').waitFor({ timeout: 60_000 });
     assert.doesNotMatch(await slow.locator('pre').innerText(), /tick-2/, 'seen while it runs, before its end');
     await step('6-live-output');
     await p.click('button:has-text("Stop the deployment")');
     assert.match(dialogs[dialogs.length - 1], /^Stop deploying real-ui\?/);
+    await p.locator('[role="status"]:has-text("Stop requested")').waitFor();
+    // The running task is let finish: tell it to.
+    await onHost(14, 'touch /tmp/ui-go');
     await p.locator('p[data-status="stopped"]').waitFor({ timeout: 120_000 });
     // The running task was let finish; what depended on it never started.
     await slow.locator('pre:has-text("tick-2")').waitFor();

@@ -3,6 +3,8 @@ import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
 
+const PAGE = 60;
+
 /**
  * Nodes in no environment: hosts registered without one (`hearth node add` without `--env`) and
  * nodes removed from an environment. They join this one from here; a real host cannot be added
@@ -19,10 +21,12 @@ export function NodePool({ clusterId, clusterName, version, onChanged }: { clust
   const [chosen, setChosen] = useState<Set<number>>(new Set());
   const [error, setError] = useState<unknown>(null);
   const [done, setDone] = useState<string | null>(null);
+  // Thousands of simulated nodes may wait here; a page of them is drawn at a time.
+  const [shown, setShown] = useState(PAGE);
   const list = pool.data ?? [];
   if (list.length === 0) return <Problems error={pool.error} title="Cannot list the nodes in no environment" />;
   const picked = list.filter((n) => chosen.has(Number(n.id)));
-  const names = picked.map((n) => n.name).join(', ');
+  const names = picked.slice(0, 8).map((n) => n.name).join(', ') + (picked.length > 8 ? ` and ${picked.length - 8} more` : '');
 
   const act = async (work: () => Promise<void>, said: string) => {
     setError(null);
@@ -50,7 +54,7 @@ export function NodePool({ clusterId, clusterName, version, onChanged }: { clust
     <fieldset className="group node-pool">
       <legend>Nodes in no environment ({list.length})</legend>
       <ul className="pool">
-        {list.map((n) => (
+        {list.slice(0, shown).map((n) => (
           <li key={n.id} data-node={n.name}>
             <label>
               <input
@@ -72,6 +76,11 @@ export function NodePool({ clusterId, clusterName, version, onChanged }: { clust
           </li>
         ))}
       </ul>
+      {list.length > shown && (
+        <button type="button" className="link" onClick={() => setShown(shown + PAGE * 5)}>
+          Show more ({list.length - shown} more)
+        </button>
+      )}
       <div className="title-row">
         <button type="button" disabled={picked.length === 0} onClick={() => void join()}>
           Add selected to {clusterName}
