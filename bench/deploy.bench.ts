@@ -6,7 +6,9 @@
  * cross-node dependencies); target: under 10 s of server time. The walk alone, without the
  * database, is the baseline.
  */
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildDeploymentGraph, describeVertex, type NodeInput } from '../src/core/graph/index.js';
 import type { Task } from '../src/core/tasks/model.js';
@@ -50,8 +52,8 @@ async function walkOnly(): Promise<{ ms: number; cpuMs: number; finished: number
   return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, finished };
 }
 
-async function withBookkeeping(): Promise<{ ms: number; cpuMs: number; createMs: number; createCpuMs: number; rows: number; done: number }> {
-  const db = await store.openStore({ inMemory: true });
+async function withBookkeeping(open: () => Promise<store.Database>): Promise<{ ms: number; cpuMs: number; createMs: number; createCpuMs: number; rows: number; done: number }> {
+  const db = await open();
   try {
     const release = { id: 'r', name: 'r', version: '1', operating_system: 'x' };
     await db.query(`INSERT INTO releases (id, name, version, operating_system, body) VALUES ('r', 'r', '1', 'x', $1::jsonb)`, [JSON.stringify(release)]);
@@ -86,16 +88,22 @@ async function withBookkeeping(): Promise<{ ms: number; cpuMs: number; createMs:
 const walk = await walkOnly();
 const walk2 = await walkOnly();
 const best = walk.ms < walk2.ms ? walk : walk2;
-const full = await withBookkeeping();
+const full = await withBookkeeping(() => store.openStore({ inMemory: true }));
+// As `hearth serve` runs it: PGlite in a data folder, in a thread of its own.
+const dataDir = mkdtempSync(join(tmpdir(), 'hearth-bench-deploy-'));
+const served = await withBookkeeping(() => store.openStore({ dataDir, thread: true })).finally(() => rmSync(dataDir, { recursive: true, force: true }));
 const perTask = (ms: number) => ((ms * 1000) / pairs).toFixed(1);
 console.log(`\n## deploy: fake transport, ${NODES} nodes × ${PER_NODE} tasks (load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}, ${cpus().length} cores)`);
 console.log('| case | wall ms | CPU ms | µs per task (wall / CPU) | target | note |');
 console.log('|---|---|---|---|---|---|');
 console.log(`| walk only (baseline) | ${best.ms.toFixed(0)} | ${best.cpuMs.toFixed(0)} | ${perTask(best.ms)} / ${perTask(best.cpuMs)} | | ${best.finished} tasks reported |`);
 console.log(`| creating the run's rows | ${full.createMs.toFixed(0)} | ${full.createCpuMs.toFixed(0)} | ${perTask(full.createMs)} / ${perTask(full.createCpuMs)} | | ${pairs} rows, one statement |`);
-console.log(`| walk + database bookkeeping (all of it) | ${full.ms.toFixed(0)} | ${full.cpuMs.toFixed(0)} | ${perTask(full.ms)} / ${perTask(full.cpuMs)} | < 10,000 ms ${full.ms < 10_000 ? 'met' : 'MISSED'} | ${full.rows} rows finished, done counter ${full.done}; ratio to baseline ${(full.ms / best.ms).toFixed(1)}× |`);
+console.log(`| walk + database bookkeeping (all of it), database in memory | ${full.ms.toFixed(0)} | ${full.cpuMs.toFixed(0)} | ${perTask(full.ms)} / ${perTask(full.cpuMs)} | < 10,000 ms ${full.ms < 10_000 ? 'met' : 'MISSED'} | ${full.rows} rows finished, done counter ${full.done}; ratio to baseline ${(full.ms / best.ms).toFixed(1)}× |`);
+console.log(`| the same as the server runs it: a data folder, PGlite in its own thread | ${served.ms.toFixed(0)} | ${served.cpuMs.toFixed(0)} (both threads) | ${perTask(served.ms)} / ${perTask(served.cpuMs)} | < 10,000 ms ${served.ms < 10_000 ? 'met' : 'MISSED'} | creating the rows ${served.createMs.toFixed(0)} ms; ${served.rows} rows finished, done counter ${served.done} |`);
 console.log(`\nHearth's own overhead per task, beyond the walk: ${(((full.cpuMs - best.cpuMs) * 1000) / pairs).toFixed(1)} µs of CPU (${(((full.ms - best.ms) * 1000) / pairs).toFixed(1)} µs wall).`);
-if (full.rows !== pairs || full.done !== pairs) {
-  console.log(`ERROR: ${pairs} tasks ran but ${full.rows} rows are finished and the done counter says ${full.done}`);
-  process.exitCode = 1;
+for (const r of [full, served]) {
+  if (r.rows !== pairs || r.done !== pairs) {
+    console.log(`ERROR: ${pairs} tasks ran but ${r.rows} rows are finished and the done counter says ${r.done}`);
+    process.exitCode = 1;
+  }
 }
