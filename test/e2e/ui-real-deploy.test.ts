@@ -311,6 +311,18 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     await node15.locator('button:has-text("Refresh facts")').click();
     await node15.locator('[role="status"]:has-text("Facts gathered again.")').waitFor({ timeout: 120_000 });
     await node15.locator('[data-testid="node-status"][data-status="deployed"]').waitFor();
+
+    // 10. A dry run of these real nodes is named so, and nothing runs on them.
+    await onHost(15, 'rm -f /var/lib/hearth/ui-joined');
+    await p.click('nav.tabs a:has-text("Deploy")');
+    await p.click('button:has-text("Dry run")');
+    assert.match(dialogs[dialogs.length - 1], /^Dry run of real-ui\? The default graph is simulated on 2 nodes: nothing runs on the machines/);
+    const dry = p.locator('p[data-status="succeeded"][data-mode="dry-run"]');
+    await dry.waitFor({ timeout: 60_000 });
+    assert.match(await dry.innerText(), /^Dry run \d+ succeeded \(a simulation: nothing is installed on machines\)/);
+    assert.equal(await p.locator('table.history tbody tr').first().locator('.badge:has-text("dry run")').count(), 1);
+    assert.equal((await onHost(15, 'ls /var/lib/hearth/ui-joined 2>/dev/null || echo untouched')).trim(), 'untouched');
+    await step('12-dry-run');
     await p.close();
   });
 });
