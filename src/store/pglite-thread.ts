@@ -69,7 +69,9 @@ export class PgliteThread {
 
   /** Starts PGlite on `path` in a new thread; rejects with PGlite's own error when it cannot. */
   static async start(script: string, path: string): Promise<PgliteThread> {
-    const options = { workerData: { path } };
+    // The empty database made at build time, from src/store, dist/store or dist/bundle alike.
+    const template = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'pgdata-template');
+    const options = { workerData: { path, template } };
     // Under tsx (tests, development) the worker registers tsx's loader first to read TypeScript.
     const worker = script.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); });`, { ...options, eval: true })
