@@ -88,7 +88,7 @@ export function PluginCard({ versions, clusters, onChanged }: { versions: Plugin
                 (p.install_findings ?? []).length === 0 ? (
                   'none'
                 ) : (
-                  <details>
+                  <details data-install-findings>
                     <summary>
                       {p.install_findings!.length} warning{p.install_findings!.length === 1 ? '' : 's'}
                     </summary>

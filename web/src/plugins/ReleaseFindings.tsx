@@ -18,7 +18,8 @@ export function ReleaseFindings({ checks }: { checks: ReleaseValidation[] | unde
       {checks.map((check) => {
         const sorted = [...check.findings].sort((a, b) => (RANK[a.severity] ?? 3) - (RANK[b.severity] ?? 3));
         const errors = sorted.filter((f) => f.severity === 'error').length;
-        const others = sorted.length - errors;
+        const warnings = sorted.filter((f) => f.severity === 'warning').length;
+        const infos = sorted.length - errors - warnings;
         return (
           <li key={check.release_id} data-release-check={check.release_id}>
             {sorted.length === 0 ? (
@@ -26,7 +27,7 @@ export function ReleaseFindings({ checks }: { checks: ReleaseValidation[] | unde
             ) : (
               <details open={errors > 0}>
                 <summary className={errors > 0 ? 'bad' : 'warn-note'}>
-                  {check.release}: {[errors > 0 && `${errors} error${errors === 1 ? '' : 's'}`, others > 0 && `${others} warning${others === 1 ? '' : 's'}`].filter(Boolean).join(', ')}
+                  {check.release}: {[counted(errors, 'error'), counted(warnings, 'warning'), counted(infos, 'note')].filter(Boolean).join(', ')}
                 </summary>
                 <ul className="notes">
                   {sorted.map((f, i) => (
@@ -50,4 +51,9 @@ export function ReleaseFindings({ checks }: { checks: ReleaseValidation[] | unde
       })}
     </ul>
   );
+}
+
+/** "2 warnings", or nothing when there are none. */
+function counted(n: number, word: string): string | false {
+  return n > 0 && `${n} ${word}${n === 1 ? '' : 's'}`;
 }
