@@ -96,7 +96,9 @@ export function httpCaching(app: FastifyInstance): void {
     reply.header('vary', 'Accept-Encoding');
     const encoding = length > COMPRESS_ABOVE ? chooseEncoding(request.headers['accept-encoding']) : undefined;
     if (!encoding) return payload;
-    const key = etag ? `${encoding} ${etag}` : undefined;
+    // An ETag names one representation of one resource (RFC 9110): the URL is part of the key, so
+    // that two answers sharing a route's ETag (a graph as JSON and as DOT) never share a body.
+    const key = etag ? `${encoding} ${request.url} ${etag}` : undefined;
     let body = key ? compressed.get(key) : undefined;
     if (!body) {
       body = compress(typeof payload === 'string' ? Buffer.from(payload) : payload, encoding);

@@ -4,6 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
@@ -61,8 +62,20 @@ describe('graph answers and the node cap', () => {
     const again = await call('GET', url, undefined, { 'if-none-match': etag });
     assert.equal(again.statusCode, 304);
     assert.equal(again.body, '');
-    const dot = await call('GET', `${url}?format=dot`);
-    assert.equal(dot.headers.etag, etag, 'one graph, one state, whatever the format');
+    // Each format is its own representation with its own ETag (a cache keyed by ETag handed the
+    // JSON out as the DOT export once: the Graph tab's download held JSON).
+    const gzip = { 'accept-encoding': 'gzip' };
+    const zipped = await call('GET', url, undefined, gzip);
+    assert.equal(zipped.headers['content-encoding'], 'gzip', 'the graph is big enough to be compressed');
+    const dot = await call('GET', `${url}?format=dot`, undefined, gzip);
+    assert.equal(dot.statusCode, 200);
+    assert.match(gunzipSync(dot.rawPayload).toString(), /^digraph /, 'the DOT export is DOT, after the JSON was compressed');
+    const dotTag = String(dot.headers.etag).replace(/^W\//, '');
+    assert.notEqual(dotTag, etag, 'the DOT text and the JSON are different bodies');
+    assert.equal((await call('GET', `${url}?format=dot`, undefined, { 'if-none-match': etag })).statusCode, 200, "the JSON's ETag does not validate the DOT");
+    assert.equal((await call('GET', `${url}?format=dot`, undefined, { 'if-none-match': dotTag })).statusCode, 304);
+    const page = await call('GET', `${url}?limit=1`);
+    assert.notEqual(page.headers.etag, etag, 'a page is not the whole graph');
     await call('POST', `/api/v1/clusters/${cluster}/nodes/unassign`, { node_ids: [nodes[4]] });
     const changed = await call('GET', url, undefined, { 'if-none-match': etag });
     assert.equal(changed.statusCode, 200, 'a change of roles is a new graph');

@@ -77,10 +77,14 @@ export class GraphAnswers {
     return text;
   }
 
-  /** The answer for one format (and page), with the ETag of the whole graph. */
+  /**
+   * The answer for one format (and page). Its ETag is the graph's state and the representation
+   * asked for: the JSON, the DOT text and each page are different bodies, and a cache (the
+   * browser's, a proxy's, the server's compressed copies) must never hand one out for another.
+   */
   async answer(q: store.Queryable, cluster: store.ClusterRecord, type: string, format: GraphFormat, page: GraphPage = {}): Promise<{ etag: string; body: unknown; contentType: string }> {
     const entry = await this.entry(q, cluster, type);
-    const etag = `"${entry.stamp}"`;
+    const etag = `"${entry.stamp}-${format}${pageStamp(page)}"`;
     const text = await this.text(q, cluster, type, format, entry);
     if (format !== 'json' || (page.limit === undefined && page.marker === undefined && page.nodes === undefined)) return { etag, body: text, contentType: CONTENT_TYPES[format] };
     entry.json ??= JSON.parse(text) as GraphJson;
@@ -98,4 +102,11 @@ export class GraphAnswers {
     if (limited) nodes = nodes.slice(0, page.limit);
     return { etag, body: { ...json, nodes, next_marker: limited ? String(nodes[nodes.length - 1].id) : null }, contentType: CONTENT_TYPES.json };
   }
+}
+
+/** The part of an ETag that tells pages of one graph apart ('' for the whole graph). */
+function pageStamp(page: GraphPage): string {
+  if (page.limit === undefined && page.marker === undefined && page.nodes === undefined) return '';
+  const digest = createHash('sha1').update(JSON.stringify([page.limit ?? null, page.marker ?? null, page.nodes ?? null])).digest('base64url');
+  return `-${digest.slice(0, 12)}`;
 }
