@@ -775,8 +775,11 @@ export interface components {
             progress: number;
             /** Format: date-time */
             started_at: string;
-            /** @description running, succeeded, failed, stopped */
-            status: string;
+            /**
+             * @description running; succeeded; failed; stopped (by the operator); interrupted (its server died: `--resume` continues it)
+             * @enum {string}
+             */
+            status: "running" | "succeeded" | "failed" | "stopped" | "interrupted";
             /** @description with tasks=true: every (node, task) in order */
             tasks?: {
                 node: string;

@@ -1,7 +1,7 @@
 /** Deployments: one row per run, and one per (node, task) with its status, so progress is visible while it runs. */
 import { type Queryable, json } from './database.js';
 
-export type DeploymentStatus = 'running' | 'succeeded' | 'failed';
+export type DeploymentStatus = 'running' | 'succeeded' | 'failed' | 'stopped' | 'interrupted';
 export type TaskRunStatus = 'pending' | 'running' | 'ready' | 'error' | 'skipped';
 
 export interface DeploymentRecord {
@@ -83,7 +83,7 @@ export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRun
 }
 
 /**
- * Runs whose server is gone are failed as interrupted, their unfinished tasks skipped and their
+ * Runs whose server is gone are marked `interrupted`, their unfinished tasks skipped and their
  * environments put in `error`, so nothing stays "deploying" and `--resume` can continue them on any
  * server. A server is gone when `alive(owner)` says so (crashed or killed: on PostgreSQL its
  * presence lock is free), or when its run's lease has expired: it stopped renewing it (hung, or
@@ -102,7 +102,7 @@ export async function failInterruptedDeployments(q: Queryable, alive: (owner: nu
     if (!leaseLost && (await alive(d.owner))) continue;
     const [row] = await q.query<{ failed: number }>(
       `WITH failed AS (
-         UPDATE deployments SET status = 'failed', message = $2, finished_at = now()
+         UPDATE deployments SET status = 'interrupted', message = $2, finished_at = now()
          WHERE id = $1 AND status = 'running' AND (NOT $3 OR lease_expires_at < now()) RETURNING id, cluster_id),
        skipped AS (
          UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running')),

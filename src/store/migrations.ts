@@ -199,4 +199,16 @@ CREATE TABLE plugin_package_chunks (
 );
 `,
   },
+  {
+    version: 7,
+    name: 'interrupted runs',
+    sql: `
+-- A run whose server died is \`interrupted\`, an outcome of its own (issue 17's word), not a failure
+-- of the deployment: nothing it ran failed, and \`--resume\` continues it. Runs failed as interrupted
+-- by an older Hearth (their message said so) take the new status.
+ALTER TABLE deployments DROP CONSTRAINT deployments_status_check;
+ALTER TABLE deployments ADD CONSTRAINT deployments_status_check CHECK (status IN ('running', 'succeeded', 'failed', 'stopped', 'interrupted'));
+UPDATE deployments SET status = 'interrupted' WHERE status = 'failed' AND message LIKE 'interrupted: %';
+`,
+  },
 ];

@@ -56,7 +56,7 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
     await killed(server.process, 'SIGKILL');
     server = await startChild({ HEARTH_CHILD_DATA_DIR: data });
     const interrupted = (await call('GET', `/clusters/${cluster}/deployments/${first.id}`)).body;
-    assert.equal(interrupted.status, 'failed');
+    assert.equal(interrupted.status, 'interrupted');
     assert.match(interrupted.message, /interrupted/);
     const resumed = await call('POST', `/clusters/${cluster}/deploy`, { resume: true });
     assert.equal(resumed.status, 202, JSON.stringify(resumed.body));

@@ -94,7 +94,7 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     // Server A stops answering: its database session (and presence) stays, its lease does not.
     a.process.kill('SIGSTOP');
     const interrupted = await finished(b, cluster, first.id);
-    assert.equal(interrupted.status, 'failed');
+    assert.equal(interrupted.status, 'interrupted');
     assert.match(interrupted.message, /interrupted.*lease/);
     const resumed = await call(b, 'POST', `/clusters/${cluster}/deploy`, { resume: true });
     assert.equal(resumed.status, 202, JSON.stringify(resumed.body));
@@ -104,7 +104,7 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     assert.equal(done.status, 'succeeded', JSON.stringify(done));
     await new Promise((r) => setTimeout(r, 2000));
     const after = (await call(a, 'GET', `/clusters/${cluster}/deployments/${first.id}`)).body;
-    assert.equal(after.status, 'failed', 'the first run stays as the other server left it');
+    assert.equal(after.status, 'interrupted', 'the first run stays as the other server left it');
     assert.match(after.message, /interrupted.*lease/);
     const tasks = (await call(a, 'GET', `/deployments/${first.id}/tasks`)).body as Array<{ task_id: string; status: string }>;
     assert.deepEqual(tasks.filter((t) => t.task_id === 'c').map((t) => t.status), ['skipped', 'skipped'], 'c never ran in the first run');
@@ -122,7 +122,7 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     await until('b running on both nodes', 60_000, async () => ((await call(b, 'GET', `/deployments/${second.id}/tasks?task=b&status=running`)).body.length === 2 ? true : undefined));
     await killed(a.process, 'SIGKILL');
     const interrupted = await finished(b, cluster, second.id);
-    assert.equal(interrupted.status, 'failed');
+    assert.equal(interrupted.status, 'interrupted');
     assert.match(interrupted.message, /interrupted/);
     const resumed = await call(b, 'POST', `/clusters/${cluster}/deploy`, { resume: true });
     assert.equal(resumed.status, 202, JSON.stringify(resumed.body));

@@ -121,12 +121,12 @@ for (const engine of engines) {
       // Killed a moment after it was accepted: the deployment is under way.
       await killDuring(api, 20, async () => undefined);
       const first = await restart(stillRunning);
-      if (stillRunning === 'refuse') assert.ok(first.deployments.some((d) => d.status === 'failed' && /interrupt/i.test(String(d.message))), 'the cut deployment is marked failed as interrupted');
+      if (stillRunning === 'refuse') assert.ok(first.deployments.some((d) => d.status === 'interrupted' && /interrupt/i.test(String(d.message))), 'the cut deployment is marked interrupted');
       for (const ms of [30, 150]) {
         await killDuring(api, ms, () => api.call('POST', `/api/v1/clusters/${cluster}/deploy`));
         const { deployments } = await restart(stillRunning);
-        for (const d of deployments) assert.ok(['failed', 'succeeded', ...(stillRunning === 'allow' ? ['running'] : [])].includes(String(d.status)), `deployment ${String(d.id)} is ${String(d.status)}`);
-        const cut = deployments.filter((d) => d.status === 'failed');
+        for (const d of deployments) assert.ok(['interrupted', 'failed', 'succeeded', ...(stillRunning === 'allow' ? ['running'] : [])].includes(String(d.status)), `deployment ${String(d.id)} is ${String(d.status)}`);
+        const cut = deployments.filter((d) => d.status === 'failed' || d.status === 'interrupted');
         for (const d of cut) assert.match(String(d.message ?? ''), /interrupt|stopped|fail/i);
         const again = await api.call('POST', `/api/v1/clusters/${cluster}/deploy`);
         assert.equal(again.status, 202, `a new deployment starts after the crash: ${again.text}`);

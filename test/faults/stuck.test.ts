@@ -29,7 +29,7 @@ const engines = [
 async function inconsistencies(db: Database): Promise<string[]> {
   const stuck = await db.query<{ id: number }>(`SELECT id FROM clusters c WHERE status = 'deploying' AND NOT EXISTS (SELECT 1 FROM deployments d WHERE d.cluster_id = c.id AND d.status = 'running')`);
   const orphan = await db.query<{ id: number }>(`SELECT d.id FROM deployments d JOIN clusters c ON c.id = d.cluster_id WHERE d.status = 'running' AND c.status <> 'deploying'`);
-  const halfSkipped = await db.query<{ id: number }>(`SELECT DISTINCT d.id FROM deployments d JOIN deployment_tasks t ON t.deployment_id = d.id WHERE d.status = 'failed' AND t.status IN ('pending', 'running')`);
+  const halfSkipped = await db.query<{ id: number }>(`SELECT DISTINCT d.id FROM deployments d JOIN deployment_tasks t ON t.deployment_id = d.id WHERE d.status IN ('failed', 'interrupted') AND t.status IN ('pending', 'running')`);
   return [...stuck.map((r) => `environment ${r.id} deploying with no run`), ...orphan.map((r) => `run ${r.id} running in an environment not deploying`), ...halfSkipped.map((r) => `failed run ${r.id} with tasks still pending`)];
 }
 
@@ -67,7 +67,7 @@ for (const engine of engines) {
 
       // What a kill between the sweep's statements left: the run failed, the environment deploying.
       const db = await open();
-      await db.query(`INSERT INTO deployments (cluster_id, graph_type, status, total, owner, message, finished_at) VALUES ($1, 'default', 'failed', 0, 1, 'interrupted: the server running it stopped', now())`, [cluster]);
+      await db.query(`INSERT INTO deployments (cluster_id, graph_type, status, total, owner, message, finished_at) VALUES ($1, 'default', 'interrupted', 0, 1, 'interrupted: the server running it stopped', now())`, [cluster]);
       await db.query(`UPDATE clusters SET status = 'deploying' WHERE id = $1`, [cluster]);
       await db.close();
 

@@ -39,10 +39,10 @@ describe('a real run\'s bookkeeping', () => {
     reports.events.started!(ref(2, 'c'), 1);
     reports.events.finished(ref(2, 'c'), 'ready', { exitCode: 0, output: '', attempts: 1 });
     assert.deepEqual(await statuses(id), { a: 'ready', b: 'ready', c: 'pending', d: 'pending' }, 'c waits in memory');
-    // The server dies here (its presence is gone): the run is failed as interrupted.
+    // The server dies here (its presence is gone): the run is interrupted.
     assert.equal(await store.failInterruptedDeployments(db, async () => false), 1);
     const [row] = await db.query<{ status: string; message: string; done: number }>('SELECT status, message, done FROM deployments WHERE id = $1', [id]);
-    assert.deepEqual(row, { status: 'failed', message: 'interrupted: the server running it stopped', done: 2 });
+    assert.deepEqual(row, { status: 'interrupted', message: 'interrupted: the server running it stopped', done: 2 });
     const resumable = await runs.resumable(db, cluster, 'default');
     assert.ok('done' in resumable);
     assert.deepEqual([...resumable.done].map((k) => k.split('\u0000')[1]).sort(), ['a', 'b'], 'only what was written counts as done');
@@ -51,7 +51,7 @@ describe('a real run\'s bookkeeping', () => {
     assert.deepEqual(await statuses(id), { a: 'ready', b: 'ready', c: 'skipped', d: 'skipped' });
     assert.equal((await runs.taskRuns(db, id, { withOutput: true })).find((t) => t.task_id === 'a')?.output, 'a ran\n');
     assert.equal(await runs.endRealDeployment(db, id, 'succeeded'), false, 'its end does not overwrite the interruption');
-    assert.equal((await db.query<{ status: string }>('SELECT status FROM deployments WHERE id = $1', [id]))[0].status, 'failed');
+    assert.equal((await db.query<{ status: string }>('SELECT status FROM deployments WHERE id = $1', [id]))[0].status, 'interrupted');
   });
 
   test('an expired lease is interrupted by another server, not by its own; a renewal says when it is lost', async () => {
@@ -65,7 +65,7 @@ describe('a real run\'s bookkeeping', () => {
     assert.equal((await db.query<{ status: string }>('SELECT status FROM deployments WHERE id = $1', [id]))[0].status, 'running');
     assert.equal(await store.failInterruptedDeployments(db, async () => true, 9), 1);
     const [row] = await db.query<{ status: string; message: string }>('SELECT status, message FROM deployments WHERE id = $1', [id]);
-    assert.deepEqual(row, { status: 'failed', message: 'interrupted: the server running it stopped renewing its lease' });
+    assert.deepEqual(row, { status: 'interrupted', message: 'interrupted: the server running it stopped renewing its lease' });
     assert.equal((await db.query<{ status: string }>('SELECT status FROM clusters WHERE id = $1', [cluster]))[0].status, 'error');
     assert.deepEqual(await runs.renewLease(db, id, 7, 1), { held: false, stopRequested: false }, 'the first server learns it lost the run');
     // A lease renewed in time keeps the run.

@@ -102,7 +102,7 @@ for (const engine of engines()) {
       await db.close();
     });
 
-    test('deployments record per-task status and interrupted runs are failed at start', async () => {
+    test('deployments record per-task status and interrupted runs are marked interrupted at start', async () => {
       const db = await engine.open();
       await store.insertRelease(db, release('rel'));
       const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
@@ -111,8 +111,26 @@ for (const engine of engines()) {
       await store.setTaskStatus(db, did, '1', 'a', 'ready');
       assert.equal((await store.getDeployment(db, did))?.done, 1);
       assert.equal(await store.failInterruptedDeployments(db), 1);
-      assert.equal((await store.getDeployment(db, did))?.status, 'failed');
+      assert.equal((await store.getDeployment(db, did))?.status, 'interrupted');
       assert.deepEqual((await store.deploymentTasks(db, did)).map((t) => t.status), ['ready', 'skipped']);
+      await db.close();
+    });
+
+    test('migration 7: runs an older Hearth failed as interrupted become interrupted; real failures stay failed', async () => {
+      const db = await engine.open();
+      await store.insertRelease(db, release('rel'));
+      const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
+      // The database as migration 6 left it, holding what the older sweep wrote.
+      await db.query('DELETE FROM hearth_migrations WHERE version = 7');
+      await db.query('ALTER TABLE deployments DROP CONSTRAINT deployments_status_check');
+      await db.query(`ALTER TABLE deployments ADD CONSTRAINT deployments_status_check CHECK (status IN ('running', 'succeeded', 'failed', 'stopped'))`);
+      const cut = await store.createDeployment(db, cid, 'default', [{ node: '1', taskId: 'a' }]);
+      const broken = await store.createDeployment(db, cid, 'default', [{ node: '1', taskId: 'a' }]);
+      await db.query(`UPDATE deployments SET status = 'failed', message = 'interrupted: the server running it stopped' WHERE id = $1`, [cut]);
+      await db.query(`UPDATE deployments SET status = 'failed', message = 'task a failed on node 1' WHERE id = $1`, [broken]);
+      assert.deepEqual(await store.migrate(db), [7]);
+      assert.equal((await store.getDeployment(db, cut))?.status, 'interrupted');
+      assert.equal((await store.getDeployment(db, broken))?.status, 'failed');
       await db.close();
     });
 
@@ -150,7 +168,7 @@ describe('PGlite data folder', () => {
 });
 
 describe('server presence', () => {
-  test('on PostgreSQL a deployment is failed only once the server running it is gone', { skip: process.env.HEARTH_TEST_DATABASE_URL ? false : 'HEARTH_TEST_DATABASE_URL not set' }, async () => {
+  test('on PostgreSQL a deployment is interrupted only once the server running it is gone', { skip: process.env.HEARTH_TEST_DATABASE_URL ? false : 'HEARTH_TEST_DATABASE_URL not set' }, async () => {
     const url = process.env.HEARTH_TEST_DATABASE_URL!;
     const schema = `hearth_pr_${Date.now().toString(36)}`;
     const a = await store.openStore({ databaseUrl: url, schema });
@@ -165,7 +183,7 @@ describe('server presence', () => {
       await a.close();
       assert.equal(await pb.alive(pa.id), false);
       assert.equal(await store.failInterruptedDeployments(b, pb.alive), 1, 'server a is gone');
-      assert.equal((await store.getDeployment(b, did))?.status, 'failed');
+      assert.equal((await store.getDeployment(b, did))?.status, 'interrupted');
     } finally {
       await b.exec(`DROP SCHEMA "${schema}" CASCADE`);
       await b.close();

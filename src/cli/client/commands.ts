@@ -191,7 +191,7 @@ export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait
       if (!o.json) process.stderr.write('\n');
     }
     print(o.json, d, () => `${d.dry_run ? 'dry run' : 'deployment'} ${d.id}: ${d.status}${d.message ? ` (${d.message})` : ''}, ${d.done}/${d.total} tasks${d.dry_run ? ' (simulated: nothing ran on the nodes)' : ''}\n`);
-    if (d.status === 'failed' || d.status === 'stopped') process.exitCode = EXIT_FINDINGS;
+    if (d.status === 'failed' || d.status === 'stopped' || d.status === 'interrupted') process.exitCode = EXIT_FINDINGS;
   });
 
 export const envGraph = (ref: string, o: ServerOptions & { type?: string; format?: string }) =>

@@ -206,7 +206,7 @@ export const DEPLOYMENT = {
     dry_run: { type: 'boolean' },
     cluster_id: ID,
     graph_type: STRING,
-    status: { type: 'string', description: 'running, succeeded, failed, stopped' },
+    status: { type: 'string', enum: ['running', 'succeeded', 'failed', 'stopped', 'interrupted'], description: 'running; succeeded; failed; stopped (by the operator); interrupted (its server died: `--resume` continues it)' },
     total: { type: 'integer', minimum: 0 },
     done: { type: 'integer', minimum: 0 },
     progress: { type: 'integer', minimum: 0, maximum: 100 },

@@ -28,7 +28,7 @@ export function History({ list, current, onOpen, nodeName }: { list: Deployment[
                 {d.mode && d.mode !== 'real' ? <span className="badge">dry run</span> : null}
               </th>
               <td>{d.graph_type ?? 'default'}</td>
-              <td className={d.status === 'failed' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined}>
+              <td className={d.status === 'failed' || d.status === 'interrupted' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined}>
                 {d.status}
                 {d.message ? `: ${namesIn(d.message, nodeName)}` : ''}
               </td>
