@@ -5,7 +5,7 @@
  * the stored inputs for them.
  */
 import { composeRelease, type Composition } from '../../core/release/index.js';
-import { compileCatalog, groupOf, state, typeOf, type Catalog, type ComponentState, type WizardState } from '../../core/components/index.js';
+import { compileCatalog, groupOf, state, typeOf, validate, type Catalog, type ComponentState, type WizardState } from '../../core/components/index.js';
 import type { Component } from '../../core/release/model.js';
 import type { Finding } from '../../core/findings.js';
 import * as store from '../../store/index.js';
@@ -155,6 +155,32 @@ export async function composeCluster(q: store.Queryable, cluster: store.ClusterR
 
 export function catalogOf(composition: Composition): Catalog {
   return compileCatalog(composition.composed.components, { requiredTypes: composition.composed.required_component_types });
+}
+
+const verdicts = new WeakMap<Catalog, Map<string, ReturnType<typeof validate>>>();
+
+/**
+ * The component engine's verdict on a selection, kept with the catalog (itself kept per catalog
+ * version): environments are created from the same few selections again and again. Shared between
+ * requests: never changed by its readers.
+ */
+export function verdictOf(catalog: Catalog, selection: string[]): ReturnType<typeof validate> {
+  let known = verdicts.get(catalog);
+  if (!known) verdicts.set(catalog, (known = new Map()));
+  const key = JSON.stringify(selection);
+  let verdict = known.get(key);
+  if (!verdict) {
+    verdict = validate(catalog, selection);
+    if (known.size >= 100) known.clear();
+    known.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** The settings tree (`editable`) of a composed release, as it is: for readers that copy what they change. */
+export function settingsTreeOf(composition: Composition): Record<string, unknown> {
+  const editable = (composition.composed.attributes_metadata as Record<string, unknown>).editable;
+  return editable && typeof editable === 'object' && !Array.isArray(editable) ? (editable as Record<string, unknown>) : {};
 }
 
 /** The settings tree (`editable`) of a composed release. */

@@ -1,13 +1,12 @@
 /** /clusters (environments): create with components, get, list, rename, delete, settings, wizard state. */
 import type { FastifyInstance } from 'fastify';
-import { validate } from '../../core/components/index.js';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { PAGED_READ } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../../core/components/bind.js';
-import { clusterOr404, composeCluster, composeWith, editableOf, storedRelease, wizardFor, wizardState } from '../domain/environment.js';
+import { clusterOr404, composeCluster, composeWith, settingsTreeOf, storedRelease, verdictOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
@@ -110,7 +109,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (blocked.length) {
         throw refused('cluster/plugin-unusable', 'a chosen component comes from a plugin that cannot be used with this release', blocked.flatMap((u) => u.reasons.map((message) => ({ code: 'plugin/unusable', severity: 'error' as const, message: `plugin ${u.plugin.name} ${u.plugin.version}: ${message}` }))));
       }
-      const verdict = validate(catalog, components);
+      const verdict = verdictOf(catalog, components);
       if (!verdict.valid) throw refused('cluster/invalid-components', 'the chosen components do not go together', verdict.findings);
       // Plugin components enable their plugins, at the version the wizard offered.
       const chosen = new Set(components.map((c) => c.trim()));
@@ -120,7 +119,8 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       const composition = await composeWith(ctx.db, release, enabled);
       const compositionErrors = errorsOf(composition.findings);
       if (compositionErrors.length) throw refused('cluster/plugins-conflict', 'the plugins these components enable cannot be combined with the release', composition.findings);
-      const bound = applyBind(editableOf(composition), picked);
+      // applyBind copies the tree it is given: no copy of the shared one is needed first.
+      const bound = applyBind(settingsTreeOf(composition), picked);
       if (bound.problems.length) throw new HttpError(400, 'cluster/bad-bind', 'a chosen component sets values that do not exist', { problems: bound.problems });
       // One statement (store/clusters.ts); a name taken by a racing request is a 409 too (conflicts.ts).
       const created = await store.createCluster(ctx.db, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings, plugins: enabled });
