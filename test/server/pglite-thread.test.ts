@@ -1,0 +1,70 @@
+/**
+ * PGlite in its own thread (store/pglite-thread.ts), as `hearth serve` runs it: PostgreSQL's error
+ * fields cross the thread (a duplicate is a conflict the API answers with 409), a transaction that
+ * throws leaves nothing, one that commits is seen by the next query, queries wait for an open
+ * transaction, and a closed database refuses work in words.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { StoreConflict, conflictFrom, openStore } from '../../src/store/index.js';
+
+test('PGlite in a thread: errors keep their fields, transactions commit or leave nothing, order holds', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-thread-'));
+  const db = await openStore({ dataDir: join(dir, 'data'), thread: true });
+  try {
+    assert.equal(db.engine, 'pglite');
+    await db.exec('CREATE TABLE t (name text PRIMARY KEY, n integer NOT NULL)');
+    await db.query('INSERT INTO t VALUES ($1, $2)', ['a', 1]);
+    const duplicate = await db.query('INSERT INTO t VALUES ($1, $2)', ['a', 2]).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    // The store words a duplicate from its SQLSTATE (23505) and constraint, which crossed the thread.
+    assert.ok(duplicate instanceof StoreConflict, `a conflict (409), not a bug: ${String(duplicate)}`);
+    assert.match(duplicate.message, /already|exists|duplicate|same/i);
+
+    await assert.rejects(
+      db.transaction(async (tx) => {
+        await tx.query('INSERT INTO t VALUES ($1, $2)', ['b', 2]);
+        throw new Error('changed my mind');
+      }),
+      /changed my mind/,
+    );
+    assert.deepEqual(await db.query('SELECT name FROM t ORDER BY name'), [{ name: 'a' }], 'a transaction that threw leaves nothing');
+
+    // A query sent while a transaction is open runs after it ends, and sees what it committed.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (q) => {
+      await q.query('UPDATE t SET n = 10 WHERE name = $1', ['a']);
+      await held;
+      return 'done';
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    const read = db.query<{ n: number }>('SELECT n FROM t WHERE name = $1', ['a']);
+    release();
+    assert.equal(await tx, 'done');
+    assert.deepEqual(await read, [{ n: 10 }]);
+
+    // A failing statement inside a transaction rolls the whole of it back.
+    await assert.rejects(
+      db.transaction(async (q) => {
+        await q.query('UPDATE t SET n = 20 WHERE name = $1', ['a']);
+        await q.query('INSERT INTO t VALUES ($1, $2)', ['a', 3]);
+      }),
+      (err: unknown) => conflictFrom(err) !== undefined,
+    );
+    assert.deepEqual(await db.query('SELECT n FROM t'), [{ n: 10 }]);
+  } finally {
+    await db.close();
+  }
+  await assert.rejects(db.query('SELECT 1'), /embedded database stopped/, 'a closed database says so');
+  // The folder's lock was given back: it opens again.
+  const again = await openStore({ dataDir: join(dir, 'data'), thread: true });
+  assert.deepEqual(await again.query('SELECT n FROM t'), [{ n: 10 }], 'what was committed is kept');
+  await again.close();
+  rmSync(dir, { recursive: true, force: true });
+});
