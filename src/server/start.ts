@@ -13,7 +13,7 @@ import { packageRoot } from '../package/root.js';
 import * as store from '../store/index.js';
 import { buildApp, type AppContext, type AppOptions } from './app.js';
 import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
-import { readPluginFolder, storePlugin } from './domain/plugins.js';
+import { readPluginFolderOffThread, storePlugin } from './domain/plugins.js';
 import { settleSshKey } from './domain/ssh-key.js';
 import { SshTransport } from '../deploy/ssh.js';
 
@@ -79,7 +79,9 @@ async function installBundled(db: store.Database, folder: string | false): Promi
   if (await store.getMeta(db, store.META_BUNDLED_RELEASE_REMOVED)) return { installed: false, note: 'the bundled release was uninstalled by the operator; not reinstalled' };
   if (await store.getMeta(db, store.META_INITIALISED)) return { installed: false, note: 'already set up' };
   if (!existsSync(join(folder, 'metadata.yaml'))) return { installed: false, note: `no bundled release at ${folder}` };
-  const read = readPluginFolder(folder);
+  // Read in a worker: the server already listens, and reading and validating the release's files
+  // here would hold up every answer, the probes' too, for a few hundred ms.
+  const read = await readPluginFolderOffThread(folder);
   const id = store.pluginId(read.loaded.name, read.loaded.version);
   if (!(await store.getPlugin(db, id))) {
     try {
