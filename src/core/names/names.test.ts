@@ -17,7 +17,8 @@ test('the metadata schemas use these same patterns (one pattern everywhere)', ()
   assert.equal(common.definitions.plugin_name!.pattern, PLUGIN_NAME_PATTERN);
   assert.equal(common.definitions.plugin_version!.pattern, PLUGIN_VERSION_PATTERN);
   for (const v of ['1.0.0', '2.0.0', '3.0.0', '4.0.0', '5.0.0']) {
-    const schema = readFileSync(new URL(`../../../schemas/metadata-${v}.json`, import.meta.url), 'utf8');
-    assert.match(schema, /"version": \{\s*"\$ref": "common.json#\/definitions\/plugin_version"/, `metadata-${v}.json`);
+    const schema = JSON.parse(readFileSync(new URL(`../../../schemas/metadata-${v}.json`, import.meta.url), 'utf8')) as { properties: Record<string, { $ref?: string }> };
+    assert.equal(schema.properties.name?.$ref, 'common.json#/definitions/plugin_name', `metadata-${v}.json: name`);
+    assert.equal(schema.properties.version?.$ref, 'common.json#/definitions/plugin_version', `metadata-${v}.json: version`);
   }
 });
