@@ -105,8 +105,17 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
     // The role rules' findings: each once, errors before recommendations.
     const notes = p.locator('ul[aria-label="Before deploying"] li');
     await notes.first().waitFor();
-    // One snapshot of the list (read in the page at once: it is redrawn as dry runs answer).
-    const listed = await notes.evaluateAll((items) => items.map((i) => ({ text: i.textContent ?? '', severity: i.getAttribute('data-severity') ?? '', code: i.getAttribute('data-code') ?? '' })));
+    // The list as it settles: it is redrawn as each dry run answers, and on a busy machine answers
+    // to the last few clicks may still be arriving. Read it until two looks, 300 ms apart, agree
+    // (a list that keeps a duplicate is as settled as any other, and fails below).
+    const snapshot = () => notes.evaluateAll((items) => items.map((i) => ({ text: i.textContent ?? '', severity: i.getAttribute('data-severity') ?? '', code: i.getAttribute('data-code') ?? '' })));
+    let listed = await snapshot();
+    for (const settleBy = Date.now() + 15_000; Date.now() < settleBy; ) {
+      await new Promise((r) => setTimeout(r, 300));
+      const again = await snapshot();
+      if (JSON.stringify(again) === JSON.stringify(listed)) break;
+      listed = again;
+    }
     const texts = listed.map((l) => l.text);
     assert.equal(new Set(texts).size, texts.length, `each finding once: ${texts.join(' / ')}`);
     assert.ok(texts.some((t) => /^needed to deploy database \(Database\): At least 1 Database node is required/.test(t)), texts.join(' / '));
