@@ -40,7 +40,14 @@ function probe(body: string, nodeFlags: string[] = []): unknown {
   return JSON.parse(r.stdout);
 }
 
-test('nothing is optimised during the work, and optimising works again after it, even after an error', () => {
+const leavesFlagsAlone = Number(process.versions.node.split('.')[0]) >= 22;
+
+test('Node 22 and later: V8 flags are not changed at run time, the work is optimised as usual', { skip: leavesFlagsAlone ? false : 'Node 20 switches TurboFan off for the work (tested below)' }, () => {
+  const answer = probe(`console.log(JSON.stringify({ during: withoutOptimisingCompiler(optimised), after: optimised() }));`);
+  assert.deepEqual(answer, { during: true, after: true });
+});
+
+test('nothing is optimised during the work, and optimising works again after it, even after an error', { skip: leavesFlagsAlone ? 'Node 22+ leaves V8 flags alone (tested above)' : false }, () => {
   const answer = probe(`
     const during = withoutOptimisingCompiler(optimised);
     try { withoutOptimisingCompiler(() => { throw new Error('x'); }); } catch {}

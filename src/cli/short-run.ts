@@ -12,7 +12,15 @@ import { setFlagsFromString } from 'node:v8';
 /** Flags a user gave Node that decide about optimisation: then hearth leaves it to them. */
 const USER_CHOICE = /--(?:no-)?(?:opt|turbofan)\b|--jitless|--always-(?:opt|turbofan)\b/;
 
+/**
+ * Node 22 and later: V8's flags are left alone. Issue 19 asks for Node's standard ways there
+ * instead of run-time flag changes, and on Node 24 switching TurboFan off at run time did not
+ * always hold (a function was still optimised during the work, once in three runs).
+ */
+const LEAVE_FLAGS_ALONE = Number(process.versions.node.split('.')[0]) >= 22;
+
 export function withoutOptimisingCompiler<T>(work: () => T): T {
+  if (LEAVE_FLAGS_ALONE) return work();
   if (USER_CHOICE.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`)) return work();
   // Set back afterwards: only this work is known to be short.
   setFlagsFromString('--no-turbofan');
