@@ -36,6 +36,15 @@ export const PRESENCE_LOCK_SPACE = 74603;
 
 export const newPresenceId = (): number => 1 + Math.floor(Math.random() * 2_000_000_000);
 
+/**
+ * The presence of an embedded database's only process (one process per data folder, held by its
+ * lock): any other owner recorded in it is a server that is gone.
+ */
+export function soleProcessPresence(): Presence {
+  const id = newPresenceId();
+  return { id, alive: async (other) => other === id };
+}
+
 /** A database problem the operator must fix (a locked data folder, an unreachable server). */
 export class StoreError extends Error {
   constructor(

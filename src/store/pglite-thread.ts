@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { conflictsAsErrors } from './conflicts.js';
-import { type Database, type Presence, type Queryable, StoreError, newPresenceId } from './database.js';
+import { type Database, type Presence, type Queryable, StoreError, soleProcessPresence } from './database.js';
 
 export type ThreadRequest =
   | { id: number; op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
@@ -157,8 +157,7 @@ class ThreadedPglite implements Database {
 
   /** One process per data folder: any other owner is a server that is gone. */
   async presence(): Promise<Presence> {
-    const id = newPresenceId();
-    this.me ??= { id, alive: async (other) => other === id };
+    this.me ??= soleProcessPresence();
     return this.me;
   }
 

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { conflictsAsErrors } from './conflicts.js';
-import { type Database, type Presence, type Queryable, StoreError, newPresenceId, quoteIdentifier } from './database.js';
+import { type Database, type Presence, type Queryable, StoreError, quoteIdentifier, soleProcessPresence } from './database.js';
 import { claimDataFolder } from './lock.js';
 
 export { lockDataFolder } from './lock.js';
@@ -43,8 +43,7 @@ class PgliteDatabase implements Database {
   private me: Presence | undefined;
   /** One process per data folder: any other owner is a server that is gone. */
   async presence(): Promise<Presence> {
-    const id = newPresenceId();
-    this.me ??= { id, alive: async (other) => other === id };
+    this.me ??= soleProcessPresence();
     return this.me;
   }
 
