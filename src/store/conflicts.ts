@@ -39,7 +39,6 @@ const MEANINGS: Record<string, { duplicate?: Meaning; gone?: Meaning; referenced
   cluster_plugins_pkey: { duplicate: ['cluster/plugin-conflict', () => 'another request changed the plugins of this environment meanwhile'] },
   nodes_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
   deployments_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
-  deployment_tasks_deployment_id_fkey: { gone: ['deployment/gone', () => 'the deployment was removed meanwhile'] },
 };
 
 /** SQLSTATEs of a lost race: a duplicate key, a missing or still referenced row, serialization failures and deadlocks (not NOT NULL or CHECK violations: those are bugs). */

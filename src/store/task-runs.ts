@@ -180,7 +180,3 @@ export async function taskChanges(q: Queryable, deploymentId: number, since: str
 export async function requestStop(q: Queryable, deploymentId: number): Promise<boolean> {
   return (await q.query(`UPDATE deployments SET stop_requested = true WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId])).length > 0;
 }
-
-export async function stopRequested(q: Queryable, deploymentId: number): Promise<boolean> {
-  return (await q.query<{ stop_requested: boolean }>('SELECT stop_requested FROM deployments WHERE id = $1', [deploymentId]))[0]?.stop_requested === true;
-}
