@@ -211,4 +211,19 @@ ALTER TABLE deployments ADD CONSTRAINT deployments_status_check CHECK (status IN
 UPDATE deployments SET status = 'interrupted' WHERE status = 'failed' AND message LIKE 'interrupted: %';
 `,
   },
+  {
+    version: 8,
+    name: 'lifecycle outcomes',
+    sql: `
+-- Why each task record ended (issue 25's model, src/core/lifecycle): \`outcome\` beside the
+-- Nailgun-style \`status\` older clients read. NULL on rows written before: read from status and
+-- message (outcomeOfStored). A stop keeps who asked and when; a run that left offline nodes out
+-- lists them. A node keeps the state it had before going offline or into a run, to go back to.
+ALTER TABLE deployment_tasks ADD COLUMN outcome text CHECK (outcome IN ('pending', 'running', 'succeeded', 'failed', 'timed_out', 'skipped', 'not_run', 'stopped', 'killed'));
+ALTER TABLE deployments ADD COLUMN stopped_by text;
+ALTER TABLE deployments ADD COLUMN stopped_at timestamptz;
+ALTER TABLE deployments ADD COLUMN skipped_nodes jsonb;
+ALTER TABLE nodes ADD COLUMN status_before text;
+`,
+  },
 ];

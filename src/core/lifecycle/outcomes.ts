@@ -1,0 +1,96 @@
+/**
+ * The decisions after a run, as pure functions: how many tasks ended how, what a node is after its
+ * own tasks, what the environment is after the run. The server calls these; no face counts or
+ * decides on its own.
+ */
+import type { EnvironmentState, NodeState, RunState, TaskOutcome } from './states.js';
+
+export type RunCounts = Record<TaskOutcome, number>;
+
+export function emptyCounts(): RunCounts {
+  return { pending: 0, running: 0, succeeded: 0, failed: 0, timed_out: 0, skipped: 0, not_run: 0, stopped: 0, killed: 0 };
+}
+
+/** Tasks by outcome. `done` (progress) is `succeeded` alone: skipped or failed work is not done. */
+export function countOutcomes(outcomes: Iterable<TaskOutcome>): RunCounts {
+  const c = emptyCounts();
+  for (const o of outcomes) c[o]++;
+  return c;
+}
+
+/**
+ * A task record as stored before outcomes were kept (Nailgun's statuses: ready, error, skipped),
+ * read as an outcome. `message` and `exitStatus` tell the skipped and failed kinds apart the way
+ * the runner wrote them.
+ */
+export function outcomeOfStored(r: { status: string; exitStatus?: number | null; message?: string | null }): TaskOutcome {
+  const message = r.message ?? '';
+  switch (r.status) {
+    case 'pending':
+      return 'pending';
+    case 'running':
+      return 'running';
+    case 'ready':
+      return 'succeeded';
+    case 'error':
+      if (/^timed out/.test(message)) return 'timed_out';
+      if (/^killed/.test(message)) return 'killed';
+      return 'failed';
+    case 'stopped':
+      return 'stopped';
+    case 'skipped':
+      if (message === 'not run' || /^not run/.test(message)) return 'not_run';
+      if (/^stopped/.test(message)) return 'stopped';
+      return 'skipped';
+    default:
+      return 'failed';
+  }
+}
+
+/** The legacy `status` a client written before outcomes reads (kept for those clients). */
+export function legacyStatusOf(o: TaskOutcome): 'pending' | 'running' | 'ready' | 'error' | 'skipped' {
+  switch (o) {
+    case 'pending':
+    case 'running':
+      return o;
+    case 'succeeded':
+      return 'ready';
+    case 'failed':
+    case 'timed_out':
+    case 'killed':
+      return 'error';
+    default:
+      return 'skipped';
+  }
+}
+
+const BROKE: ReadonlySet<TaskOutcome> = new Set(['failed', 'timed_out', 'killed']);
+const UNFINISHED: ReadonlySet<TaskOutcome> = new Set(['pending', 'running', 'not_run', 'stopped']);
+
+/**
+ * A node after a real run, from its own tasks in that run (a resumed run lists the tasks done in
+ * the run it resumed as succeeded). Broken: `error`. All succeeded or skipped: `ready` (deployed
+ * and healthy, as in Fuel). Some never ran (the run ended first): what it was before the run, since
+ * nothing this run promised happened on it.
+ */
+export function nodeStateAfterRun(before: NodeState, own: Iterable<TaskOutcome>): NodeState {
+  let unfinished = false;
+  for (const o of own) {
+    if (BROKE.has(o)) return 'error';
+    if (UNFINISHED.has(o)) unfinished = true;
+  }
+  if (!unfinished) return 'ready';
+  return before === 'deploying' || before === 'removing' || before === 'provisioning' ? 'discovered' : before;
+}
+
+/** An environment after a real run of its default graph. */
+export function environmentStateAfterRun(run: Exclude<RunState, 'running'>, anyNodeInError: boolean): EnvironmentState {
+  switch (run) {
+    case 'succeeded':
+      return anyNodeInError ? 'partially_deployed' : 'operational';
+    case 'stopped':
+      return 'stopped';
+    default:
+      return 'error';
+  }
+}
