@@ -223,8 +223,42 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period */
+        /** Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period (grace_s, default 30 s) */
         post: operations["postClustersByIdStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Deployments (real runs and dry runs) of every environment, or of one with cluster_id, newest first */
+        get: operations["getDeployments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/deployments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One deployment by its id: its environment, graph type, status, progress and message */
+        get: operations["getDeploymentsById"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2075,7 +2109,14 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description seconds running tasks may take to finish before they are killed (default 30); the server running the deployment applies it, a stop relayed through the database to another server gets that server's default */
+                    grace_s?: number;
+                };
+            };
+        };
         responses: {
             /** @description stopping: the deployment, which ends as stopped */
             202: {
@@ -2084,6 +2125,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description no such resource */
@@ -2097,6 +2147,88 @@ export interface operations {
             };
             /** @description the resource's state does not allow it now */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeployments: {
+        parameters: {
+            query?: {
+                cluster_id?: number;
+                limit?: number;
+                marker?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deployments, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"][];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeploymentsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the deployment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -34,7 +34,10 @@ export interface RunInput {
   execute(v: VertexRef, attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome>;
   events: RunEvents;
   maxParallel?: number;
-  /** Stop: running tasks finish (or are killed after `graceMs`), nothing new starts. */
+  /**
+   * Stop: running tasks finish (or are killed after `graceMs`), nothing new starts. A stop that
+   * names its own grace period aborts with a `StopReason` as the reason, which wins over `graceMs`.
+   */
   signal?: AbortSignal;
   graceMs?: number;
   /** Stop now: running tasks are killed at once (the run is no longer this server's). */
@@ -45,6 +48,17 @@ export interface RunInput {
   done?: (vertex: number) => boolean;
   /** Pause between attempts, ms (tests shorten it); a task's `interval` (s) wins. */
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** The reason a stop's signal may carry: the grace period this stop gives running tasks. */
+export interface StopReason {
+  graceMs: number;
+}
+
+/** The grace period a stop gives: the one the stop asked for, else the run's, else 30 s. */
+export function graceOf(signal: AbortSignal | undefined, fallback: number | undefined): number {
+  const asked = (signal?.reason as Partial<StopReason> | undefined)?.graceMs;
+  return typeof asked === 'number' && Number.isFinite(asked) && asked >= 0 ? asked : (fallback ?? 30_000);
 }
 
 export interface RunSummary {
@@ -166,7 +180,7 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   const stopAll = () => {
     summary.interrupted = true;
     // Running tasks get a grace period, then are killed; nothing new starts meanwhile.
-    setTimeout(() => controller.abort(), input.graceMs ?? 30_000).unref();
+    setTimeout(() => controller.abort(), graceOf(input.signal, input.graceMs)).unref();
   };
   if (input.signal?.aborted) stopAll();
   else input.signal?.addEventListener('abort', stopAll, { once: true });

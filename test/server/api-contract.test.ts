@@ -237,8 +237,15 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/clusters/${id}/deployments/${deployment.id}?tasks=true`);
   await call('GET', `/api/v1/clusters/${id}/deployments/999999`);
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks`);
+  await call('GET', '/api/v1/deployments');
+  await call('GET', `/api/v1/deployments?cluster_id=${id}&limit=1`);
+  await call('GET', '/api/v1/deployments?cluster_id=999999');
+  await call('GET', `/api/v1/deployments/${deployment.id}`);
+  await call('GET', '/api/v1/deployments/999999');
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks?status=ready&output=true`);
   await call('POST', `/api/v1/clusters/${id}/stop`);
+  await call('POST', `/api/v1/clusters/${id}/stop`, { body: { grace_s: 5 } });
+  await call('POST', `/api/v1/clusters/${id}/stop`, { body: { grace_s: -1 } });
   await call('POST', `/api/v1/clusters/${id}/reset`);
 
   // Real nodes, when the test hosts are up.

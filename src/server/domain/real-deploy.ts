@@ -10,7 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../core/graph/index.js';
-import { runDeployment, type Transport } from '../../deploy/index.js';
+import { runDeployment, type StopReason, type Transport } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
@@ -98,11 +98,11 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   return prepared.id;
 }
 
-/** Stop a running deployment of this server: nothing new starts, running tasks get a grace period. */
-export function stopRealDeployment(registry: RunRegistry, deploymentId: number): boolean {
+/** Stop a running deployment of this server: nothing new starts, running tasks get a grace period (`graceMs`, else the run's). */
+export function stopRealDeployment(registry: RunRegistry, deploymentId: number, graceMs?: number): boolean {
   const run = registry.get(deploymentId);
   if (!run) return false;
-  run.stop.abort();
+  run.stop.abort(graceMs === undefined ? undefined : ({ graceMs } satisfies StopReason));
   return true;
 }
 
