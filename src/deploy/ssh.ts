@@ -121,7 +121,8 @@ export class SshTransport implements Transport {
     const sshCommand = ['ssh', ...this.baseArgs(t)].join(' ');
     const target = `${t.address.includes(':') ? `[${t.address}]` : t.address}:${remoteDir.replace(/\/?$/, '/')}`;
     // --secluded-args (-s): the remote path reaches rsync as it is, not through the remote shell.
-    return this.spawnSsh('rsync', ['-a', '-s', '--delete', '--mkpath', '-e', sshCommand, `${localDir.replace(/\/?$/, '/')}`, target], options, true);
+    // --safe-links: a link leading out of the folder is never sent (deployment.ts refuses such a folder first; issue 24).
+    return this.spawnSsh('rsync', ['-a', '-s', '--safe-links', '--delete', '--mkpath', '-e', sshCommand, `${localDir.replace(/\/?$/, '/')}`, target], options, true);
   }
 
   local(command: string, cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
