@@ -5,6 +5,16 @@
  */
 import { type Queryable, json } from './database.js';
 
+/**
+ * Text as PostgreSQL can hold it: a task prints whatever bytes it likes, but a text or jsonb value
+ * refuses NUL (and jsonb a lone UTF-16 surrogate), and one refused value lost the whole batch of
+ * reports it travelled in. Both become U+FFFD, as bytes that are not UTF-8 already do when output
+ * is decoded; everything else is kept as printed.
+ */
+const NOT_STORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+export const storableText = (s: string): string => s.replace(NOT_STORABLE, '\uFFFD');
+const storableOrNull = (s: string | undefined | null): string | null => (s === undefined || s === null ? null : storableText(s));
+
 export interface TaskRunUpdate {
   /** The task's place in its run (the row's key, as `createRealDeployment` numbered them). */
   position: number;
@@ -83,8 +93,8 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
     const r: Record<string, unknown> = { p: u.position, s: u.status === 'stopped' ? 'skipped' : u.status };
     if (u.exitStatus !== undefined && u.exitStatus !== null) r.x = u.exitStatus;
     if (u.attempts !== undefined) r.a = u.attempts;
-    if (u.output !== undefined) r.o = u.output;
-    if (u.message !== undefined) r.m = u.message;
+    if (u.output !== undefined) r.o = storableText(u.output);
+    if (u.message !== undefined) r.m = storableText(u.message);
     if (u.startedAt !== undefined) r.b = u.startedAt;
     if (u.finishedAt !== undefined) r.e = u.finishedAt;
     return r;
@@ -126,10 +136,11 @@ export async function taskRuns(q: Queryable, deploymentId: number, filter: { nod
  * Only a run still running ends here: false when another server already failed it as interrupted
  * (its lease expired), whose word stands.
  */
-export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string): Promise<boolean> {
-  const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, message ?? null]);
+export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string, unfinished = 'not run'): Promise<boolean> {
+  const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, storableOrNull(message)]);
   if (!ended.length) return false;
-  await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, 'not run') WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId]);
+  // `unfinished`: what an unrecorded task is said to be (when reports were lost, not "not run").
+  await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, $2) WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId, unfinished]);
   return true;
 }
 

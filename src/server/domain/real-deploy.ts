@@ -14,7 +14,7 @@ import { runDeployment, type StopReason, type Transport } from '../../deploy/ind
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
-import { HttpError } from '../errors.js';
+import { HttpError, storageFailure } from '../errors.js';
 import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
@@ -35,12 +35,20 @@ export interface RealDeployOptions {
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
   graceMs?: number;
+  /** Where the bookkeeping's failures are told (the server's log). */
+  log?: RunLog;
+}
+
+/** The little of a logger (pino's) a run's bookkeeping needs. */
+export interface RunLog {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
 }
 
 const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
 
 /** Running real deployments of one server (one app), by id: their stop switch and their end. */
-export type RunRegistry = Map<number, { stop: AbortController; done: Promise<void>; output: EventEmitter }>;
+export type RunRegistry = Map<number, { stop: AbortController; done: Promise<void>; output: EventEmitter; shutdown?: AbortController }>;
 
 /** A chunk of a running task's output, as the live stream sends it. */
 export interface OutputChunk {
@@ -91,10 +99,11 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
   const stop = new AbortController();
+  const shutdown = new AbortController();
   const output = new EventEmitter();
   output.setMaxListeners(1000);
-  const done = walk(db, prepared, options, stop, output).finally(() => options.registry.delete(prepared.id));
-  options.registry.set(prepared.id, { stop, done, output });
+  const done = walk(db, prepared, options, stop, output, shutdown.signal).finally(() => options.registry.delete(prepared.id));
+  options.registry.set(prepared.id, { stop, done, output, shutdown });
   return prepared.id;
 }
 
@@ -109,6 +118,9 @@ export function stopRealDeployment(registry: RunRegistry, deploymentId: number, 
 /** Ends every real deployment of this server (server shutdown), waiting for their bookkeeping. */
 export async function settleRealDeployments(registry: RunRegistry): Promise<void> {
   for (const run of registry.values()) run.stop.abort();
+  // Bookkeeping waiting for the database (a full disk) is given up: the next start fails such a
+  // run as interrupted, which is the truth of it; a shutdown must not wait for disk space.
+  for (const run of registry.values()) run.shutdown?.abort();
   await Promise.all([...registry.values()].map((r) => r.done));
 }
 
@@ -132,7 +144,7 @@ interface Prepared {
   nodeRoles: Array<{ id: string; roles: string[] }>;
 }
 
-async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter): Promise<void> {
+async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter, shutdown: AbortSignal): Promise<void> {
   const signal = stop.signal;
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
@@ -169,6 +181,10 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     output,
     ...(options.flushMs ? { flushMs: options.flushMs } : {}),
     tick: () => void (kill.signal.aborted ? undefined : renew()),
+    onWriteFailure: (err, waiting, failures) => {
+      // The first failure and then every tenth: a full disk for an hour is not 14,000 lines.
+      if (failures === 1 || failures % 10 === 0) options.log?.warn({ err, deployment: p.id, waiting, failures }, `deployment ${p.id}: task reports could not be written; kept, and written again once the database takes them`);
+    },
   });
   const events = reports.events;
   let outcome: { status: 'succeeded' | 'failed' | 'stopped'; message?: string };
@@ -192,11 +208,21 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   } catch (err) {
     outcome = { status: 'failed', message: `the orchestrator stopped: ${(err as Error).message}` };
   }
-  await reports.close();
-  await db
-    .transaction(async (tx) => {
+  await reports.close(shutdown);
+  // Reports that waited for the database, or were lost, make the run failed, saying why: the
+  // operator sees a full disk as the cause, and `--resume` redoes only what was not recorded.
+  const trouble = reports.firstFailure === undefined ? undefined : storageFailure(reports.firstFailure)?.code ?? 'deploy/reports-not-written';
+  if (trouble) {
+    const why = reports.lost ? `${reports.lost} task report${reports.lost === 1 ? ' was' : 's were'} lost` : 'task reports waited until they could be written';
+    outcome = { status: 'failed', message: `${trouble}: ${trouble === 'server/disk-full' ? 'the server ran out of disk space during the deployment' : `writing task reports failed (${(reports.firstFailure as Error)?.message ?? String(reports.firstFailure)})`}; ${why}${outcome.message ? `; ${outcome.message}` : ''}` };
+    options.log?.error({ err: reports.firstFailure, deployment: p.id, lost: reports.lost }, `deployment ${p.id}: ${outcome.message}`);
+  }
+  const unfinished = reports.lost ? 'not known whether it ran: its report could not be written' : undefined;
+  await endBookkeeping(
+    shutdown,
+    () => db.transaction(async (tx) => {
       // A run whose lease was taken has been failed as interrupted by another server: that stands.
-      if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message))) return;
+      if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message, unfinished))) return;
       const ids = [...p.access.keys()];
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
@@ -210,9 +236,33 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
       // Last: committing roles resets node statuses.
       await real.setNodeStatus(tx, ids.filter((id) => failedNodes.has(String(id))), 'error');
       await real.setNodeStatus(tx, ids.filter((id) => !failedNodes.has(String(id))), outcome.status === 'succeeded' ? 'deployed' : 'ready');
-    })
-    .catch(() => undefined);
+    }),
+    (err, failures) => {
+      if (failures === 1 || failures % 10 === 0) options.log?.error({ err, deployment: p.id, failures }, `deployment ${p.id}: its end could not be recorded; trying again`);
+    },
+  );
   rmSync(workDir, { recursive: true, force: true });
+}
+
+/**
+ * The end of a run, written once the database takes it (a full disk: once space returns), each
+ * try later, up to 5 s apart; given up only when the server shuts down (the next start then fails
+ * the run as interrupted). A bug (not the storage) is not retried for ever: five tries.
+ */
+async function endBookkeeping(shutdown: AbortSignal, write: () => Promise<void>, failed: (err: unknown, failures: number) => void): Promise<void> {
+  for (let failures = 1; ; failures++) {
+    try {
+      return await write();
+    } catch (err) {
+      failed(err, failures);
+      if (shutdown.aborted || (failures >= 5 && !storageFailure(err))) return;
+      await new Promise<void>((resolve) => {
+        const wake = () => (clearTimeout(t), resolve());
+        const t = setTimeout(() => (shutdown.removeEventListener('abort', wake), resolve()), Math.min(5000, 250 * 2 ** failures));
+        shutdown.addEventListener('abort', wake, { once: true });
+      });
+    }
+  }
 }
 
 /** Seconds a run's lease lasts unrenewed (HEARTH_DEPLOY_LEASE_SECONDS; tests shorten it). */

@@ -5,11 +5,15 @@
  * statements, not 400,000. A task is recorded finished only once its batch is written: when the
  * server dies first, the task is still pending in the database, so a resumed run does it again.
  * The same timer renews the run's lease and hears a stop asked through another server.
+ * A batch the database refuses (a full disk, the database gone) is kept and sent again, later
+ * each time, and the failure is told to the caller (which logs it): a report is never dropped for
+ * a write that failed, so no task that ran reads as "not run" because of one.
  */
 import type { EventEmitter } from 'node:events';
 import { OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type VertexRef } from '../../deploy/index.js';
 import type { Database } from '../../store/index.js';
 import * as runs from '../../store/task-runs.js';
+import { storageFailure } from '../errors.js';
 
 export interface RunReportsOptions {
   /** Each vertex's row (its place in the run), as the run was created. */
@@ -21,16 +25,23 @@ export interface RunReportsOptions {
   output?: EventEmitter;
   /** Called on each tick after the batch is sent (lease renewal, stop requests). */
   tick?: () => void;
+  /** Told of each failed write: the error, how many reports wait, how many failures in a row. */
+  onWriteFailure?: (err: unknown, waiting: number, failures: number) => void;
 }
 
 export interface RunReports {
   events: RunEvents;
-  /** Sends what waits; resolves once everything sent so far is written (or failed). */
+  /** Sends what waits; resolves once everything sent so far is written (or failed, and kept). */
   flush(): Promise<void>;
-  /** Stops the timer and writes what is left. */
-  close(): Promise<void>;
-  /** Reports lost because a write failed (the database was unreachable): those tasks stay pending. */
+  /**
+   * Stops the timer and writes what is left, trying again (each time later, up to 5 s apart)
+   * until it is written or `giveUp` aborts (the server shuts down).
+   */
+  close(giveUp?: AbortSignal): Promise<void>;
+  /** Reports not written (yet): after `close`, those lost for good. */
   readonly lost: number;
+  /** The first write failure of the run, if any (kept after later writes succeed). */
+  readonly firstFailure: unknown;
 }
 
 const trim = (s: string) => (s.length > OUTPUT_LIMIT ? s.slice(s.length - OUTPUT_LIMIT) : s);
@@ -40,29 +51,48 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
   // Keyed by vertex: a number key keeps the map cheap at 200,000 tasks.
   let pending = new Map<number, runs.TaskRunUpdate>();
   let writing: Promise<void> = Promise.resolve();
-  let lost = 0;
+  let failures = 0;
+  let retryAt = 0;
+  let firstFailure: unknown;
+  let lastFailure: unknown;
+  let inFlight = 0;
   const flush = (): Promise<void> => {
     if (!pending.size) return writing;
-    const batch = [...pending.values()];
+    const batch = pending;
     pending = new Map();
-    writing = writing.then(
-      () =>
-        runs.applyTaskUpdates(db, deploymentId, batch).then(
-          () => undefined,
-          () => void (lost += batch.length),
-        ),
-    );
+    inFlight += batch.size;
+    writing = writing.then(async () => {
+      try {
+        await runs.applyTaskUpdates(db, deploymentId, [...batch.values()]);
+        failures = 0;
+      } catch (err) {
+        failures++;
+        firstFailure ??= err;
+        lastFailure = err;
+        retryAt = Date.now() + Math.min(5000, 250 * 2 ** failures);
+        // Back in the queue; a newer report of the same task (written since) wins.
+        for (const [v, u] of batch) {
+          const newer = pending.get(v);
+          if (!newer) pending.set(v, u);
+          else if (u.startedAt && !newer.startedAt) newer.startedAt = u.startedAt;
+        }
+        options.onWriteFailure?.(err, pending.size, failures);
+      } finally {
+        inFlight -= batch.size;
+      }
+    });
     return writing;
   };
+  const due = () => failures === 0 || Date.now() >= retryAt;
   const timer = setInterval(() => {
-    void flush();
+    if (due()) void flush();
     options.tick?.();
   }, options.flushMs ?? 250);
   const put = (v: VertexRef, u: runs.TaskRunUpdate) => {
     const before = pending.get(v.vertex);
     if (before?.startedAt && !u.startedAt) u.startedAt = before.startedAt;
     pending.set(v.vertex, u);
-    if (pending.size >= batchSize) void flush();
+    if (pending.size >= batchSize && due()) void flush();
   };
   const output = options.output;
   const events: RunEvents = {
@@ -84,12 +114,26 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
   return {
     events,
     flush,
-    async close() {
+    async close(giveUp?: AbortSignal) {
       clearInterval(timer);
       await flush();
+      // A refusal that is not the storage's (a bug: a value the database cannot hold) does not
+      // pass by waiting: after a few, what is left is lost, and the caller says so in the run.
+      while (pending.size && !giveUp?.aborted && (failures < 5 || storageFailure(lastFailure))) {
+        options.tick?.();
+        await new Promise<void>((resolve) => {
+          const wake = () => (clearTimeout(t), resolve());
+          const t = setTimeout(() => (giveUp?.removeEventListener('abort', wake), resolve()), Math.max(0, retryAt - Date.now()));
+          giveUp?.addEventListener('abort', wake, { once: true });
+        });
+        if (!giveUp?.aborted) await flush();
+      }
     },
     get lost() {
-      return lost;
+      return pending.size + inFlight;
+    },
+    get firstFailure() {
+      return firstFailure;
     },
   };
 }

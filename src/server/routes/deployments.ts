@@ -100,7 +100,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       }
       if (!dryRun) {
         const ssh = accessContext(ctx).ssh;
-        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}) });
+        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, log: req.log, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}) });
         return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord, 'real'));
       }
       const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
