@@ -282,6 +282,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/deployments/{id}/live-output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A running task's output so far (the last 1 MiB), kept by the server running the deployment; then follow GET /deployments/{id}/events */
+        get: operations["getDeploymentsByIdLiveOutput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/deployments/{id}/tasks": {
         parameters: {
             query?: never;
@@ -2265,6 +2282,58 @@ export interface operations {
                 };
                 content: {
                     "text/event-stream": string;
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDeploymentsByIdLiveOutput: {
+        parameters: {
+            query: {
+                node: string;
+                task: string;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the task's output so far */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description characters the task has printed in all: `output` ends there, and the live stream's next `output` chunk for this task has this `offset` */
+                        end: number;
+                        /** @description true when this server runs the deployment now; false when it ended or runs on another server (then `output` is null: read GET /deployments/{id}/tasks?output=true once the task ends) */
+                        live: boolean;
+                        node: string;
+                        /** @description the task's last 1 MiB of output so far (stdout and stderr interleaved, ANSI escapes as printed); null when none is kept */
+                        output: string | null;
+                        task_id: string;
+                    };
                 };
             };
             /** @description no such resource */

@@ -19,6 +19,7 @@ import { checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { runReports } from './run-reports.js';
+import { keepLiveOutput } from './live-output.js';
 import { deploymentData, refuseMissingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
 import type { PluginFiles } from './plugin-files.js';
 
@@ -102,6 +103,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   const shutdown = new AbortController();
   const output = new EventEmitter();
   output.setMaxListeners(1000);
+  keepLiveOutput(output);
   const done = walk(db, prepared, options, stop, output, shutdown.signal).finally(() => options.registry.delete(prepared.id));
   options.registry.set(prepared.id, { stop, done, output, shutdown });
   return prepared.id;

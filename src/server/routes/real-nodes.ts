@@ -12,6 +12,7 @@ import * as real from '../../store/real-nodes.js';
 import { accessView, checkReachability, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
 import { deployRunRoutes } from './deploy-runs.js';
+import { liveOutputRoutes } from './live-output.js';
 import { answer, errors } from './answers.js';
 import { NODE } from './shapes.js';
 
@@ -41,6 +42,7 @@ export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], w
 
 export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   deployRunRoutes(api, ctx);
+  liveOutputRoutes(api, ctx);
   // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
   // Hearth's SSH key may be settled after the routes are made (start-up work that finishes once the
   // server listens), so each tick looks for it rather than the registration.
