@@ -1,5 +1,7 @@
 /** Deployments: one row per run, and one per (node, task) with its status, so progress is visible while it runs. */
+import type { TaskOutcome } from '../core/lifecycle/index.js';
 import { type Queryable, json } from './database.js';
+import { OUTCOME_SQL } from './outcomes.js';
 
 export type DeploymentStatus = 'running' | 'succeeded' | 'failed' | 'stopped' | 'interrupted';
 export type TaskRunStatus = 'pending' | 'running' | 'ready' | 'error' | 'skipped';
@@ -14,6 +16,11 @@ export interface DeploymentRecord {
   message?: string;
   startedAt: string;
   finishedAt?: string;
+  /** Who asked a stop (the admin token or a user, and the address it came from), and when. */
+  stoppedBy?: string;
+  stoppedAt?: string;
+  /** Nodes left out of the run (offline, with skip_offline). */
+  skippedNodes?: Array<{ id: number; name: string; reach_error?: string | null }>;
 }
 
 export interface TaskRunRecord {
@@ -21,6 +28,8 @@ export interface TaskRunRecord {
   taskId: string;
   position: number;
   status: TaskRunStatus;
+  /** Why it ended (docs/lifecycle.md). */
+  outcome: TaskOutcome;
 }
 
 interface Row {
@@ -33,12 +42,18 @@ interface Row {
   message: string | null;
   started_at: Date | string;
   finished_at: Date | string | null;
+  stopped_by?: string | null;
+  stopped_at?: Date | string | null;
+  skipped_nodes?: DeploymentRecord['skippedNodes'] | null;
 }
 
 function toRecord(r: Row): DeploymentRecord {
   const rec: DeploymentRecord = { id: r.id, clusterId: r.cluster_id, graphType: r.graph_type, status: r.status, total: r.total, done: r.done, startedAt: new Date(r.started_at).toISOString() };
   if (r.message !== null) rec.message = r.message;
   if (r.finished_at !== null) rec.finishedAt = new Date(r.finished_at).toISOString();
+  if (r.stopped_by) rec.stoppedBy = r.stopped_by;
+  if (r.stopped_at) rec.stoppedAt = new Date(r.stopped_at).toISOString();
+  if (r.skipped_nodes) rec.skippedNodes = r.skipped_nodes;
   return rec;
 }
 
@@ -69,6 +84,16 @@ export async function finishDeployment(q: Queryable, id: number, status: Exclude
   await q.query('UPDATE deployments SET status = $2, message = $3, finished_at = now() WHERE id = $1', [id, status, message ?? null]);
 }
 
+/** Who asked a run to stop, and when (the first ask stands). */
+export async function recordStop(q: Queryable, id: number, by: string): Promise<void> {
+  await q.query(`UPDATE deployments SET stopped_by = coalesce(stopped_by, $2), stopped_at = coalesce(stopped_at, now()) WHERE id = $1`, [id, by]);
+}
+
+/** The nodes a run left out (offline ones, when asked to skip them). */
+export async function recordSkippedNodes(q: Queryable, id: number, nodes: NonNullable<DeploymentRecord['skippedNodes']>): Promise<void> {
+  await q.query('UPDATE deployments SET skipped_nodes = $2::jsonb WHERE id = $1', [id, json(nodes)]);
+}
+
 export async function getDeployment(q: Queryable, id: number): Promise<DeploymentRecord | undefined> {
   const rows = await q.query<Row>('SELECT * FROM deployments WHERE id = $1', [id]);
   return rows[0] && toRecord(rows[0]);
@@ -79,7 +104,7 @@ export async function deploymentsOf(q: Queryable, clusterId: number): Promise<De
 }
 
 export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRunRecord[]> {
-  return q.query<TaskRunRecord>('SELECT node, task_id AS "taskId", position, status FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position', [id]);
+  return q.query<TaskRunRecord>(`SELECT node, task_id AS "taskId", position, status, ${OUTCOME_SQL} AS outcome FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position`, [id]);
 }
 
 /**

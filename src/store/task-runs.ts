@@ -167,10 +167,10 @@ export async function renewLease(q: Queryable, deploymentId: number, owner: numb
  * finished.
  */
 export async function resumable(q: Queryable, clusterId: number, graphType: string): Promise<{ id: number; status: string; done: Set<string> } | { refusal: string }> {
-  const [last] = await q.query<{ id: number; status: string; mode: string; graph_type: string }>('SELECT id, status, mode, graph_type FROM deployments WHERE cluster_id = $1 ORDER BY id DESC LIMIT 1', [clusterId]);
-  if (!last) return { refusal: 'the environment has never been deployed' };
-  if (last.mode !== 'real') return { refusal: `its last deployment (${last.id}) was a dry run` };
-  if (last.graph_type !== graphType) return { refusal: `its last deployment (${last.id}) ran the '${last.graph_type}' graph` };
+  // Per graph type, real runs only: a dry run or another graph's run since never hides the run
+  // to resume (docs/lifecycle.md).
+  const [last] = await q.query<{ id: number; status: string }>(`SELECT id, status FROM deployments WHERE cluster_id = $1 AND graph_type = $2 AND mode = 'real' ORDER BY id DESC LIMIT 1`, [clusterId, graphType]);
+  if (!last) return { refusal: graphType === 'default' ? 'the environment has never been deployed' : `its '${graphType}' graph has never run for real` };
   if (last.status === 'succeeded' || last.status === 'running') return { refusal: `its last deployment (${last.id}) ${last.status === 'running' ? 'is running' : 'succeeded'}: there is nothing to resume` };
   const rows = await q.query<{ node: string; task_id: string }>(`SELECT node, task_id FROM deployment_tasks WHERE deployment_id = $1 AND status = 'ready' AND type NOT IN ('stage', 'group', 'skipped')`, [last.id]);
   return { id: last.id, status: last.status, done: new Set(rows.map((r) => `${r.node}\u0000${r.task_id}`)) };

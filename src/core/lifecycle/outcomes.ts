@@ -39,8 +39,10 @@ export function outcomeOfStored(r: { status: string; exitStatus?: number | null;
     case 'stopped':
       return 'stopped';
     case 'skipped':
-      if (message === 'not run' || /^not run/.test(message)) return 'not_run';
-      if (/^stopped/.test(message)) return 'stopped';
+      // The runner's words: "stopped: …" (and, before outcomes, "not run: the deployment was
+      // stopped") for what a stop or a shutdown kept from starting; "not run: X failed on node N".
+      if (/^stopped/.test(message) || /^not run: the deployment was stopped/.test(message)) return 'stopped';
+      if (/^not run/.test(message)) return 'not_run';
       return 'skipped';
     default:
       return 'failed';

@@ -108,8 +108,12 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
 export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
-  const { id, total, before } = await db.transaction(async (tx) => {
+  const { id, total, before, simulation } = await db.transaction(async (tx) => {
     const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type);
+    // A dry run changes nothing real (docs/lifecycle.md): with a real node in the environment it
+    // only records its run. An environment of simulated nodes alone has nothing real to protect,
+    // and the simulation is how it is deployed: there the dry run plays the lifecycle.
+    const simulation = (await simulatedNodes(tx, cluster.id)).real.length === 0;
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean }> = [];
     for (const v of order) {
       if (v >= graph.barrierBase) continue;
@@ -117,10 +121,10 @@ export async function startDeployment(db: store.Database, presence: store.Presen
       tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true } : { node: pair.node, taskId: pair.task });
     }
     const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
-    await store.updateCluster(tx, cluster.id, { status: 'deploying' });
-    return { id, total: tasks.length, before: cluster.status };
+    if (simulation) await store.updateCluster(tx, cluster.id, { status: 'deploying' });
+    return { id, total: tasks.length, before: cluster.status, simulation };
   });
-  void walk(db, clusterId, id, total, { ...options, graphType: type, statusBefore: before }).catch(() => undefined);
+  void walk(db, clusterId, id, total, { ...options, graphType: type, statusBefore: before, simulation }).catch(() => undefined);
   return id;
 }
 
@@ -138,6 +142,8 @@ interface WalkOptions extends DeployOptions {
   graphType: string;
   /** The environment's status before the run, which a graph other than `default` gives back. */
   statusBefore: store.ClusterStatus;
+  /** Every node is simulated: the run plays the lifecycle. Otherwise it records its run and nothing else. */
+  simulation: boolean;
 }
 
 async function walk(db: store.Database, clusterId: number, deploymentId: number, total: number, options: WalkOptions): Promise<void> {
@@ -155,8 +161,8 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
         await store.setTaskStatus(db, deploymentId, t.node, t.taskId, 'error');
         await db.transaction(async (tx) => {
           await store.finishDeployment(tx, deploymentId, 'failed', `task ${t.taskId} failed on node ${t.node}`);
-          await tx.query(`UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id = $1 AND status = 'pending'`, [deploymentId]);
-          await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
+          await tx.query(`UPDATE deployment_tasks SET status = 'skipped', outcome = 'not_run', message = 'not run' WHERE deployment_id = $1 AND status = 'pending'`, [deploymentId]);
+          if (options.simulation) await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
         });
         return;
       }
@@ -164,6 +170,10 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
     }
     await db.transaction(async (tx) => {
       const cluster = await clusterOr404(tx, clusterId, { lock: true });
+      if (!options.simulation) {
+        await store.finishDeployment(tx, deploymentId, 'succeeded');
+        return;
+      }
       if (!deploysRoles(options.graphType)) {
         await store.updateCluster(tx, clusterId, { status: options.statusBefore });
         await store.finishDeployment(tx, deploymentId, 'succeeded');
@@ -188,7 +198,7 @@ async function walk(db: store.Database, clusterId: number, deploymentId: number,
     await db
       .transaction(async (tx) => {
         await store.finishDeployment(tx, deploymentId, 'failed', `the orchestrator stopped: ${(err as Error).message}`);
-        await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
+        if (options.simulation) await store.updateCluster(tx, clusterId, { status: statusAfterFailure });
       })
       .catch(() => undefined);
   }

@@ -14,9 +14,10 @@ import { outcomeOfStored } from '../../core/lifecycle/index.js';
 import * as store from '../../store/index.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { registryOf, settleRealDeployments, stopRealDeployment, type OutputChunk } from '../domain/real-deploy.js';
+import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/real-deploy.js';
+import { admitStream, EventClient, followDeployment, streamsOf } from '../domain/deployment-events.js';
 import { clusterIdParam } from './schemas.js';
-import { deploymentView } from './deployments.js';
+import { deploymentView, deploymentViewOf } from './deployments.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, TASK_RUN } from './shapes.js';
 
@@ -99,56 +100,42 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
         params: clusterIdParam,
         response: {
           200: answer('Server-Sent Events: `task` (a TaskRun), `output` ({node, task_id, chunk}), `deployment` and `end` (a Deployment)', { type: 'string' }, 'text/event-stream'),
-          ...errors(404),
+          ...errors(404, 429),
         },
       },
     },
     async (req, reply) => {
-      const first = await store.getDeployment(ctx.db, req.params.id);
-      if (!first) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
+      // Counted before anything is read: a flood of streams is refused at the door.
+      const release = admitStream(streamsOf(ctx), req.ip);
+      let first: store.DeploymentRecord | undefined;
+      try {
+        first = await store.getDeployment(ctx.db, req.params.id);
+      } catch (err) {
+        release();
+        throw err;
+      }
+      if (!first) {
+        release();
+        throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
+      }
+      const id = first.id;
       reply.hijack();
       const res = reply.raw;
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(req.id) });
-      const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-      let closed = false;
-      const live = registryOf(ctx).get(first.id)?.output;
-      const onChunk = (c: OutputChunk) => send('output', c);
-      live?.on('chunk', onChunk);
-      const finish = () => {
-        if (closed) return;
-        closed = true;
-        live?.off('chunk', onChunk);
-        res.end();
-      };
-      req.raw.on('close', finish);
-      // Reports reach the database in batches, stamped when they happened: each look goes back
-      // 10 s and what was sent already is not sent again.
-      const sent = new Set<string>();
-      let since = new Date(0).toISOString();
-      try {
-        while (!closed) {
-          const d = (await store.getDeployment(ctx.db, first.id))!;
-          // Tasks after the status: a run's last reports are stored before it ends.
-          const { tasks, until } = await runs.taskChanges(ctx.db, first.id, since);
-          for (const t of tasks) {
-            const key = `${t.node}\u0000${t.task_id}\u0000${t.status}\u0000${t.attempts}`;
-            if (sent.has(key)) continue;
-            sent.add(key);
-            send('task', withOutcome(t));
-          }
-          since = new Date(Date.parse(until) - 10_000).toISOString();
-          const mode = (await runs.deploymentModes(ctx.db, [d.id])).get(d.id);
-          send('deployment', deploymentView(d, mode));
-          if (d.status !== 'running') {
-            send('end', deploymentView(d, mode));
-            break;
-          }
-          await new Promise((r) => setTimeout(r, 500));
-        }
-      } catch (err) {
-        req.log.warn({ err }, 'deployment stream ended by an error');
-      }
-      finish();
+      const client = new EventClient(res);
+      client.whenClosed(release);
+      // One poll of the database per deployment, however many follow it (domain/deployment-events.ts).
+      followDeployment<runs.TaskRunView>(streamsOf(ctx), id, client, () => ({
+        poll: async (since) => {
+          const d = (await store.getDeployment(ctx.db, id))!;
+          const { tasks, until } = await runs.taskChanges(ctx.db, id, since);
+          const view = deploymentView(d, (await runs.deploymentModes(ctx.db, [id])).get(id));
+          return { tasks, until, deployment: view, running: d.status === 'running' };
+        },
+        taskView: withOutcome,
+        output: () => registryOf(ctx).get(id)?.output,
+        log: api.log,
+      }));
     },
   );
 
@@ -174,15 +161,19 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     async (req, reply) => {
       const cluster = await clusterOr404(ctx.db, req.params.id);
-      const running = (await store.deploymentsOf(ctx.db, cluster.id)).find((d) => d.status === 'running');
-      if (!running) throw new HttpError(409, 'deployment/not-running', `environment '${cluster.name}' has no running deployment`);
-      const mode = (await runs.deploymentModes(ctx.db, [running.id])).get(running.id);
-      if (mode !== 'real') throw new HttpError(409, 'deployment/dry-run', `deployment ${running.id} is a dry run: it finishes by itself in moments`);
+      const runningNow = (await store.deploymentsOf(ctx.db, cluster.id)).filter((d) => d.status === 'running');
+      if (!runningNow.length) throw new HttpError(409, 'deployment/not-running', `environment '${cluster.name}' has no running deployment`);
+      // A dry run beside a real one does not hide the real one from a stop.
+      const modes = await runs.deploymentModes(ctx.db, runningNow.map((d) => d.id));
+      const running = runningNow.find((d) => modes.get(d.id) === 'real') ?? runningNow[0];
+      if (modes.get(running.id) !== 'real') throw new HttpError(409, 'deployment/dry-run', `deployment ${running.id} is a dry run: it finishes by itself in moments`);
+      // Who asked, kept with the run (the admin token until accounts exist), from which address.
+      await store.recordStop(ctx.db, running.id, `admin token from ${req.ip}`);
       // Here at once; through the database for the server running it when that is another one.
       const grace = req.body?.grace_s;
       const here = stopRealDeployment(registryOf(ctx), running.id, grace === undefined ? undefined : grace * 1000);
       if (!(await runs.requestStop(ctx.db, running.id)) && !here) throw new HttpError(409, 'deployment/not-running', `deployment ${running.id} has just ended`);
-      return reply.status(202).send(deploymentView(running, 'real'));
+      return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, running.id)) ?? running));
     },
   );
 }

@@ -13,11 +13,45 @@ import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, DEPLOYMENT_GRAPH } from './shapes.js';
+import { outcomeOfStored, type RunCounts } from '../../core/lifecycle/index.js';
 
 const GRAPH_TYPE = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
 
-export function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'real' = 'dry-run') {
-  return { id: d.id, mode, dry_run: mode === 'dry-run', cluster_id: d.clusterId, graph_type: d.graphType, status: d.status, total: d.total, done: d.done, progress: d.total ? Math.round((d.done / d.total) * 100) : 100, message: d.message ?? null, started_at: d.startedAt, finished_at: d.finishedAt ?? null };
+/**
+ * A run as the API shows it. With its `counts` (the lifecycle's outcomes), `done` is the tasks that
+ * succeeded and `progress` their share: skipped, failed or never-run work is not done. Without
+ * counts (a caller that has none at hand), `done` is the runner's finished count as before.
+ */
+export function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'real' = 'dry-run', counts?: RunCounts) {
+  const done = counts ? counts.succeeded : d.done;
+  return {
+    id: d.id,
+    mode,
+    dry_run: mode === 'dry-run',
+    cluster_id: d.clusterId,
+    graph_type: d.graphType,
+    status: d.status,
+    total: d.total,
+    done,
+    progress: d.total ? Math.round((done / d.total) * 100) : 100,
+    ...(counts ? { counts } : {}),
+    message: d.message ?? null,
+    started_at: d.startedAt,
+    finished_at: d.finishedAt ?? null,
+    ...(d.stoppedBy ? { stopped_by: d.stoppedBy, stopped_at: d.stoppedAt ?? null } : {}),
+    ...(d.skippedNodes ? { skipped_nodes: d.skippedNodes } : {}),
+  };
+}
+
+/** Runs as the API shows them, each with its mode and counts (two queries for the lot). */
+export async function deploymentViews(q: store.Queryable, list: store.DeploymentRecord[]) {
+  const ids = list.map((d) => d.id);
+  const [modes, counts] = await Promise.all([runs.deploymentModes(q, ids), store.runCounts(q, ids)]);
+  return list.map((d) => deploymentView(d, modes.get(d.id), counts.get(d.id)));
+}
+
+export async function deploymentViewOf(q: store.Queryable, d: store.DeploymentRecord) {
+  return (await deploymentViews(q, [d]))[0];
 }
 
 export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
@@ -101,18 +135,16 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!dryRun) {
         const ssh = accessContext(ctx).ssh;
         const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, log: req.log, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}) });
-        return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord, 'real'));
+        return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
       }
       const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
-      return reply.status(202).send(deploymentView((await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
+      return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
     },
   );
 
   api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam, response: { 200: answer('its deployments', listOf(DEPLOYMENT)), ...errors(404) } } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
-    const list = await store.deploymentsOf(ctx.db, req.params.id);
-    const modes = await runs.deploymentModes(ctx.db, list.map((d) => d.id));
-    return list.map((d) => deploymentView(d, modes.get(d.id)));
+    return deploymentViews(ctx.db, await store.deploymentsOf(ctx.db, req.params.id));
   });
 
   api.get<{ Params: { id: number; deployment: number }; Querystring: { tasks?: boolean } }>(
@@ -132,7 +164,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!d || d.clusterId !== req.params.id) throw new HttpError(404, 'deployment/not-found', `environment ${req.params.id} has no deployment ${req.params.deployment}`);
       // Each task says `task_id`, as GET /deployments/{id}/tasks does; `taskId` stays for clients written before.
       const tasks = req.query.tasks ? (await store.deploymentTasks(ctx.db, d.id)).map((t) => ({ ...t, task_id: t.taskId })) : undefined;
-      return { ...deploymentView(d, (await runs.deploymentModes(ctx.db, [d.id])).get(d.id)), ...(tasks ? { tasks } : {}) };
+      return { ...(await deploymentViewOf(ctx.db, d)), ...(tasks ? { tasks } : {}) };
     },
   );
 }

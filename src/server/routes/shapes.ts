@@ -9,6 +9,7 @@
  * must be added here too; shapes read from plugin files (roles, components, tasks, settings) keep
  * the keys their authors wrote and stay open.
  */
+import { TASK_OUTCOMES } from '../../core/lifecycle/index.js';
 import { ERROR_SCHEMA } from '../errors.js';
 
 const STRING = { type: 'string' } as const;
@@ -196,6 +197,9 @@ export const NODE = {
 } as const;
 export const NODES = { type: 'array', items: NODE } as const;
 
+/** Why a task record ended, in the lifecycle's words. */
+const OUTCOME = { type: 'string', enum: [...TASK_OUTCOMES], description: 'pending, running, succeeded, failed (exit status kept), timed_out, skipped (condition false, marker), not_run (a dependency did not succeed), stopped (the run stopped before it started), killed (a stop\'s grace period or a shutdown ended while it ran)' } as const;
+
 export const DEPLOYMENT = {
   type: 'object',
   required: ['id', 'mode', 'dry_run', 'cluster_id', 'graph_type', 'status', 'total', 'done', 'progress', 'message', 'started_at', 'finished_at'],
@@ -209,14 +213,28 @@ export const DEPLOYMENT = {
     status: { type: 'string', enum: ['running', 'succeeded', 'failed', 'stopped', 'interrupted'], description: 'running; succeeded; failed; stopped (by the operator); interrupted (its server died: `--resume` continues it)' },
     total: { type: 'integer', minimum: 0 },
     done: { type: 'integer', minimum: 0 },
-    progress: { type: 'integer', minimum: 0, maximum: 100 },
+    progress: { type: 'integer', minimum: 0, maximum: 100, description: 'the share of its tasks that succeeded' },
+    counts: {
+      type: 'object',
+      description: 'its tasks by outcome (docs/lifecycle.md); `done` equals `succeeded`, and the counts sum to `total`',
+      required: [...TASK_OUTCOMES],
+      additionalProperties: false,
+      properties: Object.fromEntries(TASK_OUTCOMES.map((o) => [o, { type: 'integer', minimum: 0 }])),
+    },
     message: NULLABLE_STRING,
     started_at: TIME,
     finished_at: NULLABLE_TIME,
+    stopped_by: { type: 'string', description: 'a stopped run: who asked (the admin token, or a user) and from which address' },
+    stopped_at: NULLABLE_TIME,
+    skipped_nodes: {
+      type: 'array',
+      description: 'nodes the run left out (offline, deployed with skip_offline)',
+      items: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: ID, name: STRING, reach_error: NULLABLE_STRING } },
+    },
     tasks: {
       type: 'array',
       description: 'with tasks=true: every (node, task) in order',
-      items: { type: 'object', required: ['node', 'task_id', 'taskId', 'position', 'status'], additionalProperties: false, properties: { node: STRING, task_id: STRING, taskId: { type: 'string', description: 'the same as task_id (the older name)' }, position: { type: 'integer' }, status: STRING } },
+      items: { type: 'object', required: ['node', 'task_id', 'taskId', 'position', 'status', 'outcome'], additionalProperties: false, properties: { node: STRING, task_id: STRING, taskId: { type: 'string', description: 'the same as task_id (the older name)' }, position: { type: 'integer' }, status: STRING, outcome: OUTCOME } },
     },
   },
 } as const;
@@ -231,7 +249,8 @@ export const TASK_RUN = {
     task_id: STRING,
     type: NULLABLE_STRING,
     position: { type: 'integer' },
-    status: { type: 'string', enum: ['pending', 'running', 'ready', 'error', 'skipped', 'stopped'] },
+    status: { type: 'string', enum: ['pending', 'running', 'ready', 'error', 'skipped', 'stopped'], description: 'Nailgun\'s status, kept for older clients; `outcome` says why it ended' },
+    outcome: OUTCOME,
     exit_status: { type: ['integer', 'null'] },
     attempts: { type: 'integer', minimum: 0 },
     message: NULLABLE_STRING,

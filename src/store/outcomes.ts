@@ -1,0 +1,36 @@
+/**
+ * Task outcomes and run counts as the database answers them (issue 25's model, src/core/lifecycle).
+ * A row written with an `outcome` says it; a row written before (or by a writer that keeps only
+ * Nailgun's status) is read from its status and message exactly as core's `outcomeOfStored`
+ * reads it (a test runs both over every case).
+ */
+import { emptyCounts, type RunCounts, type TaskOutcome } from '../core/lifecycle/index.js';
+import type { Queryable } from './database.js';
+
+export const OUTCOME_SQL = `CASE
+  WHEN outcome IS NOT NULL THEN outcome
+  WHEN status = 'ready' THEN 'succeeded'
+  WHEN status = 'error' AND message LIKE 'timed out%' THEN 'timed_out'
+  WHEN status = 'error' AND message LIKE 'killed%' THEN 'killed'
+  WHEN status = 'error' THEN 'failed'
+  WHEN status = 'skipped' AND (message LIKE 'stopped%' OR message LIKE 'not run: the deployment was stopped%') THEN 'stopped'
+  WHEN status = 'skipped' AND message LIKE 'not run%' THEN 'not_run'
+  WHEN status = 'skipped' THEN 'skipped'
+  WHEN status IN ('pending', 'running') THEN status
+  ELSE 'failed' END`;
+
+/** Each run's tasks by outcome, for the runs named. Markers count too: they are rows of the run. */
+export async function runCounts(q: Queryable, ids: readonly number[]): Promise<Map<number, RunCounts>> {
+  const out = new Map<number, RunCounts>();
+  if (!ids.length) return out;
+  for (const id of ids) out.set(id, emptyCounts());
+  const rows = await q.query<{ id: number; outcome: TaskOutcome; n: number }>(
+    `SELECT deployment_id AS id, ${OUTCOME_SQL} AS outcome, count(*)::int AS n FROM deployment_tasks WHERE deployment_id = ANY($1::int[]) GROUP BY 1, 2`,
+    [ids],
+  );
+  for (const r of rows) {
+    const c = out.get(r.id);
+    if (c && r.outcome in c) c[r.outcome] += r.n;
+  }
+  return out;
+}
