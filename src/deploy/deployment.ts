@@ -7,6 +7,7 @@
 import { stringify } from 'yaml';
 import type { DeploymentGraph } from '../core/graph/index.js';
 import { MASTER_NODE } from '../core/graph/index.js';
+import { insideReal, unsendableFolder, type DataFolder } from './confine.js';
 import { quote } from './quote.js';
 import { runGraph, type RunEvents, type RunSummary, type VertexRef } from './run.js';
 import { MARKER_TYPES, PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome } from './tasks.js';
@@ -17,6 +18,8 @@ export interface PluginScripts {
   folder: string;
   /** The scripts folder on the Hearth server; absent when the source has none. */
   localDir?: string;
+  /** The plugin's folder on the Hearth server: the scripts folder must stay inside it, after every link. */
+  root?: string;
 }
 
 export interface DeploymentPlan {
@@ -30,6 +33,8 @@ export interface DeploymentPlan {
   /** The deployment's working folder on the Hearth server (master_shell runs there). */
   workDir: string;
   secrets: readonly string[];
+  /** The server's data folder: nothing of it is sent to a node (confine.ts). */
+  dataFolder?: DataFolder;
 }
 
 export interface DeployOptions {
@@ -47,11 +52,12 @@ export interface DeployOptions {
 
 const scriptsOf = (plan: DeploymentPlan, source: string): ScriptsFolder => {
   const s = plan.sources.get(source) ?? plan.sources.get('release');
-  return { ...(s?.localDir ? { localDir: s.localDir } : {}), remoteDir: s ? `${PLUGINS_ROOT}/${s.folder}` : '/' };
+  return { ...(s?.localDir ? { localDir: s.localDir } : {}), ...(s?.root ? { pluginRoot: s.root } : {}), remoteDir: s ? `${PLUGINS_ROOT}/${s.folder}` : '/' };
 };
 
 /** What a node gets before its first task: its data, then every source's scripts. */
-async function prepareNode(plan: DeploymentPlan, transport: Transport, target: DeployTarget, signal: AbortSignal): Promise<TaskOutcome | undefined> {
+async function prepareNode(plan: DeploymentPlan, transport: Transport, target: DeployTarget, signal: AbortSignal, refusal: string | undefined): Promise<TaskOutcome | undefined> {
+  if (refusal) return { exitCode: null, output: '', attempts: 0, message: refusal };
   const data = plan.data.get(target.id) ?? {};
   const yaml = stringify(data, { lineWidth: 0, aliasDuplicateObjects: false });
   const write = `${uploadCommand('/etc/hearth/deployment.yaml', '0600', '0755')} && cp -p -- /etc/hearth/deployment.yaml /etc/astute.yaml`;
@@ -65,7 +71,21 @@ async function prepareNode(plan: DeploymentPlan, transport: Transport, target: D
   return undefined;
 }
 
+/**
+ * Why the sources' scripts folders may not be sent, or undefined: each is checked before anything
+ * reaches a node (a link in one leading out, or a folder of the data folder; rsync's --safe-links
+ * is the second guard). Every node's first task then fails with this message.
+ */
+function unsendableScripts(plan: DeploymentPlan): string | undefined {
+  for (const s of new Map([...plan.sources.values()].map((p) => [p.folder, p])).values()) {
+    const why = !s.localDir ? undefined : s.root && !insideReal(s.root, s.localDir) ? "it leads out of the plugin's folder" : unsendableFolder(s.localDir, plan.dataFolder);
+    if (why) return `the scripts of ${s.folder} (${s.localDir}) cannot be sent to nodes: ${why}; nothing was sent`;
+  }
+  return undefined;
+}
+
 export async function runDeployment(plan: DeploymentPlan, options: DeployOptions): Promise<RunSummary> {
+  const refusal = unsendableScripts(plan);
   const prepared = new Map<string, Promise<TaskOutcome | undefined>>();
   // Every node is prepared from the start, max-parallel at a time, so a node whose first task
   // waits for others is ready when it may start: preparation stays off the critical path.
@@ -81,7 +101,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
   for (const target of queue) {
     prepared.set(
       target.id,
-      acquire().then(() => prepareNode(plan, options.transport, target, controller.signal).finally(releaseSlot)),
+      acquire().then(() => prepareNode(plan, options.transport, target, controller.signal, refusal).finally(releaseSlot)),
     );
   }
   const execute = async (v: VertexRef, _attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome> => {
@@ -90,7 +110,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
     if (!target && !onMaster) return { exitCode: null, output: '', attempts: 0, message: `node ${v.node} has no address to reach it (a simulated node)` };
     if (target && !onMaster) {
       let ready = prepared.get(v.node);
-      if (!ready) prepared.set(v.node, (ready = prepareNode(plan, options.transport, target, signal)));
+      if (!ready) prepared.set(v.node, (ready = prepareNode(plan, options.transport, target, signal, refusal)));
       const failure = await ready;
       // A node that could not be prepared fails the task; the next attempt prepares it again.
       if (failure) {
@@ -98,7 +118,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
         return failure;
       }
     }
-    return runTask(v.task, { transport: options.transport, ...(target && !onMaster ? { target } : {}), workDir: plan.workDir, scripts: scriptsOf(plan, v.task.origin.source), data: plan.data.get(v.node) ?? {}, secrets: plan.secrets, signal, onOutput });
+    return runTask(v.task, { transport: options.transport, ...(target && !onMaster ? { target } : {}), workDir: plan.workDir, scripts: scriptsOf(plan, v.task.origin.source), ...(plan.dataFolder ? { dataFolder: plan.dataFolder } : {}), data: plan.data.get(v.node) ?? {}, secrets: plan.secrets, signal, onOutput });
   };
   return runGraph({
     graph: plan.graph,

@@ -4,10 +4,11 @@
  * and relative paths start in its source's scripts folder on the node,
  * /etc/hearth/plugins/<name>-<version>/, as Fuel's did in /etc/fuel/plugins/<name>-<version>/.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { readdirSync, statSync } from 'node:fs';
+import { join, posix, relative } from 'node:path';
 import type { Task } from '../core/tasks/model.js';
 import { evaluateYaql, parseYaql } from '../core/yaql/index.js';
+import { confinedPath, insideReal, readConfined, unsendableFolder, type DataFolder } from './confine.js';
 import { quote } from './quote.js';
 import type { DeployTarget, ExecResult, Transport } from './transport.js';
 
@@ -30,6 +31,8 @@ export const PLUGINS_ROOT = '/etc/hearth/plugins';
 export interface ScriptsFolder {
   localDir?: string;
   remoteDir: string;
+  /** The plugin's folder on the server, which `localDir` must stay inside (after every link) to be read. */
+  pluginRoot?: string;
 }
 
 export interface TaskRunContext {
@@ -39,6 +42,8 @@ export interface TaskRunContext {
   /** The deployment's working folder on the Hearth server (master_shell runs there). */
   workDir: string;
   scripts: ScriptsFolder;
+  /** The server's data folder: nothing of it is sent (confine.ts). */
+  dataFolder?: DataFolder;
   /** The node's deployment data (`$` of YAQL in upload_file data). */
   data?: Record<string, unknown>;
   /** Values never shown in output (password settings). */
@@ -92,12 +97,13 @@ export function uploadCommand(path: string, mode: string, dirMode?: string): str
 /** A permission string as Fuel wrote them ("0644", "644"). */
 const MODE = /^[0-7]{3,4}$/;
 
-/** A file of the server a copy_files or sync task may read: inside the source's folder or the deployment's, nowhere else. */
-function serverPath(ctx: TaskRunContext, p: string): string | undefined {
-  const roots = [ctx.scripts.localDir, ctx.workDir].filter((r): r is string => !!r);
-  const candidates = isAbsolute(p) ? [resolve(p)] : roots.map((r) => resolve(r, p));
-  return candidates.find((c) => roots.some((r) => !relative(r, c).startsWith('..') && !isAbsolute(relative(r, c))));
-}
+/** The folders a copy_files or sync task may read from on the server: the source's and the deployment's, nowhere else. */
+const readableRoots = (ctx: TaskRunContext): string[] => {
+  const { localDir, pluginRoot } = ctx.scripts;
+  // A scripts folder turned into a link out of its plugin (`deployment_scripts -> /`) is no root.
+  const scripts = localDir && (!pluginRoot || insideReal(pluginRoot, localDir)) ? [localDir] : [];
+  return [...scripts, ctx.workDir];
+};
 
 export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutcome> {
   const timeoutMs = timeoutOf(task);
@@ -156,11 +162,13 @@ export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutc
       const outputs: string[] = [];
       for (const f of files as Array<{ src?: unknown; dst?: unknown }>) {
         if (typeof f?.src !== 'string' || typeof f?.dst !== 'string') return failed('each copy_files entry needs src and dst');
-        const local = serverPath(ctx, f.src);
-        if (!local) return failed(`copy_files src '${f.src}' is outside the plugin's folder and the deployment's: Hearth sends nothing else from its server`);
+        // The real path, after every link, is judged: a link in the plugin to the server's key once sent it (issue 24).
+        const roots = readableRoots(ctx);
+        const local = confinedPath(roots, f.src, ctx.dataFolder);
+        if ('refused' in local) return failed(`copy_files src '${f.src}' cannot be sent: ${local.refused}; Hearth sends nothing else from its server`);
         let bytes: Buffer;
         try {
-          bytes = readFileSync(local);
+          bytes = readConfined(local.real, roots, ctx.dataFolder);
         } catch (err) {
           return failed(`copy_files cannot read ${f.src}: ${(err as Error).message}`);
         }
@@ -175,10 +183,13 @@ export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutc
       const dst = text(task, 'dst');
       if (!src || !dst) return failed('sync needs parameters.src and parameters.dst');
       if (/^rsync:\/\//.test(src)) return failed(`sync from ${src}: Hearth pushes from its own files over SSH; give src as a folder of the plugin`);
-      const local = serverPath(ctx, src);
-      if (!local) return failed(`sync src '${src}' is outside the plugin's folder and the deployment's`);
-      if (!isDir(local)) return failed(`sync src '${src}' is not a folder on the Hearth server`);
-      return outcomeOf(await ctx.transport.sync(t, local, remotePath(ctx.scripts, dst), opts), ctx.secrets, timeoutS);
+      const local = confinedPath(readableRoots(ctx), src, ctx.dataFolder);
+      if ('refused' in local) return failed(`sync src '${src}' cannot be sent: ${local.refused}`);
+      if (!isDir(local.real)) return failed(`sync src '${src}' is not a folder on the Hearth server`);
+      // Refused before anything is sent; rsync's --safe-links (ssh.ts) is the second guard.
+      const unsendable = unsendableFolder(local.real, ctx.dataFolder);
+      if (unsendable) return failed(`sync src '${src}' cannot be sent: ${unsendable}`);
+      return outcomeOf(await ctx.transport.sync(t, local.real, remotePath(ctx.scripts, dst), opts), ctx.secrets, timeoutS);
     }
     case 'reboot': {
       // Detached, so the command returns before sshd goes; then wait for the node to go and come back.

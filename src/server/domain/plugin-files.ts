@@ -6,7 +6,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { DataFolder } from '../../deploy/index.js';
 import { once } from 'node:events';
 import { readPackage } from '../../package/build/index.js';
 import type * as store from '../../store/index.js';
@@ -27,6 +28,11 @@ export class PluginFiles {
 
   /** `dir`: this server's folder for unpacked packages (`<data folder>/plugin-files`). */
   constructor(readonly dir: string | undefined) {}
+
+  /** The data folder (its SSH key, its database), of which a deployment sends nothing but these unpacked files. */
+  dataFolder(): DataFolder | undefined {
+    return this.dir ? { dir: dirname(this.dir), pluginFiles: this.dir } : undefined;
+  }
 
   /** The plugin's folder on this server, unpacking its package when needed; or why there is none. */
   async rootOf(q: store.Queryable, p: store.PluginRecord): Promise<PluginRoot> {

@@ -10,6 +10,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../core/graph/index.js';
+import { environmentStateAfterRun, nodeStateAfterRun, type NodeState } from '../../core/lifecycle/index.js';
 import { runDeployment, type StopReason, type Transport } from '../../deploy/index.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
@@ -95,7 +96,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id, leaseSeconds());
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
-    await real.setNodeStatus(tx, nodes.map((n) => n.id), 'deploying');
+    await real.beginRunOnNodes(tx, nodes.map((n) => n.id));
     const settings = settingsOf(cluster.attributes);
     return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
@@ -193,7 +194,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   const failedNodes = new Set<string>();
   try {
     const summary = await runDeployment(
-      { graph: p.graph, targets: targetsOf(p.access), data: p.data, sources: p.sources, workDir, secrets: p.settings.secrets },
+      { graph: p.graph, targets: targetsOf(p.access), data: p.data, sources: p.sources, workDir, secrets: p.settings.secrets, ...(options.files.dataFolder() ? { dataFolder: options.files.dataFolder() } : {}) },
       { transport: options.transport, events, signal, kill: kill.signal, hold, ...(p.done.size ? { done: (v: number) => p.done.has(v) } : {}), ...(options.maxParallel ? { maxParallel: options.maxParallel } : {}), ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}) },
     );
     for (const f of summary.failed) failedNodes.add(f.node);
@@ -226,18 +227,22 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
       // A run whose lease was taken has been failed as interrupted by another server: that stands.
       if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message, unfinished))) return;
       const ids = [...p.access.keys()];
+      // Each node by its own tasks in this run (docs/lifecycle.md): read before roles are
+      // committed, which resets node statuses.
+      const before = await real.statesBeforeRun(tx, ids);
+      const own = await store.nodeOutcomes(tx, p.id);
+      const after = new Map(ids.map((id) => [id, nodeStateAfterRun((before.get(id) ?? 'discovered') as NodeState, own.get(String(id)) ?? [])]));
+      const anyInError = [...after.values()].includes('error');
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
         await store.commitPendingRoles(tx, p.cluster.id);
         const nodes = await store.listNodes(tx, { clusterId: p.cluster.id });
         await store.updateCluster(tx, p.cluster.id, {
-          status: 'operational',
+          status: environmentStateAfterRun('succeeded', anyInError),
           deployed: { at: new Date().toISOString(), deploymentId: p.id, attributes: cluster.attributes, components: cluster.components, plugins: cluster.plugins, nodes: Object.fromEntries(nodes.map((n) => [String(n.id), n.roles])) },
         });
-      } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? (outcome.status === 'succeeded' ? 'operational' : 'error') : p.statusBefore });
-      // Last: committing roles resets node statuses.
-      await real.setNodeStatus(tx, ids.filter((id) => failedNodes.has(String(id))), 'error');
-      await real.setNodeStatus(tx, ids.filter((id) => !failedNodes.has(String(id))), outcome.status === 'succeeded' ? 'deployed' : 'ready');
+      } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? environmentStateAfterRun(outcome.status, anyInError) : p.statusBefore });
+      for (const state of new Set(after.values())) await real.setNodeStatus(tx, ids.filter((id) => after.get(id) === state), state);
     }),
     (err, failures) => {
       if (failures === 1 || failures % 10 === 0) options.log?.error({ err, deployment: p.id, failures }, `deployment ${p.id}: its end could not be recorded; trying again`);

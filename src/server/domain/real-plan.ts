@@ -58,7 +58,7 @@ function scriptsFolder(p: store.PluginRecord, where: PluginRoot, release?: { nam
   const rel = typeof fit?.raw.deployment_scripts_path === 'string' ? fit.raw.deployment_scripts_path : 'deployment_scripts';
   const dir = resolve(where.root, rel);
   const repo = repositoryFolder(p, where.root);
-  return { folder, plugin: p.id, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(repo && existsSync(repo.root) ? { repository: repo.rel } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
+  return { folder, plugin: p.id, root: where.root, ...(existsSync(dir) && statSync(dir).isDirectory() ? { localDir: dir } : {}), ...(repo && existsSync(repo.root) ? { repository: repo.rel } : {}), ...(p.sourceKind === 'bundled' ? { bundled: true } : {}) };
 }
 
 /** Task sources (`release` and each enabled plugin's name) and their scripts. */
