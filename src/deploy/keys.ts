@@ -37,7 +37,7 @@ export function readKeyFiles(dataDir: string): SshKeyPair | undefined {
   return { private: readFileSync(f.private, 'utf8'), public: readFileSync(f.public, 'utf8').trim() };
 }
 
-/** Write the pair (private 0600, folder 0700); returns the private key's path. */
+/** Write the pair (both 0600, folder 0700: the data folder is the server user's alone); returns the private key's path. */
 export function writeKeyFiles(dataDir: string, pair: SshKeyPair): string {
   const f = keyFiles(dataDir);
   mkdirSync(f.dir, { recursive: true, mode: 0o700 });
@@ -45,6 +45,7 @@ export function writeKeyFiles(dataDir: string, pair: SshKeyPair): string {
   const current = readKeyFiles(dataDir);
   if (current?.private !== pair.private) writeFileSync(f.private, pair.private.endsWith('\n') ? pair.private : `${pair.private}\n`, { mode: 0o600 });
   chmodSync(f.private, 0o600);
-  if (current?.public !== pair.public) writeFileSync(f.public, `${pair.public}\n`, { mode: 0o644 });
+  if (current?.public !== pair.public) writeFileSync(f.public, `${pair.public}\n`, { mode: 0o600 });
+  chmodSync(f.public, 0o600);
   return f.private;
 }

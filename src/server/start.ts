@@ -136,7 +136,12 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const dataDir = options.dataDir ?? store.defaultDataDir();
   // PGlite's folder is locked before listening, so a second server on it is refused (saying why)
   // before it prints an address.
-  const lockPath = engine === 'pglite' ? store.claimDataFolder(dataDir) : undefined;
+  // The folder is made the server user's alone first (0700, files 0600): what was readable by
+  // others is repaired and logged once the logger exists; what another user owns is refused.
+  let repaired: string[] = [];
+  const lockPath = engine === 'pglite' ? store.claimDataFolder(dataDir, (paths) => (repaired = paths)) : undefined;
+  // On PostgreSQL the data folder holds the SSH key's copy and unpacked plugins: the same rule.
+  if (engine === 'postgres' && existsSync(dataDir)) repaired = store.securePrivateTree(dataDir);
   let listening!: (url: string) => void;
   const listened = new Promise<string>((resolve) => (listening = resolve));
   // Nothing is opened before the server listens: PGlite starts in a thread of its own, but opening
@@ -179,6 +184,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // Start-up's phases, in ms since the process started, for `--log-level debug` (where start-up time goes).
   const since = () => Math.round(performance.now());
   app.log.debug({ phase: 'listening', ms: since() }, 'start-up: listening');
+  if (repaired.length) app.log.warn({ dataDir, repaired: repaired.length, paths: repaired.slice(0, 20) }, store.describeRepair(dataDir, repaired));
   opening.then(() => app.log.debug({ phase: 'database-open', ms: since() }, 'start-up: database open and migrated'), () => undefined);
   listening(address);
   options.onListening?.(address);

@@ -4,10 +4,11 @@
  * and a lock left by a killed process (its pid is gone) is taken over. Kept apart from pglite.ts so
  * that a server can take the lock (and refuse to start, saying why) before PGlite is even loaded.
  */
-import { linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from './database.js';
+import { makePrivateFolder, securePrivateTree } from './private-files.js';
 
 /** The lock of Hearth before generations (a server of that version may still hold it). */
 const LEGACY_LOCK = 'hearth-server.lock';
@@ -62,7 +63,7 @@ export function lockDataFolder(dataDir: string): string {
     const legacy = ownerOf(join(dataDir, LEGACY_LOCK));
     if (legacy && legacy !== process.pid && processAlive(legacy)) throw inUse(dataDir, legacy);
     const mine = join(dataDir, `.hearth-lock-${process.pid}-${randomBytes(6).toString('hex')}`);
-    writeFileSync(mine, String(process.pid), { flag: 'wx' });
+    writeFileSync(mine, String(process.pid), { flag: 'wx', mode: 0o600 });
     try {
       for (let attempt = 0; attempt < 50; attempt++) {
         const [top = 0] = generations(dataDir);
@@ -93,12 +94,26 @@ export function lockDataFolder(dataDir: string): string {
   throw new StoreError('store/data-dir-in-use', `could not lock the data folder ${dataDir}: other processes kept taking it`, 'Stop the other Hearth servers on this folder.');
 }
 
-/** Create the data folder if needed and lock it: the lock's path, or a StoreError saying what to do. */
-export function claimDataFolder(dataDir: string): string {
+/**
+ * Create the data folder if needed (0700) and lock it: the lock's path, or a StoreError saying what
+ * to do. Everything in it is then made the server user's alone (private-files.ts), after the lock
+ * so that a folder this process may not write is refused before anything in it is touched;
+ * `repaired` hears what was readable by others. A folder or file another user owns is refused.
+ */
+export function claimDataFolder(dataDir: string, repaired?: (paths: string[]) => void): string {
   try {
-    mkdirSync(dataDir, { recursive: true });
+    makePrivateFolder(dataDir);
   } catch (err) {
+    if (err instanceof StoreError) throw err;
     throw new StoreError('store/data-dir-unwritable', `cannot create the data folder ${dataDir}: ${(err as Error).message}`, 'Choose a writable folder with --data-dir.');
   }
-  return lockDataFolder(dataDir);
+  const lockPath = lockDataFolder(dataDir);
+  try {
+    const paths = securePrivateTree(dataDir);
+    if (paths.length) repaired?.(paths);
+  } catch (err) {
+    rmSync(lockPath, { force: true });
+    throw err;
+  }
+  return lockPath;
 }

@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { conflictsAsErrors } from './conflicts.js';
 import { type Database, type Presence, type Queryable, StoreError, soleProcessPresence } from './database.js';
+import { securePrivateTree } from './private-files.js';
 
 export type ThreadRequest =
   | { id: number; op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
@@ -165,7 +166,15 @@ class ThreadedPglite implements Database {
     if (this.closed) return;
     this.closed = true;
     await this.thread.close();
-    if (this.lockPath) rmSync(this.lockPath, { force: true });
+    // What PGlite wrote is private already (keepNewFilesPrivate in its thread); this checks it.
+    if (this.lockPath) {
+      try {
+        securePrivateTree(this.location);
+      } catch {
+        // found again, and refused or repaired, at the next start
+      }
+      rmSync(this.lockPath, { force: true });
+    }
   }
 }
 

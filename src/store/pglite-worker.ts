@@ -4,12 +4,13 @@
  * seconds when it creates a data folder), and every query holds it while it runs. Here it holds
  * this thread instead of the one answering requests.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+import { keepNewFilesPrivate } from './private-files.js';
 
 const port = parentPort!;
 const { path, template } = workerData as { path: string; template?: string };
@@ -45,6 +46,11 @@ const open = new Map<number, { tx: Transaction; finish: (commit: boolean) => voi
 
 let pg: PGlite;
 try {
+  // The database's files hold the admin token and the SSH private key: its folder is 0700 and
+  // every file PGlite makes or chmods in it the owner's alone (private-files.ts says why).
+  mkdirSync(path, { recursive: true, mode: 0o700 });
+  chmodSync(path, 0o700);
+  keepNewFilesPrivate(path);
   const restore = emptyDatabase();
   pg = await PGlite.create(path, restore ? { loadDataDir: restore } : {});
   reply({ id: 0, ok: true });

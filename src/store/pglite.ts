@@ -2,12 +2,13 @@
  * Embedded PostgreSQL (PGlite) in a data folder. PGlite is one process's database, so the folder
  * is locked while it is open (lock.ts says how).
  */
-import { rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { conflictsAsErrors } from './conflicts.js';
 import { type Database, type Presence, type Queryable, StoreError, quoteIdentifier, soleProcessPresence } from './database.js';
 import { claimDataFolder } from './lock.js';
+import { keepNewFilesPrivate, securePrivateTree } from './private-files.js';
 
 export { lockDataFolder } from './lock.js';
 
@@ -19,6 +20,7 @@ class PgliteDatabase implements Database {
     readonly location: string,
     private readonly lockPath: string | undefined,
     private readonly ownsInstance: boolean,
+    private readonly dataDir?: string,
   ) {}
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -51,6 +53,14 @@ class PgliteDatabase implements Database {
     if (this.closed) return;
     this.closed = true;
     if (this.ownsInstance) await this.pg.close();
+    // What PGlite wrote is private already (keepNewFilesPrivate); this is the check of it.
+    if (this.lockPath && this.dataDir) {
+      try {
+        securePrivateTree(this.dataDir);
+      } catch {
+        // found again, and refused or repaired, at the next start
+      }
+    }
     if (this.lockPath) rmSync(this.lockPath, { force: true });
   }
 }
@@ -73,6 +83,13 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     // A caller that listens before the database opens (start.ts) has taken the lock already.
     if (options.dataDir) lockPath = options.lockPath ?? claimDataFolder(options.dataDir);
     try {
+      if (options.dataDir) {
+        // Its files hold the admin token and the SSH private key (private-files.ts).
+        const pgdata = join(options.dataDir, 'pgdata');
+        mkdirSync(pgdata, { recursive: true, mode: 0o700 });
+        chmodSync(pgdata, 0o700);
+        keepNewFilesPrivate(pgdata);
+      }
       pg = await PGlite.create(options.dataDir ? join(options.dataDir, 'pgdata') : 'memory://');
     } catch (err) {
       if (lockPath) rmSync(lockPath, { force: true });
@@ -83,5 +100,5 @@ export async function openPglite(options: PgliteOptions): Promise<Database> {
     const schema = quoteIdentifier(options.schema);
     await pg.exec(`CREATE SCHEMA IF NOT EXISTS ${schema}; SET search_path TO ${schema}`);
   }
-  return new PgliteDatabase(pg, options.schema ? `${location} (schema ${options.schema})` : location, lockPath, !options.instance);
+  return new PgliteDatabase(pg, options.schema ? `${location} (schema ${options.schema})` : location, lockPath, !options.instance, options.dataDir);
 }
