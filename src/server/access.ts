@@ -8,7 +8,7 @@
  * strictest: a route under `/api/` needs the admin token unless it is marked a public read.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { checkAuth } from './auth.js';
+import { checkAuth, isAdminToken } from './auth.js';
 import { HttpError } from './errors.js';
 
 /**
@@ -21,6 +21,10 @@ export type Access = 'admin' | 'read' | 'open';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+  }
+  interface FastifyRequest {
+    /** The request carried the admin token, checked (open routes allow a token holder larger bodies). */
+    withAdminToken: boolean;
   }
 }
 
@@ -75,14 +79,21 @@ export function guardRoutes(app: FastifyInstance, options: AccessOptions): Route
     route.config = { ...(route.config ?? {}), access };
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) rules.push({ method, url: route.url, access });
   });
+  app.decorateRequest('withAdminToken', false);
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     // A route without a rule cannot come from onRoute above; should one appear, it is refused.
     const access = request.routeOptions.config.access ?? 'admin';
     if (access === 'open') return;
     refuseTokenInQuery(request);
-    if (access === 'read' && !options.protectReads) return;
-    checkAuth(request, typeof options.adminToken === 'function' ? options.adminToken() : options.adminToken);
+    const token = typeof options.adminToken === 'function' ? options.adminToken() : options.adminToken;
+    if (access === 'read' && !options.protectReads) {
+      // The read needs no token; a wrong one is ignored, as it always was.
+      request.withAdminToken = request.headers.authorization !== undefined && isAdminToken(request, token);
+      return;
+    }
+    checkAuth(request, token);
+    request.withAdminToken = true;
   });
   return rules;
 }

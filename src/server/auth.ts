@@ -29,3 +29,13 @@ export function checkAuth(request: FastifyRequest, adminToken: string): void {
   if (!match) throw new HttpError(401, 'auth/bad-scheme', 'the Authorization header must be "Bearer <token>"');
   if (!tokensEqual(match[1], adminToken)) throw new HttpError(401, 'auth/bad-token', 'the admin token is wrong');
 }
+
+/** Whether the request carries the admin token, for routes open without it. */
+export function isAdminToken(request: FastifyRequest, adminToken: string): boolean {
+  try {
+    checkAuth(request, adminToken);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -10,12 +10,13 @@
  */
 import { realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve as resolvePath, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import { pipeline, Transform, type Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
-import { findTemplates, resolveEnvironments, summariseTemplateFiles } from '../../package/templates/index.js';
-import { SentFilesError, SentTemplates } from '../../package/templates/sent.js';
+import type { FoundTemplates, SummaryResult } from '../../package/templates/index.js';
+import { askTemplates, type SentBody } from '../domain/template-queries.js';
 import { answer, errors, listOf } from './answers.js';
 import { FINDING } from './shapes.js';
 
@@ -49,16 +50,40 @@ const PATH = { type: 'string', minLength: 1, maxLength: 4096 } as const;
 const PATHS = { type: 'array', minItems: 1, maxItems: 200, items: PATH } as const;
 /** `{"<path>": "<YAML text>"}`; paths and sizes are checked in SentTemplates. */
 const FILES = { type: 'object', additionalProperties: { type: 'string' } } as const;
-/** A whole TripleO tree is ~12 MB of YAML. */
+/** With the admin token: a whole TripleO tree is ~12 MB of YAML. */
 const TEMPLATE_BODY_LIMIT = 32 * 1024 * 1024;
+/**
+ * Without it (the routes are open to anyone): the Heat corpus's whole wallaby tree, 314 files,
+ * is 1.3 MB as JSON; a client that sends more names the part of the tree the question needs.
+ */
+export const OPEN_TEMPLATE_BODY_LIMIT = 2 * 1024 * 1024;
 
-function sentFrom(files: Record<string, unknown>, root?: string): SentTemplates {
-  try {
-    return new SentTemplates(files, root);
-  } catch (err) {
-    if (err instanceof SentFilesError) throw new HttpError(400, err.code, err.message, { hint: err.hint });
-    throw err;
-  }
+const tooLargeOpen = (): HttpError =>
+  new HttpError(413, 'request/too-large', `a template request without the admin token may carry at most ${OPEN_TEMPLATE_BODY_LIMIT / (1024 * 1024)} MiB`, {
+    hint: 'send the part of the tree the question needs, or send the admin token (up to 32 MiB)',
+  });
+
+/**
+ * The open body limit, applied before the body is read: by its declared length, and by counting
+ * what arrives (a chunked body declares none).
+ */
+async function openBodyLimit(request: FastifyRequest, _reply: FastifyReply, payload: Readable): Promise<Readable> {
+  if (request.withAdminToken) return payload;
+  if (Number(request.headers['content-length']) > OPEN_TEMPLATE_BODY_LIMIT) throw tooLargeOpen();
+  let seen = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > OPEN_TEMPLATE_BODY_LIMIT) done(tooLargeOpen());
+      else done(null, chunk);
+    },
+  });
+  pipeline(payload, counted, () => {});
+  return counted;
+}
+
+function sentFrom(body: { files?: Record<string, string>; root?: string }): SentBody | undefined {
+  return body.files ? { files: body.files, ...(body.root === undefined ? {} : { root: body.root }) } : undefined;
 }
 
 /**
@@ -100,6 +125,7 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
     {
       config: PUBLIC_READ,
       bodyLimit: TEMPLATE_BODY_LIMIT,
+      preParsing: openBodyLimit,
       schema: {
         summary: 'Templates whose capabilities meet the constraints (send the files; or paths under --templates-dir)',
         tags: ['templates'],
@@ -108,14 +134,15 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
           additionalProperties: false,
           properties: { files: FILES, root: PATH, constraints: { type: 'object', maxProperties: 100, additionalProperties: true }, paths: PATHS, requirements: { type: 'object', maxProperties: 100, additionalProperties: true }, recursive: { type: 'boolean' } },
         },
-        response: { 200: answer('the templates that meet the constraints', FOUND), ...errors(400, 413) },
+        response: { 200: answer('the templates that meet the constraints', FOUND), ...errors(400, 413, 503) },
       },
     },
     async (req) => {
       const constraints = (req.body.constraints ?? req.body.requirements ?? {}) as never;
-      if (req.body.files) return findTemplates([], constraints, { sent: sentFrom(req.body.files, req.body.root), ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) });
+      const sent = sentFrom(req.body);
+      if (sent) return askTemplates<FoundTemplates>({ op: 'find', sent, paths: [], constraints, ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) });
       if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
-      const found = findTemplates(onServerDisk(ctx.templatesDir, req.body.paths), constraints, { recursive: req.body.recursive ?? false });
+      const found = await askTemplates<FoundTemplates>({ op: 'find', paths: onServerDisk(ctx.templatesDir, req.body.paths), constraints, recursive: req.body.recursive ?? false });
       return { ...found, templates: shownFromDir(ctx.templatesDir as string, found.templates) };
     },
   );
@@ -125,18 +152,20 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
     {
       config: PUBLIC_READ,
       bodyLimit: TEMPLATE_BODY_LIMIT,
+      preParsing: openBodyLimit,
       schema: {
         summary: 'The capability tags and types the templates declare (send the files; or paths under --templates-dir)',
         tags: ['templates'],
         body: { type: 'object', additionalProperties: false, properties: { files: FILES, root: PATH, paths: PATHS, environments: PATHS } },
-        response: { 200: answer('the capability summary', CAPABILITIES), ...errors(400, 413) },
+        response: { 200: answer('the capability summary', CAPABILITIES), ...errors(400, 413, 503) },
       },
     },
     async (req) => {
       const environments = req.body.environments ?? [];
-      if (req.body.files) return summariseTemplateFiles(req.body.paths ?? [], { sent: sentFrom(req.body.files, req.body.root), environments });
+      const sent = sentFrom(req.body);
+      if (sent) return askTemplates<SummaryResult>({ op: 'capabilities', sent, paths: req.body.paths ?? [], environments });
       if (!req.body.paths && !environments.length) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
-      return summariseTemplateFiles(onServerDisk(ctx.templatesDir, req.body.paths ?? []), { environments: onServerDisk(ctx.templatesDir, environments) });
+      return askTemplates<SummaryResult>({ op: 'capabilities', paths: onServerDisk(ctx.templatesDir, req.body.paths ?? []), environments: onServerDisk(ctx.templatesDir, environments) });
     },
   );
 
@@ -145,24 +174,23 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
     {
       config: PUBLIC_READ,
       bodyLimit: TEMPLATE_BODY_LIMIT,
+      preParsing: openBodyLimit,
       schema: {
         summary: 'Resolve environment files into the chosen template per resource type (send the files; or paths under --templates-dir)',
         tags: ['templates'],
         body: { type: 'object', additionalProperties: false, properties: { files: FILES, environment: PATH, environments: PATHS, root: PATH } },
-        response: { 200: answer('the template chosen per resource type', RESOLVED), ...errors(400, 413) },
+        response: { 200: answer('the template chosen per resource type', RESOLVED), ...errors(400, 413, 503) },
       },
     },
     async (req) => {
       const environments = [...(req.body.environment ? [req.body.environment] : []), ...(req.body.environments ?? [])];
       if (!environments.length) throw new HttpError(400, 'template/no-environment', 'name the environment file to resolve ("environment", and any more in "environments")');
-      if (req.body.files) {
-        const sent = sentFrom(req.body.files, req.body.root);
-        return resolveEnvironments(environments, { sent: { files: sent.files, show: sent.show, root: sent.root } });
-      }
+      const sent = sentFrom(req.body);
+      if (sent) return askTemplates({ op: 'resolve', sent, environments });
       const dir = ctx.templatesDir;
       const located = onServerDisk(dir, environments);
       const root = req.body.root === undefined ? (dir as string) : onServerDisk(dir, [req.body.root])[0];
-      return resolveEnvironments(located, { root, cwd: join(dir as string) });
+      return askTemplates({ op: 'resolve', environments: located, root, cwd: join(dir as string) });
     },
   );
 }
