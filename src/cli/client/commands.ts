@@ -179,19 +179,11 @@ export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait
     const id = await clusterId(c, ref);
     const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
     if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
-    let d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) } });
-    const { follow } = await import('./follow.js');
-    if (o.follow) d = await follow(c, id, d, o.json ?? false);
-    else if (o.wait !== false) {
-      while (d.status === 'running') {
-        if (!o.json) process.stderr.write(`\r${d.dry_run ? 'dry run' : 'deploying'}: ${d.done}/${d.total} tasks (${d.progress}%)`);
-        await new Promise((r) => setTimeout(r, 250));
-        d = await c.call('get', '/clusters/{id}/deployments/{deployment}', { params: { id, deployment: d.id } });
-      }
-      if (!o.json) process.stderr.write('\n');
-    }
-    print(o.json, d, () => `${d.dry_run ? 'dry run' : 'deployment'} ${d.id}: ${d.status}${d.message ? ` (${d.message})` : ''}, ${d.done}/${d.total} tasks${d.dry_run ? ' (simulated: nothing ran on the nodes)' : ''}\n`);
-    if (d.status === 'failed' || d.status === 'stopped' || d.status === 'interrupted') process.exitCode = EXIT_FINDINGS;
+    const d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) } });
+    const { awaitEnd, follow, printOutcome } = await import('./follow.js');
+    if (o.wait === false && !o.follow) return print(o.json, d, () => `started ${d.dry_run ? 'dry run' : 'deployment'} ${d.id} (hearth deployment follow ${d.id} watches it)\n`);
+    const end = o.follow ? await follow(c, d, o.json ?? false) : await awaitEnd(c, d, o.json ?? false);
+    printOutcome(end.deployment, o.json ?? false, end.tasks);
   });
 
 export const envGraph = (ref: string, o: ServerOptions & { type?: string; format?: string }) =>

@@ -29,6 +29,17 @@ export interface Client {
   upload(bytes: Buffer): Promise<AnswerOf<'/plugins', 'post'>>;
   /** An answer that is text, not JSON (a graph as dot or mermaid). */
   text(path: string, query: Record<string, string>, params: Record<string, unknown>): Promise<string>;
+  /**
+   * A Server-Sent Events stream (a deployment's live events), each event as it arrives, until the
+   * server ends it or `signal` aborts. A refusal (404) throws like any other answer.
+   */
+  events(path: string, params: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<ServerEvent>;
+}
+
+/** One Server-Sent Event: its name and its data, parsed as JSON. */
+export interface ServerEvent {
+  event: string;
+  data: unknown;
 }
 
 export function client(options: ServerOptions): Client {
@@ -70,8 +81,62 @@ export function client(options: ServerOptions): Client {
     }
     return parsed;
   };
+  async function* events(path: string, params: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<ServerEvent> {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const url = `${base}${apiUrl(path, params)}`;
+    let res: Response;
+    try {
+      res = await fetch(url, { headers, ...(signal ? { signal } : {}) });
+    } catch (err) {
+      if (signal?.aborted) return;
+      throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
+    }
+    if (!res.ok || !res.body) {
+      const text = await res.text();
+      let b: { code?: string; message?: string } = { message: text };
+      try {
+        b = JSON.parse(text);
+      } catch {
+        // not JSON: the text is the message
+      }
+      throw new ClientError(`${b.code ?? `http ${res.status}`}: ${b.message ?? res.statusText}`, EXIT_FINDINGS, b);
+    }
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const bytes of res.body) {
+        buffer += decoder.decode(bytes as Uint8Array, { stream: true });
+        // Events end with a blank line; a partial one waits for the next chunk.
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let event = 'message';
+          const data: string[] = [];
+          for (const line of block.split('\n')) {
+            if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+          }
+          if (!data.length) continue;
+          let parsed: unknown = data.join('\n');
+          try {
+            parsed = JSON.parse(parsed as string);
+          } catch {
+            // kept as text
+          }
+          yield { event, data: parsed };
+        }
+      }
+    } catch (err) {
+      // A stream the server dropped ends here; the caller decides whether to attach again.
+      if (signal?.aborted) return;
+      if ((err as Error).name !== 'TypeError' && (err as Error).name !== 'AbortError') throw err;
+    }
+  }
   return {
     base,
+    events,
     call: typedCaller((method, path, body) => request(method, path, body)),
     upload: async (bytes) => (await request('POST', apiUrl('/plugins'), undefined, { raw: bytes })) as AnswerOf<'/plugins', 'post'>,
     text: async (path, query, params) => String(await request('GET', apiUrl(path, params, query), undefined, { accept: 'text/plain, text/vnd.graphviz, */*' })),

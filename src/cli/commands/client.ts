@@ -1,5 +1,5 @@
 /**
- * The CLI as a client of a Hearth server: releases, plugins, environments, nodes, deployment.
+ * The CLI as a client of a Hearth server: releases, plugins, environments, nodes, deployments.
  * Offline commands of the same groups (`plugin validate`, `release show --release`) live in their
  * own files; these add to the same groups. Actions load the client code lazily.
  */
@@ -18,9 +18,10 @@ function remote(cmd: Command): Command {
 
 const load = () => import('../client/commands.js');
 const loadNodes = () => import('../client/nodes.js');
+const loadDeployments = () => import('../client/deployments.js');
 
 /** The top-level names these commands are under (src/cli/commands/index.ts registers only the one asked for). */
-export const CLIENT_NAMES = ['release', 'plugin', 'env', 'ssh-key', 'node'] as const;
+export const CLIENT_NAMES = ['release', 'plugin', 'env', 'ssh-key', 'node', 'deployment'] as const;
 
 export function registerClient(program: Command, only?: string): void {
   const wants = (name: (typeof CLIENT_NAMES)[number]) => only === undefined || only === name;
@@ -29,6 +30,7 @@ export function registerClient(program: Command, only?: string): void {
   if (wants('env')) registerEnvironments(program);
   if (wants('ssh-key')) remote(program.command('ssh-key').description("Print Hearth's SSH public key, to authorize on every real node")).action(async (o) => (await loadNodes()).sshKey(o));
   if (wants('node')) registerNodes(program);
+  if (wants('deployment')) registerDeployments(program);
 }
 
 function registerReleases(program: Command): void {
@@ -75,15 +77,33 @@ function registerEnvironments(program: Command): void {
       .option('--dry-run', 'simulate: walk the graph, run nothing on the nodes')
       .option('--no-dry-run', 'deploy for real (refused, by name, if a node is simulated)')
       .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default 50)')
-      .option('--follow', 'print each task as it ends, failures with their output')
+      .option('--follow', 'print each task as it ends (time, outcome, task, node name), failures with their output, and "still running" for a task silent 30 s; exit status 0 only when the run succeeded')
       .option('--resume', 'run only what the last (failed, stopped or interrupted) real deployment did not finish'),
   ).action(async (ref, o) => (await load()).envDeploy(ref, o));
-  remote(env.command('stop').argument('<env>', 'id or name').description('Stop the running deployment: nothing new starts, running tasks finish or are killed after a grace period')).action(
-    async (ref, o) => (await import('../client/follow.js')).envStop(ref, o),
-  );
-  remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
+  remote(
+    env
+      .command('stop')
+      .argument('<env>', 'id or name')
+      .description('Stop the running deployment: nothing new starts, running tasks finish or are killed after the grace period')
+      .option('--grace <seconds>', 'seconds running tasks may take to finish before they are killed (default 30)')
+      .option('--wait', 'wait for the run to end and print its final state (exit status 0 when it ended stopped, 1 otherwise)'),
+  ).action(async (ref, o) => (await import('../client/follow.js')).envStop(ref, o));
+  const graph = remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph; `graph run` runs a graph type').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
   );
+  // --server, --token and --json are `env graph`'s options too, and commander hands them to it: the action reads both.
+  remote(
+    graph
+      .command('run')
+      .argument('<env>', 'id or name')
+      .argument('<type>', 'graph type: default, provision, deletion, network_verification, or a plugin\'s')
+      .description('Run a graph type of the environment\'s release and plugins, on all its nodes or those named; waits for the end (exit status 0 only when it succeeded)')
+      .option('--nodes <list>', 'only these nodes: names or ids, comma-separated')
+      .option('--dry-run', 'simulate: walk the graph, run nothing on the nodes')
+      .option('--no-dry-run', 'run for real (refused, by name, if a node is simulated)')
+      .option('--follow', 'print each task as it ends, as env deploy --follow does')
+      .option('--no-wait', 'return once started'),
+  ).action(async (ref, type, _o, cmd: Command) => (await loadDeployments()).envGraphRun(ref, type, cmd.optsWithGlobals()));
 }
 
 function registerNodes(program: Command): void {
@@ -108,4 +128,28 @@ function registerNodes(program: Command): void {
     async (ref, o) => (await load()).nodeAssign(ref, o),
   );
   remote(node.command('unassign').argument('<env>', 'id or name').argument('<ids...>').description('Take nodes out of an environment')).action(async (ref, ids, o) => (await load()).nodeUnassign(ref, ids, o));
+}
+
+function registerDeployments(program: Command): void {
+  const deployment = group(program, 'deployment', 'Deployments (runs of a graph): list, show, output, follow');
+  remote(deployment.command('list').description('List deployments, newest first: environment, graph, real or dry run, status, progress').option('--env <env>', "only this environment's (id or name)")).action(
+    async (o) => (await loadDeployments()).deploymentList(o),
+  );
+  remote(deployment.command('show').argument('<id>', 'deployment id').description('Show a deployment: status, progress, and each task with its outcome, exit status, times and message')).action(
+    async (id, o) => (await loadDeployments()).deploymentShow(id, o),
+  );
+  remote(
+    deployment
+      .command('logs')
+      .argument('<id>', 'deployment id')
+      .description("Print the deployment's task output (the last 1 MiB of each task), in the order the tasks ran")
+      .option('--node <node>', 'only this node (name or id)')
+      .option('--task <task>', 'only this task'),
+  ).action(async (id, o) => (await loadDeployments()).deploymentLogs(id, o));
+  remote(
+    deployment
+      .command('follow')
+      .argument('<id>', 'deployment id')
+      .description('Attach to a deployment from any machine: each task as it ends, "still running" for a task silent 30 s, until it ends; exit status 0 only when it succeeded'),
+  ).action(async (id, o) => (await loadDeployments()).deploymentFollow(id, o));
 }
