@@ -23,6 +23,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   413: 'the body is too large',
   415: 'the body\'s media type is not accepted',
   422: 'the node could not be reached or identified',
+  429: 'too many at once from this client (open event streams): close some first',
   503: 'the server cannot do this now (no SSH key, the database does not answer, or too slow)',
 };
 
