@@ -223,18 +223,21 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     assert.match(await status.innerText(), /^Deployment \d+ running \(real, over SSH on the hosts\)/);
     const slow = p.locator('table.tasks tbody tr[data-task="slow-sync"]');
     await p.locator('table.tasks tbody tr[data-task="slow-sync"][data-state="running"]').waitFor({ timeout: 120_000 });
-    await slow.locator('summary').click();
-    await slow.locator('pre[data-live]:has-text("tick-1")').waitFor({ timeout: 60_000 });
-    assert.doesNotMatch(await slow.locator('pre').innerText(), /tick-2/, 'seen while it runs, before its end');
+    await slow.locator('button.output-toggle').click();
+    // The output is a row of its own, the width of the table, below the task's row.
+    const slowOutput = p.locator('table.tasks tbody tr.task-output[data-output-of="slow-sync"]');
+    await slowOutput.locator('pre[data-live]:has-text("tick-1")').waitFor({ timeout: 60_000 });
+    assert.doesNotMatch(await slowOutput.locator('pre').innerText(), /tick-2/, 'seen while it runs, before its end');
     await step('6-live-output');
     await p.click('button:has-text("Stop the deployment")');
     assert.match(dialogs[dialogs.length - 1], /^Stop deploying real-ui\?/);
     await p.locator('[role="status"]:has-text("Stop requested")').waitFor();
+    assert.equal(await p.locator('button:has-text("Stopping")').isDisabled(), true, 'a stop is asked once');
     // The running task is let finish: tell it to.
     await onHost(14, 'touch /tmp/ui-go');
     await p.locator('p[data-status="stopped"]').waitFor({ timeout: 120_000 });
     // The running task was let finish; what depended on it never started.
-    await slow.locator('pre:has-text("tick-2")').waitFor();
+    await slowOutput.locator('pre:has-text("tick-2")').waitFor();
     assert.equal(await slow.getAttribute('data-state'), 'ready');
     for (const t of ['controller-finish', 'compute-join']) assert.equal(await p.locator(`table.tasks tbody tr[data-task="${t}"]`).getAttribute('data-state'), 'skipped', t);
     assert.equal((await onHost(14, 'cat /var/lib/hearth/ui-finished 2>/dev/null || echo none')).trim(), 'none');
@@ -256,17 +259,19 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     assert.match(await first.innerText(), /failed \(exit 3\), 1 attempt/);
     const join_ = p.locator('table.tasks tbody tr[data-task="compute-join"]');
     assert.match(await join_.innerText(), /hearth-test-15\s+compute-join/);
-    assert.match(await join_.innerText(), /\d{2}:\d{2}:\d{2}.*\d{2}:\d{2}:\d{2}/s, 'start and end shown');
-    await join_.locator('summary').click();
-    await join_.locator('pre:has-text("compute hearth-test-15 joined the cloud")').waitFor();
+    assert.match(await join_.innerText(), /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}.*\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/s, 'start and end shown, with the date, 24-hour');
+    assert.match(await p.locator('table.history tbody tr').first().innerText(), /\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/, 'the history too');
+    await join_.locator('button.output-toggle').click();
+    await p.locator('tr.task-output[data-output-of="compute-join"] pre:has-text("compute hearth-test-15 joined the cloud")').waitFor();
     const prepare = p.locator('table.tasks tbody tr[data-task="prepare"]', { hasText: 'hearth-test-15' });
     assert.equal(await onHost(15, 'cat /var/lib/hearth/ui-joined'), 'compute hearth-test-15 joined the cloud\n');
     await step('8-output');
     await p.locator('table.history tbody tr').nth(1).locator('button').click();
     await p.locator(`p[data-status="stopped"]:has-text("Deployment ${stoppedId} ")`).waitFor();
-    await prepare.locator('summary').click();
-    await prepare.locator('pre:has-text("preparing hearth-test-15")').waitFor();
-    assert.match(await prepare.locator('pre').innerText(), /a note on stderr/);
+    await prepare.locator('button.output-toggle').click();
+    const prepared = p.locator('tr.task-output[data-output-of="prepare"][data-node="hearth-test-15"] pre');
+    await prepared.filter({ hasText: 'preparing hearth-test-15' }).waitFor();
+    assert.match(await prepared.innerText(), /a note on stderr/);
 
     // 8. Refresh facts, then a changed host key: shown with both fingerprints, accepted from the page.
     await p.click('nav.tabs a:has-text("Nodes")');
@@ -323,6 +328,104 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     assert.equal(await p.locator('table.history tbody tr').first().locator('.badge:has-text("dry run")').count(), 1);
     assert.equal((await onHost(15, 'ls /var/lib/hearth/ui-joined 2>/dev/null || echo untouched')).trim(), 'untouched');
     await step('12-dry-run');
+    await p.close();
+  });
+});
+
+// A task that prints colours and markup, then waits for the test's word (host 14, after the
+// walk above: tests of one file run one after the other).
+const OUTPUT_GRAPH = `
+- id: paint
+  type: shell
+  version: 2.1.0
+  roles: ['*']
+  parameters: {cmd: "printf 'plain \\\\033[31mred-alert\\\\033[0m <script>window.__pwned=1</script><img src=x onerror=window.__pwned=2>\\\\n'; echo early-line; for i in $(seq 480); do [ -e /tmp/ui-out-go ] && break; sleep 0.25; done; echo late-line", timeout: 150}
+`;
+
+/** The colour a browser computes for an element (the page's own function, run there). */
+const colourOf = new Function('e', 'return getComputedStyle(e).color') as (e: unknown) => string;
+
+describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000 }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-ui-output-'));
+  let ui: UiSession;
+  let clusterId = 0;
+
+  before(async () => {
+    await onHost(14, 'rm -f /tmp/ui-out-go');
+    const data = join(dir, 'data');
+    mkdirSync(join(data, 'ssh'), { recursive: true });
+    writeFileSync(join(data, 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
+    writeFileSync(join(data, 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
+    ui = await startUi({ dataDir: data, env: { HEARTH_NODE_CHECK_SECONDS: '0' }, args: ['--no-bundled-release'] });
+    const made = createPlugin('uiout', { releasePlugin: true, parentDir: dir });
+    assert.ok(made.ok, JSON.stringify(made.findings));
+    writeFileSync(join(made.dir!, 'uiout-release', 'graphs', 'deployment.yaml'), OUTPUT_GRAPH);
+    await ui.call('POST', '/plugins/folders', { path: made.dir });
+    const [release] = await ui.call<Array<{ id: string }>>('GET', '/releases');
+    clusterId = (await ui.call<{ id: number }>('POST', '/clusters', { name: 'output-ui', release_id: release.id, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] })).id;
+    const added = await ui.call<{ node: { id: number } }>('POST', '/nodes', { address: hosts!.addresses[13], cluster_id: clusterId });
+    await ui.call('POST', `/clusters/${clusterId}/nodes`, { assignments: [{ node_id: added.node.id, roles: ['controller'] }] });
+  });
+  after(async () => {
+    await onHost(14, 'touch /tmp/ui-out-go').catch(() => undefined);
+    await ui?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('a page opened while a task runs shows its output so far, coloured, markup as text; Stop once, with the countdown', async () => {
+    const started = await ui.call<{ id: number }>('POST', `/clusters/${clusterId}/deploy`, {});
+    // The task printed its first lines before any page was open.
+    const nodeId = String((await ui.call<Array<{ id: number }>>('GET', `/clusters/${clusterId}/nodes`))[0].id);
+    let kept: { live: boolean; output: string | null; end: number } | undefined;
+    for (let i = 0; i < 240 && !kept?.output?.includes('early-line'); i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      kept = await ui.call('GET', `/deployments/${started.id}/live-output?node=${nodeId}&task=paint`);
+    }
+    assert.ok(kept?.live && kept.output?.includes('early-line'), `the server kept what the task printed: ${JSON.stringify(kept)}`);
+    assert.equal(kept.end, kept.output!.length, 'all of it, from its start');
+
+    const p = await ui.page(`#/env/${clusterId}/deploy`);
+    const dialogs: string[] = [];
+    p.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.accept();
+    });
+    const row = p.locator('table.tasks tbody tr[data-task="paint"][data-state="running"]');
+    await row.waitFor({ timeout: 60_000 });
+    await row.locator('button.output-toggle').click();
+    const pre = p.locator('tr.task-output[data-output-of="paint"] pre[data-live]');
+    await pre.filter({ hasText: 'early-line' }).waitFor({ timeout: 30_000 });
+    const text = await pre.innerText();
+    assert.match(text, /^plain red-alert <script>window.__pwned=1<\/script><img src=x onerror=window.__pwned=2>\nearly-line/, 'printed before the page opened, escapes read, markup shown as text');
+    assert.doesNotMatch(text, /\[31m|\u001b/, 'no raw escape codes');
+    assert.equal(await pre.locator('span', { hasText: 'red-alert' }).evaluate(colourOf), 'rgb(187, 0, 0)', 'red as the terminal showed it');
+    assert.equal(await pre.locator('script, img').count(), 0, 'no element made from the output');
+    assert.equal(await p.evaluate('window.__pwned'), undefined, 'nothing in the output ran');
+    // Full width: the output spans the table, not its last column.
+    const [outputWidth, tableWidth] = await Promise.all([p.locator('tr.task-output[data-output-of="paint"] > td').evaluate((e) => e.getBoundingClientRect().width), p.locator('table.tasks').evaluate((e) => e.getBoundingClientRect().width)]);
+    assert.ok(outputWidth > tableWidth * 0.95, `the output is as wide as the table: ${outputWidth} of ${tableWidth}`);
+    await ui.shot(p, 'output-late-open');
+
+    // Stop: asked once, then disabled, counting down the grace period (30 s: none was given).
+    await p.click('button:has-text("Stop the deployment")');
+    assert.match(dialogs[dialogs.length - 1], /^Stop deploying output-ui\?/);
+    const countdown = p.locator('[role="status"].stop-countdown');
+    await countdown.waitFor();
+    assert.equal(await p.locator('button:has-text("Stopping")').isDisabled(), true);
+    assert.equal(await p.locator('button:has-text("Stop the deployment")').count(), 0);
+    assert.match(await countdown.innerText(), /^Stop requested at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}: no new task starts\. Tasks running now may finish; any still running in \d+ s \(a grace period of 30 s\) are killed\.$/);
+    const first = Number(await countdown.getAttribute('data-grace-left'));
+    assert.ok(first > 20 && first <= 30, `counting from 30 s: ${first}`);
+    await p.waitForFunction(`Number(document.querySelector('.stop-countdown')?.getAttribute('data-grace-left')) < ${first}`, undefined, { timeout: 10_000 });
+    await ui.shot(p, 'output-stopping');
+    await onHost(14, 'touch /tmp/ui-out-go');
+    await p.locator('p[data-status="stopped"]').waitFor({ timeout: 120_000 });
+    // The ended task's stored output replaces the streamed one, coloured the same.
+    const stored = p.locator('tr.task-output[data-output-of="paint"] pre:not([data-live])');
+    await stored.filter({ hasText: 'late-line' }).waitFor({ timeout: 30_000 });
+    assert.equal(await stored.locator('span', { hasText: 'red-alert' }).evaluate(colourOf), 'rgb(187, 0, 0)');
+    assert.equal(await p.locator('button:has-text("Stopping")').count(), 0, 'gone with the run');
+    await ui.shot(p, 'output-stopped');
     await p.close();
   });
 });

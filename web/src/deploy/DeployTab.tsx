@@ -7,9 +7,8 @@ import { finished, liveKey, normalizeTask, type Deployment, type TaskRun } from 
 import { DeploymentView } from './DeploymentView.js';
 import { History } from './History.js';
 import { followDeployment } from './stream.js';
-
-/** What the page keeps of a running task's streamed output (the stored output keeps the last 1 MiB). */
-const LIVE_LIMIT = 256 * 1024;
+import { appendChunk, joinSnapshot, type LiveText } from './liveText.js';
+import { StopButton } from './StopButton.js';
 
 /**
  * Start a deployment (for real, as a dry run, or resuming the last one), watch it node by node and
@@ -21,8 +20,9 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [live, setLive] = useState<Record<string, string>>({});
-  const [stopping, setStopping] = useState<string | null>(null);
+  const [live, setLive] = useState<Record<string, LiveText>>({});
+  // When this page asked the running deployment to stop (its id and the time), until the run says.
+  const [stopAsked, setStopAsked] = useState<{ id: number; at: number } | null>(null);
 
   // The run, and its tasks as the deployments API lists them (failures first, with times, exit status and reasons).
   const fetchOne = useCallback(
@@ -91,7 +91,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
       id,
       {
         task: merge,
-        output: (c) => setLive((l) => ({ ...l, [liveKey(c.node, c.task_id)]: ((l[liveKey(c.node, c.task_id)] ?? '') + c.chunk).slice(-LIVE_LIMIT) })),
+        output: (c) => setLive((l) => ({ ...l, [liveKey(c.node, c.task_id)]: appendChunk(l[liveKey(c.node, c.task_id)], c.chunk, c.offset) })),
         deployment: (d) => setDeployment((cur) => (cur && cur.id === d.id ? { ...cur, ...d, tasks: cur.tasks, status: 'running' } : cur)),
         end: () => undefined,
       },
@@ -124,7 +124,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     if (!window.confirm(question)) return;
     setBusy(true);
     setError(null);
-    setStopping(null);
+    setStopAsked(null);
     try {
       const started = await call('post', '/clusters/{id}/deploy', { params: { id: cluster.id }, body });
       setLive({});
@@ -148,12 +148,14 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const resume = () => start(`Resume deploying ${cluster.name}? Only what deployment ${last!.id} did not finish runs; the tasks it finished are not run again.`, { resume: true });
 
   const stop = async () => {
-    if (!window.confirm(`Stop deploying ${cluster.name}? No new task starts; tasks running now are let finish (or killed after a grace period), and the environment is left as far as it got.`)) return;
+    if (!deployment || !window.confirm(`Stop deploying ${cluster.name}? No new task starts; tasks running now are let finish (or killed after a grace period), and the environment is left as far as it got.`)) return;
     setError(null);
+    const asked = { id: deployment.id, at: Date.now() };
+    setStopAsked(asked);
     try {
       await call('post', '/clusters/{id}/stop', { params: { id: cluster.id } });
-      setStopping(`Stop requested: no new task starts; the deployment ends when the tasks running now have finished.`);
     } catch (e) {
+      setStopAsked(null);
       setError(e);
     }
   };
@@ -162,11 +164,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   return (
     <div className="deploy">
       <div className="actions">
-        {isRunning && deployment.mode === 'real' && (
-          <button type="button" className="danger" onClick={() => void stop()}>
-            Stop the deployment
-          </button>
-        )}
+        {isRunning && deployment.mode === 'real' && <StopButton deployment={deployment} asked={stopAsked?.id === deployment.id ? stopAsked.at : undefined} onStop={() => void stop()} />}
         {resumable && (
           <button type="button" disabled={busy || !nodes.data || isRunning} onClick={() => void resume()} title={`Runs only what deployment ${last.id} did not finish`}>
             Resume deployment {last.id}
@@ -186,12 +184,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
         </p>
       )}
       <Problems error={error} title="Deployment refused" />
-      {stopping && isRunning && (
-        <p role="status" className="warn-note">
-          {stopping}
-        </p>
-      )}
-      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} />}
+      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} onSnapshot={(key, snapshot) => setLive((l) => ({ ...l, [key]: joinSnapshot(l[key], snapshot) ?? l[key] }))} />}
       <h2 className="section-title">History</h2>
       <History
         list={history.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : h))}

@@ -1,4 +1,4 @@
-import { formatSeconds, seconds, type Deployment } from './model.js';
+import { apartWords, countsOf, doneOf, formatSeconds, isoTime, runMeaning, runWord, seconds, type Deployment } from './model.js';
 import { namesIn } from './DeploymentView.js';
 
 /** Past deployments, newest first; choosing one shows its tasks and their output. */
@@ -28,14 +28,15 @@ export function History({ list, current, onOpen, nodeName }: { list: Deployment[
                 {d.mode && d.mode !== 'real' ? <span className="badge">dry run</span> : null}
               </th>
               <td>{d.graph_type ?? 'default'}</td>
-              <td className={d.status === 'failed' || d.status === 'interrupted' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined}>
-                {d.status}
+              <td className={d.status === 'failed' || d.status === 'interrupted' ? 'bad' : d.status === 'succeeded' ? 'good' : undefined} title={runMeaning(d.status)}>
+                {runWord(d.status)}
                 {d.message ? `: ${namesIn(d.message, nodeName)}` : ''}
               </td>
               <td>
-                {d.done} / {d.total}
+                {doneOf(d)} / {d.total}
+                {apartWords(countsOf(d)) ? <span className="muted"> ({apartWords(countsOf(d))})</span> : null}
               </td>
-              <td>{d.started_at ? new Date(d.started_at).toLocaleString() : ''}</td>
+              <td className="nowrap">{isoTime(d.started_at)}</td>
               <td>{formatSeconds(seconds(d.started_at, d.finished_at))}</td>
             </tr>
           ))}

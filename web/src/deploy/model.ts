@@ -4,6 +4,8 @@
  * these views show as soon as the API carries them.
  */
 import type { Schemas } from '../../../src/api/client.js';
+import { RUN_MEANING, TASK_OUTCOME_MEANING, TASK_OUTCOMES, type RunState, type TaskOutcome } from '../../../src/core/lifecycle/states.js';
+import { countOutcomes, outcomeOfStored, type RunCounts } from '../../../src/core/lifecycle/outcomes.js';
 
 /** A deployment as the API gives it, its tasks (when listed) in the page's own form. */
 export type Deployment = Omit<Schemas['Deployment'], 'tasks'> & { tasks?: TaskRun[] };
@@ -25,13 +27,15 @@ export interface TaskRun {
   attempts?: number;
   output?: string | null;
   message?: string | null;
+  /** Why it ended, in the lifecycle's words (servers before issue 25 send only `status`). */
+  outcome?: string;
 }
 
 export const finished = (d: Deployment | null) => d !== null && d.status !== 'running';
 
 /** Failures first, then what runs, what waits, what is done, what was skipped. */
-const ORDER: Record<string, number> = { error: 0, failed: 0, stopped: 1, running: 2, pending: 3, ready: 4, skipped: 5 };
-export const byFailuresFirst = (a: TaskRun, b: TaskRun) => (ORDER[a.status] ?? 6) - (ORDER[b.status] ?? 6) || a.position - b.position;
+const ORDER: Record<TaskOutcome, number> = { failed: 0, timed_out: 0, killed: 0, stopped: 1, not_run: 1, running: 2, pending: 3, succeeded: 4, skipped: 5 };
+export const byFailuresFirst = (a: TaskRun, b: TaskRun) => ORDER[outcomeOf(a)] - ORDER[outcomeOf(b)] || a.position - b.position;
 
 const time = (v: string | null | undefined) => (v ? Date.parse(v) : NaN);
 
@@ -52,8 +56,50 @@ export function formatSeconds(s: number | null): string {
   return rest ? `${Math.floor(s / 60)} min ${rest} s` : `${Math.floor(s / 60)} min`;
 }
 
-/** The status of a task in words. */
-export const STATUS_WORDS: Record<string, string> = { ready: 'done', error: 'failed', running: 'running', pending: 'waiting', skipped: 'skipped (its condition did not hold, or an earlier task failed)', stopped: 'stopped' };
+/**
+ * A task's outcome: the record's `outcome` when the server sends it, else read from its legacy
+ * `status` (and message) by core's own rule, so an older server's records show the same words.
+ */
+export function outcomeOf(t: TaskRun): TaskOutcome {
+  if (t.outcome && (TASK_OUTCOMES as readonly string[]).includes(t.outcome)) return t.outcome as TaskOutcome;
+  return outcomeOfStored({ status: t.status, exitStatus: t.exit_status ?? t.exitStatus ?? null, message: t.message ?? null });
+}
+
+/** The lifecycle's label of an outcome, in a sentence's lower case ("timed out", "not run"). */
+export const outcomeWord = (o: TaskOutcome) => TASK_OUTCOME_MEANING[o].label.toLowerCase();
+export const outcomeMeaning = (o: TaskOutcome) => TASK_OUTCOME_MEANING[o].meaning;
+
+/** A run's state in the lifecycle's words, lower case for a sentence. */
+export const runWord = (status: string) => (RUN_MEANING[status as RunState]?.label ?? status).toLowerCase();
+export const runMeaning = (status: string) => RUN_MEANING[status as RunState]?.meaning;
+
+/**
+ * A run's tasks by outcome: the server's `counts` when it sends them, else counted from the tasks
+ * listed (by the same rule), else only what legacy `done` and `total` say.
+ */
+export function countsOf(d: Deployment): RunCounts | undefined {
+  const sent = (d as { counts?: RunCounts }).counts;
+  if (sent) return sent;
+  if (d.tasks?.length) return countOutcomes(d.tasks.map(outcomeOf));
+  return undefined;
+}
+
+/** Done means succeeded: skipped, failed or stopped work is not done (counted apart). */
+export const doneOf = (d: Deployment) => countsOf(d)?.succeeded ?? d.done;
+
+/** The outcomes counted apart beside "done", in the order people read them. */
+export const APART: TaskOutcome[] = ['failed', 'timed_out', 'killed', 'skipped', 'not_run', 'stopped', 'running', 'pending'];
+
+/** "2 failed, 1 skipped, 3 not run": the outcomes other than succeeded that have tasks. */
+export const apartWords = (c: RunCounts | undefined) => (c ? APART.filter((o) => c[o] > 0).map((o) => `${c[o]} ${outcomeWord(o)}`).join(', ') : '');
+
+/** A time as people compare them across days: local, 24-hour, with the date (2025-03-04 17:05:09). */
+export function isoTime(iso: string | null | undefined): string {
+  const t = iso ? new Date(iso) : undefined;
+  if (!t || Number.isNaN(t.getTime())) return '—';
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${t.getFullYear()}-${p(t.getMonth() + 1)}-${p(t.getDate())} ${p(t.getHours())}:${p(t.getMinutes())}:${p(t.getSeconds())}`;
+}
 
 /** One shape for both task listings. */
 /** A task as either listing gives it (`task_id` or `taskId`), with `taskId` always set. */

@@ -11,6 +11,8 @@ export interface OutputChunk {
   node: string;
   task_id: string;
   chunk: string;
+  /** Where the chunk starts in the task's output (characters printed before it); servers before issue 25 send none. */
+  offset?: number;
 }
 
 export interface StreamHandlers {
