@@ -6,6 +6,7 @@
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
 import { loadPlugin } from '../plugin/index.js';
+import { linksLeavingPlugin } from '../plugin/links.js';
 import { assumePackageVersion } from '../plugin/partial.js';
 import { chooseRelease, chosenNote, noReleaseNote } from './release-choice.js';
 import { keyPositionOf } from '../../core/positions.js';
@@ -71,6 +72,9 @@ function checkWithAssumedVersion(ctx: ValidationContext): void {
 export function validatePlugin(dir: string, options: ValidateOptions = {}): ValidationResult {
   const loaded = loadPlugin(dir);
   const findings: Finding[] = [...loaded.findings];
+  // Every link in the folder, not only the files Hearth reads: the folder is served and sent as a
+  // whole (issue 24). A plugin file the loader already refused as a link out is not named twice.
+  findings.push(...linksLeavingPlugin(dir, new Set(loaded.findings.filter((f) => f.code === 'path/outside-plugin' && f.file).map((f) => f.file as string))));
   const plugin = loaded.plugin;
   if (!plugin) {
     // metadata.yaml cannot be read: check every other file with what can be known (issue 18).
