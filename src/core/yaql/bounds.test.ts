@@ -101,3 +101,17 @@ test('toSet and intersect answer as pairwise Python equality did, keyed in linea
   const ms = cpu(() => assert.deepEqual(run('$a.toSet().len()', { data: {}, variables: { a: many } }), { ok: true, value: 25_000 }));
   assert.ok(ms < 1000, `${ms} ms`);
 });
+
+test('functions that build lists pay per element built, not per character read (issue 24, item 10)', () => {
+  // 3.5 MB of text cost 220,000 units to build; split it into 1.75 million strings and the budget ends.
+  const split = run("('a,' * 1750000).split(',').len()");
+  assert.equal(split.ok, false, JSON.stringify(split));
+  assert.equal(!split.ok && split.error.code, 'yaql/too-much-work');
+  const words = run("('a ' * 1750000).split().len()");
+  assert.equal(!words.ok && words.error.code, 'yaql/too-much-work');
+  const keys = run('$.m.keys().len() + $.m.values().len() + $.m.items().len()', { data: { m: Object.fromEntries(Array.from({ length: 400_000 }, (_, i) => [`k${i}`, i])) } });
+  assert.equal(!keys.ok && keys.error.code, 'yaql/too-much-work');
+  // Ordinary uses stay far inside it.
+  assert.deepEqual(run("'controller,compute'.split(',')"), { ok: true, value: ['controller', 'compute'] });
+  assert.deepEqual(run("$.m.keys()", { data: { m: { a: 1, b: 2 } } }), { ok: true, value: ['a', 'b'] });
+});
