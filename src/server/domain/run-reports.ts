@@ -56,31 +56,35 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
   let firstFailure: unknown;
   let lastFailure: unknown;
   let inFlight = 0;
-  const flush = (): Promise<void> => {
-    if (!pending.size) return writing;
+  // The batch is taken when its turn comes, not when asked for: a batch that failed is back in
+  // the queue before the next is taken, so an older report never overwrites a newer one.
+  const write = async () => {
+    if (!pending.size) return;
     const batch = pending;
     pending = new Map();
-    inFlight += batch.size;
-    writing = writing.then(async () => {
-      try {
-        await runs.applyTaskUpdates(db, deploymentId, [...batch.values()]);
-        failures = 0;
-      } catch (err) {
-        failures++;
-        firstFailure ??= err;
-        lastFailure = err;
-        retryAt = Date.now() + Math.min(5000, 250 * 2 ** failures);
-        // Back in the queue; a newer report of the same task (written since) wins.
-        for (const [v, u] of batch) {
-          const newer = pending.get(v);
-          if (!newer) pending.set(v, u);
-          else if (u.startedAt && !newer.startedAt) newer.startedAt = u.startedAt;
-        }
-        options.onWriteFailure?.(err, pending.size, failures);
-      } finally {
-        inFlight -= batch.size;
+    inFlight = batch.size;
+    try {
+      await runs.applyTaskUpdates(db, deploymentId, [...batch.values()]);
+      failures = 0;
+    } catch (err) {
+      failures++;
+      firstFailure ??= err;
+      lastFailure = err;
+      retryAt = Date.now() + Math.min(5000, 250 * 2 ** failures);
+      // Back in the queue; a newer report of the same task (made meanwhile) wins.
+      for (const [v, u] of batch) {
+        const newer = pending.get(v);
+        if (!newer) pending.set(v, u);
+        else if (u.startedAt && !newer.startedAt) newer.startedAt = u.startedAt;
       }
-    });
+      options.onWriteFailure?.(err, pending.size, failures);
+    } finally {
+      inFlight = 0;
+    }
+  };
+  const flush = (): Promise<void> => {
+    if (!pending.size) return writing;
+    writing = writing.then(write);
     return writing;
   };
   const due = () => failures === 0 || Date.now() >= retryAt;
