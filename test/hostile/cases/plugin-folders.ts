@@ -135,3 +135,21 @@ pluginFolderCases.push(
     addToFirstRelease(d, ["volumes_path: '**/volumes.yaml'"]);
   }),
 );
+
+// Issue 24: a link anywhere in the folder (the repository is served and the scripts are sent as
+// they are on disk) that leads out of it is an error naming the file, however it is hidden.
+const build = (f: CaseFolders) => ['plugin', 'build', join(f.in, 'demo'), '--no-hook', '--json'];
+pluginFolderCases.push(
+  folder("a repository link to / ('repositories/ubuntu/x -> /' served the whole disk)", 1, ['path/link-outside-plugin'], (d) => symlinkSync('/', join(d, 'repositories', 'ubuntu', 'x'))),
+  folder('a hidden link deep in the scripts to a file outside', 1, ['path/link-outside-plugin'], (d, f) => {
+    mkdirSync(join(d, 'deployment_scripts', '.cache', 'a', 'b'), { recursive: true });
+    symlinkSync(join(f.outside, 'secret.yaml'), join(d, 'deployment_scripts', '.cache', 'a', 'b', 'key'));
+  }),
+  folder("a dangling link to where a server's key will be", 1, ['path/link-outside-plugin'], (d, f) => symlinkSync(join(f.outside, 'data', 'ssh', 'id_ed25519'), join(d, 'deployment_scripts', 'key'))),
+  folder('a relative link climbing out (../../outside)', 1, ['path/link-outside-plugin'], (d) => symlinkSync('../../../outside', join(d, 'repositories', 'ubuntu', 'up'))),
+  folder('links from one place in the folder to another (tolerated)', 0, [], (d) => {
+    symlinkSync('../../deployment_scripts/deploy.sh', join(d, 'repositories', 'ubuntu', 'deploy.sh'));
+    symlinkSync('.', join(d, 'repositories', 'self'));
+  }),
+  { ...folder('building a plugin holding a link to / packs nothing', 1, ['path/link-outside-plugin'], (d) => symlinkSync('/', join(d, 'repositories', 'ubuntu', 'x'))), face: 'package', args: build },
+);
