@@ -4,6 +4,7 @@
  * `ip -j addr`, /sys/class/net/<if>/speed); `parseFacts` turns them into plain data, keeping what
  * it cannot read as absent rather than guessing.
  */
+import { storableText, storableValue } from '../core/text/unstorable.js';
 import type { DeployTarget, Transport } from './transport.js';
 
 export interface DiskFact {
@@ -76,7 +77,16 @@ interface LsblkDevice {
   children?: LsblkDevice[];
 }
 
+/**
+ * A node's answer as plain data. What the node says is the node's, not a request's: a NUL byte or
+ * a lone UTF-16 surrogate in it (a hostname, a disk model, a `\ud800` escape in lsblk's JSON),
+ * which PostgreSQL cannot store, becomes U+FFFD rather than a failed write answered 500.
+ */
 export function parseFacts(text: string): NodeFacts {
+  return storableValue(readFacts(text));
+}
+
+function readFacts(text: string): NodeFacts {
   const s = sections(text);
   const release = s.get('os') ?? '';
   const mem = /MemTotal:\s+(\d+)\s*kB/.exec(s.get('memory') ?? '');
@@ -124,7 +134,8 @@ export type FactsResult = { ok: true; facts: NodeFacts } | { ok: false; code: st
 /** Connect and gather; a node that cannot be reached answers with the SSH error in words. */
 export async function gatherFacts(transport: Transport, target: DeployTarget): Promise<FactsResult> {
   const r = await transport.exec(target, FACTS_SCRIPT, { timeoutMs: 60_000 });
-  if (r.transportError) return { ok: false, ...r.transportError };
-  if (r.exitCode !== 0) return { ok: false, code: 'node/facts-failed', message: `gathering facts failed with exit status ${r.exitCode ?? 'none'}: ${r.output.trim().slice(-500)}` };
+  if (r.transportError) return { ok: false, code: r.transportError.code, message: storableText(r.transportError.message) };
+  // The message is kept as the node's last error: what the node printed must be storable too.
+  if (r.exitCode !== 0) return { ok: false, code: 'node/facts-failed', message: storableText(`gathering facts failed with exit status ${r.exitCode ?? 'none'}: ${r.output.trim().slice(-500)}`) };
   return { ok: true, facts: parseFacts(r.output) };
 }

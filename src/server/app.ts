@@ -22,6 +22,7 @@ import { pageLists } from './paging.js';
 import { StartupGate } from './startup.js';
 import { webAssetRoutes } from './web-assets.js';
 import { httpCaching } from './http-cache.js';
+import { refuseBadCharacters } from './characters.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -152,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
   const routeRules = guardRoutes(app, { adminToken: () => adminToken, protectReads: options.protectReads ?? false });
   app.decorate('routeRules', routeRules);
+  // NUL bytes and lone surrogates in params, queries and bodies: 400, for every route (characters.ts).
+  refuseBadCharacters(app);
   pageLists(app);
   const catalog = new ApiCatalog();
   app.addHook('onRoute', catalog.collect);

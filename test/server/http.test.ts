@@ -72,7 +72,7 @@ describe('HTTP face', () => {
       ['POST', '/api/v1/clusters', { name: 'x' }, {}, 400, 'request/invalid'],
       ['POST', '/api/v1/clusters', { name: 'x', release_id: 'r', components: 'hypervisor:qemu' }, {}, 400, 'request/invalid'],
       ['POST', '/api/v1/clusters', { name: 'x', release_id: 'r', components: [], extra: 1 }, {}, 400, 'request/invalid'],
-      ['POST', '/api/v1/clusters', { name: 'bad\u0000name', release_id: 'r', components: [] }, {}, 400, 'request/invalid'],
+      ['POST', '/api/v1/clusters', { name: 'bad\u0000name', release_id: 'r', components: [] }, {}, 400, 'request/bad-characters'],
       ['POST', '/api/v1/clusters', { name: 'x', release_id: 'r', components: Array(600).fill('a') }, {}, 400, 'request/invalid'],
       ['POST', '/api/v1/clusters', { ['__proto__']: { polluted: true }, name: 'x', release_id: 'r', components: [] }, {}, 400, 'request/bad-json'],
       ['POST', '/api/v1/nodes', { simulate: { count: 1_000_000 } }, {}, 400, 'request/invalid'],
