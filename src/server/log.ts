@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Writable } from 'node:stream';
 import type { FastifyServerOptions } from 'fastify';
-import { TOKEN_QUERY_NAMES } from './access.js';
+import { isTokenQueryName } from './access.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -20,10 +20,25 @@ export interface LogOptions {
   destination?: NodeJS.WritableStream;
 }
 
-/** Query parameters whose values are secrets: the token names access.ts refuses, and passwords. */
-const SECRET_QUERY = new RegExp(`([?&](?:${[...TOKEN_QUERY_NAMES, 'password'].join('|')})=)[^&#]*`, 'gi');
-
-export const maskUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[redacted]');
+/**
+ * The URL with the value of each query parameter whose name is token-like, however it is spelled
+ * (access.ts decides, on the name as sent: `%74oken`, `access%5Ftoken`, `token[]`), replaced by
+ * `[redacted]`. A value runs to the next `&`: the server reads a `#` in a request line as part of it.
+ */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const parts = url.slice(q + 1).split('&');
+  let masked = false;
+  for (let i = 0; i < parts.length; i++) {
+    const eq = parts[i].indexOf('=');
+    if (eq >= 0 && isTokenQueryName(parts[i].slice(0, eq))) {
+      parts[i] = `${parts[i].slice(0, eq)}=[redacted]`;
+      masked = true;
+    }
+  }
+  return masked ? `${url.slice(0, q + 1)}${parts.join('&')}` : url;
+}
 
 /** A client's own request id is kept when it is short and plain, so logs can be joined across services. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;

@@ -149,5 +149,6 @@ test('bad log options are usage errors', async () => {
 test('readable lines on a terminal; secrets masked in URLs', () => {
   const line = prettyLine({ level: 30, time: Date.UTC(2026, 0, 1, 12, 0, 0), reqId: 'abc', msg: 'request completed', res: { statusCode: 201 }, responseTime: 3.21 });
   assert.match(line, /^12:00:00\.000 INFO {2}\[abc\] request completed → 201 3\.2 ms\n$/);
-  assert.equal(maskUrl('/api/v1/x?a=1&token=abc&API_KEY=zz#f'), '/api/v1/x?a=1&token=[redacted]&API_KEY=[redacted]#f');
+  // A '#' in a request line is part of the value (the server reads it so): masked with it.
+  assert.equal(maskUrl('/api/v1/x?a=1&token=abc&API_KEY=zz#f'), '/api/v1/x?a=1&token=[redacted]&API_KEY=[redacted]');
 });
