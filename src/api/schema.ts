@@ -3474,6 +3474,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description an error: {code, message, details} */
             default: {
                 headers: {
@@ -3534,6 +3543,15 @@ export interface operations {
             };
             /** @description the body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3607,6 +3625,15 @@ export interface operations {
             };
             /** @description the body is too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
