@@ -50,9 +50,14 @@ export interface RunInput {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** The reason a stop's signal may carry: the grace period this stop gives running tasks. */
+/**
+ * The reason a stop's signal may carry: the grace period this stop gives running tasks, and why
+ * the run stops, in the words its task records keep ("the operator stopped the run", "the server
+ * shut down").
+ */
 export interface StopReason {
-  graceMs: number;
+  graceMs?: number;
+  why?: string;
 }
 
 /** The grace period a stop gives: the one the stop asked for, else the run's, else 30 s. */
@@ -177,6 +182,12 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   };
 
   const controller = new AbortController();
+  // Why the run stops, in words the task records keep: the caller's abort reason (an operator's
+  // stop, a server's shutdown), else a plain stop.
+  const stopWhy = (): string => {
+    const why = (input.signal?.reason as Partial<StopReason> | undefined)?.why;
+    return typeof why === 'string' && why ? why : 'the run was stopped';
+  };
   const stopAll = () => {
     summary.interrupted = true;
     // Running tasks get a grace period, then are killed; nothing new starts meanwhile.
@@ -197,7 +208,7 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
     const attempts = attemptsOf(r.task);
     let outcome: TaskOutcome = { exitCode: null, output: '', attempts: 0 };
     await input.hold?.();
-    if (controller.signal.aborted || summary.interrupted) outcome.message = 'not run: the deployment was stopped';
+    if (controller.signal.aborted || summary.interrupted) outcome.message = `stopped: ${stopWhy()} before it started`;
     else for (let attempt = 1; attempt <= attempts; attempt++) {
       input.events.started?.(r, attempt);
       outcome = await input.execute(r, attempt, controller.signal, (chunk) => input.events.output?.(r, chunk)).catch((err: Error) => ({ exitCode: null, output: '', attempts: attempt, message: `Hearth failed running the task: ${err.message}` }));
@@ -209,7 +220,17 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
     running--;
     busy.delete(node);
     summary.ran++;
-    if (outcome.exitCode === 0 && !outcome.message) {
+    // Killed, not failed: the grace period of a stop or a shutdown ended while it ran, or the run
+    // was taken from this server. Its exit status (if any) is kept; the message says who.
+    const killed = controller.signal.aborted && !(outcome.exitCode === 0 && !outcome.message) && outcome.attempts > 0;
+    if (killed) outcome.message = `killed: ${input.kill?.aborted ? 'the run was taken over by another server (this one had lost its lease)' : `the grace period ended after ${stopWhy()}`}`;
+    if (outcome.attempts === 0 && summary.interrupted) {
+      // Held until the stop came: it never started, so it is stopped, as are its dependents.
+      state[v] = S_STOP;
+      summary.stopped++;
+      input.events.finished(r, 'stopped', outcome);
+      stopDependents(v, outcome.message ?? `stopped: ${stopWhy()} before it started`);
+    } else if (outcome.exitCode === 0 && !outcome.message) {
       state[v] = S_OK;
       input.events.finished(r, 'ready', outcome);
       release(v);
@@ -222,7 +243,8 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
       state[v] = S_FAIL;
       summary.failed.push(r);
       input.events.finished(r, 'error', outcome);
-      stopDependents(v, `not run: ${r.task.id} failed on node ${r.node}`);
+      // The dependents of a killed task were stopped with the run; of a failed one, not run because of it.
+      stopDependents(v, killed ? `stopped: ${r.task.id} was killed on node ${r.node}` : `not run: ${r.task.id} failed on node ${r.node}`);
     }
     if (queues.get(node)?.length) idleWithWork.push(node);
     wake?.();
@@ -253,7 +275,7 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
     for (let v = 0; v < graph.barrierBase; v++) {
       if (state[v] === S_WAIT && !input.done?.(v)) {
         summary.stopped++;
-        input.events.finished(ref(v), 'stopped', { exitCode: null, output: '', attempts: 0, message: 'not run: the deployment was stopped' });
+        input.events.finished(ref(v), 'stopped', { exitCode: null, output: '', attempts: 0, message: `stopped: ${stopWhy()} before it started` });
       }
     }
   }

@@ -33,8 +33,10 @@ export class ShellSession {
   private silence: string | undefined;
 
   /** `argv`: the ssh command line up to (not including) the remote command. */
-  constructor(argv: readonly string[], private readonly failure: (stderr: string) => { code: string; message: string }) {
-    this.child = spawn(argv[0], [...argv.slice(1), 'exec sh'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  /** `cwd`: where ssh runs (its option values name files relative to it). */
+  constructor(argv: readonly string[], private readonly failure: (stderr: string) => { code: string; message: string }, cwd?: string) {
+    // Its own process group, as ssh.ts's commands: a signal to the server's terminal group is the server's to handle.
+    this.child = spawn(argv[0], [...argv.slice(1), 'exec sh'], { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}), detached: true });
     this.child.stdin!.on('error', () => undefined);
     this.child.stdout!.on('data', (d: Buffer) => this.take(this.decoder.write(d)));
     this.child.stderr!.on('data', (d: Buffer) => {

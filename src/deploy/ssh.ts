@@ -173,7 +173,9 @@ export class SshTransport implements Transport {
       const tail = new OutputTail();
       let stderr = '';
       let timedOut = false;
-      const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}), detached: false });
+      // A process group of its own: Ctrl-C on the server's terminal (SIGINT to its whole group) must
+      // not kill running tasks behind the server's back; the server stops them itself, with a grace.
+      const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}), detached: true });
       const take = (isErr: boolean) => (d: Buffer) => {
         const s = d.toString('utf8');
         if (isErr && stderr.length < 65536) stderr += s;

@@ -5,8 +5,9 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
+import { parseAllowedHosts } from './hosts.js';
 
-export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string; maxEnvironmentNodes?: string }): Promise<void> {
+export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string; maxEnvironmentNodes?: string; shutdownGrace?: string; resumeInterrupted?: boolean; allowedHosts?: string }): Promise<void> {
   const port = Number(options.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`hearth: --port must be a number from 0 to 65535\n`);
@@ -22,6 +23,12 @@ export async function serve(options: { port: string; host: string; dataDir?: str
   const format = options.logFormat ?? (process.stdout.isTTY ? 'pretty' : 'json');
   if (format !== 'json' && format !== 'pretty') {
     process.stderr.write(`hearth: --log-format must be json or pretty\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
+  const grace = options.shutdownGrace === undefined ? undefined : Number(options.shutdownGrace);
+  if (grace !== undefined && !(Number.isFinite(grace) && grace >= 0 && grace <= 86_400)) {
+    process.stderr.write(`hearth: --shutdown-grace must be a number of seconds from 0 to 86400, not '${options.shutdownGrace}'\n`);
     process.exitCode = EXIT_USAGE;
     return;
   }
@@ -45,6 +52,9 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
       ...(process.env.HEARTH_ADMIN_TOKEN ? { adminToken: process.env.HEARTH_ADMIN_TOKEN } : {}),
       ...(options.protectReads ? { protectReads: true } : {}),
+      ...(allowedHosts.length ? { allowedHosts } : {}),
+      ...(grace !== undefined ? { shutdownGraceMs: grace * 1000 } : {}),
+      ...(options.resumeInterrupted ? { resumeInterrupted: true } : {}),
       logger: { level, format },
       ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
       ...(maxNodes !== undefined ? { maxEnvironmentNodes: maxNodes } : {}),

@@ -37,6 +37,10 @@ export interface StartOptions {
   maxEnvironmentNodes?: number;
   /** How often to look for runs whose server died (ms). */
   sweepMs?: number;
+  /** How long running tasks may finish when the server shuts down, then they are killed (`--shutdown-grace`; 30 s). */
+  shutdownGraceMs?: number;
+  /** Resume, at start, the real runs a shutdown or a crash interrupted (`--resume-interrupted`). */
+  resumeInterrupted?: boolean;
   /** Called once the server listens, before its start-up work is done (`hearth serve` prints the URL). */
   onListening?: (url: string) => void;
 }
@@ -158,6 +162,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   const work = Promise.all([opening, listened]).then(([open, url]) => settle(open, options, url));
   let app: FastifyInstance;
   let address: string;
+  let closeTransport = async (): Promise<void> => undefined;
   try {
     app = await buildApp({
       db,
@@ -166,15 +171,15 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
       pluginFilesDir: join(options.dataDir ?? store.defaultDataDir(), 'plugin-files'),
       // A dry run paces its tasks (20 every 100 ms: 800 tasks take 4 s) so its progress can be watched.
-      deploy: options.deploy ?? { sliceDelayMs: 100, sliceSize: 20 },
+      deploy: { ...(options.deploy ?? { sliceDelayMs: 100, sliceSize: 20 }), ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}) },
       logger: options.logger ?? false,
       ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}),
       ...(options.maxEnvironmentNodes ? { maxEnvironmentNodes: options.maxEnvironmentNodes } : {}),
     });
-    app.addHook('onClose', async () => {
-      const settled = await work.catch(() => undefined);
-      settled?.ssh?.transport.close();
-    });
+    // The SSH connections close only once the app has closed: its deployments stop first (nothing
+    // new starts, running tasks get the shutdown's grace period), and a task must not lose its
+    // connection under it while they do.
+    closeTransport = async () => (await work.catch(() => undefined))?.ssh?.transport.close();
     address = await app.listen({ port: options.port ?? 8420, host: options.host ?? '127.0.0.1' });
   } catch (err) {
     // Nothing was opened: only the lock is to be given back.
@@ -206,6 +211,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
     store.failInterruptedDeployments(db, presence.alive, presence.id).catch(() => undefined);
   }, options.sweepMs ?? 10_000);
   sweep.unref();
+  if (options.resumeInterrupted) void resumeInterrupted(app, db, settled.token);
   let closed = false;
   return {
     app,
@@ -220,7 +226,24 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       closed = true;
       clearInterval(sweep);
       await app.close();
+      await closeTransport();
       await db.close();
     },
   };
+}
+
+/**
+ * `--resume-interrupted`: each environment whose last real run of a graph was interrupted (a
+ * shutdown, a crash) is resumed as an operator's `--resume` would be, through the same route and
+ * checks; what cannot be resumed is logged and left.
+ */
+async function resumeInterrupted(app: FastifyInstance, db: store.Database, token: string): Promise<void> {
+  const runs = await db
+    .query<{ cluster_id: number; graph_type: string; id: number; status: string }>(`SELECT DISTINCT ON (cluster_id, graph_type) cluster_id, graph_type, id, status FROM deployments WHERE mode = 'real' ORDER BY cluster_id, graph_type, id DESC`)
+    .then((rows) => rows.filter((r) => r.status === 'interrupted'), () => []);
+  for (const r of runs) {
+    const res = await app.inject({ method: 'POST', url: `/api/v1/clusters/${r.cluster_id}/deploy`, headers: { authorization: `Bearer ${token}` }, payload: { resume: true, graph_type: r.graph_type, dry_run: false } });
+    if (res.statusCode === 202) app.log.info({ deployment: r.id, resumedAs: res.json().id }, `resumed interrupted deployment ${r.id} of environment ${r.cluster_id}`);
+    else app.log.warn({ deployment: r.id, status: res.statusCode, answer: res.json() }, `could not resume interrupted deployment ${r.id} of environment ${r.cluster_id}`);
+  }
 }

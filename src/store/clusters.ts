@@ -3,9 +3,11 @@
  * version of each plugin is enabled, and what was last deployed (lifecycle conditions compare
  * against it).
  */
+import type { EnvironmentState } from '../core/lifecycle/index.js';
 import { type Queryable, json } from './database.js';
 
-export type ClusterStatus = 'new' | 'deploying' | 'operational' | 'error';
+/** The lifecycle's environment states (docs/lifecycle.md). */
+export type ClusterStatus = EnvironmentState;
 
 export interface DeployedState {
   at: string;

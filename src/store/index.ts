@@ -15,4 +15,4 @@ export * from './nodes.js';
 export * from './deployments.js';
 export { schemaState, KNOWN_SCHEMA, type SchemaState } from './schema-version.js';
 export { exportDatabase, importDatabase, checkDump, type Dump } from './dump.js';
-export { runCounts, OUTCOME_SQL } from './outcomes.js';
+export { runCounts, nodeOutcomes, OUTCOME_SQL } from './outcomes.js';

@@ -224,6 +224,9 @@ ALTER TABLE deployments ADD COLUMN stopped_by text;
 ALTER TABLE deployments ADD COLUMN stopped_at timestamptz;
 ALTER TABLE deployments ADD COLUMN skipped_nodes jsonb;
 ALTER TABLE nodes ADD COLUMN status_before text;
+-- Fuel's node words: \`ready\` is deployed and healthy (Hearth said \`deployed\`); a real node
+-- Hearth called \`ready\` with no roles deployed had only been reached: \`discovered\`.
+UPDATE nodes SET status = CASE WHEN status = 'deployed' THEN 'ready' WHEN status = 'ready' AND address IS NOT NULL AND jsonb_array_length(roles) = 0 THEN 'discovered' ELSE status END;
 `,
   },
 ];

@@ -90,10 +90,11 @@ export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> 
 }
 
 /** After a successful deploy: what was pending is now deployed, merged with what was there. */
-export async function commitPendingRoles(q: Queryable, clusterId: number): Promise<void> {
+export async function commitPendingRoles(q: Queryable, clusterId: number, only?: readonly number[]): Promise<void> {
+  // `only`: the nodes the run deployed; a node it left out (offline) keeps its roles pending and its state.
   await q.query(
-    `UPDATE nodes SET roles = (SELECT coalesce(jsonb_agg(DISTINCT r), '[]') FROM jsonb_array_elements_text(roles || pending_roles) r), pending_roles = '[]', status = 'ready' WHERE cluster_id = $1`,
-    [clusterId],
+    `UPDATE nodes SET roles = (SELECT coalesce(jsonb_agg(DISTINCT r), '[]') FROM jsonb_array_elements_text(roles || pending_roles) r), pending_roles = '[]', status = 'ready' WHERE cluster_id = $1${only ? ' AND id = ANY($2::int[])' : ''}`,
+    only ? [clusterId, only] : [clusterId],
   );
 }
 

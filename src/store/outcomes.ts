@@ -34,3 +34,15 @@ export async function runCounts(q: Queryable, ids: readonly number[]): Promise<M
   }
   return out;
 }
+
+/** The outcomes each node's tasks had in a run (each outcome once per node): what its state follows. */
+export async function nodeOutcomes(q: Queryable, deploymentId: number): Promise<Map<string, TaskOutcome[]>> {
+  const rows = await q.query<{ node: string; outcome: TaskOutcome }>(`SELECT DISTINCT node, ${OUTCOME_SQL} AS outcome FROM deployment_tasks WHERE deployment_id = $1`, [deploymentId]);
+  const out = new Map<string, TaskOutcome[]>();
+  for (const r of rows) {
+    const list = out.get(r.node);
+    if (list) list.push(r.outcome);
+    else out.set(r.node, [r.outcome]);
+  }
+  return out;
+}

@@ -80,7 +80,8 @@ export async function insertRealNode(
 export async function updateFacts(q: Queryable, id: number, facts: unknown, hardware: Record<string, unknown>, hostKey: string): Promise<void> {
   await q.query(
     `UPDATE nodes SET facts = $2::jsonb, hardware = $3::jsonb, host_key = $4, facts_at = now(), reach_error = NULL,
-       status = CASE WHEN status = 'offline' THEN (CASE WHEN jsonb_array_length(roles) > 0 THEN 'deployed' ELSE 'discovered' END) ELSE status END
+       status = CASE WHEN status = 'offline' THEN coalesce(status_before, CASE WHEN jsonb_array_length(roles) > 0 THEN 'ready' ELSE 'discovered' END) ELSE status END,
+       status_before = CASE WHEN status = 'offline' THEN NULL ELSE status_before END
      WHERE id = $1`,
     [id, json(facts), json(hardware), hostKey],
   );
@@ -88,10 +89,23 @@ export async function updateFacts(q: Queryable, id: number, facts: unknown, hard
 
 /** An SSH failure, kept in words; `offline` when the node could not be reached at all. */
 export async function recordReachError(q: Queryable, id: number, error: { code: string; message: string; host_key?: string }, offline: boolean): Promise<void> {
-  await q.query(`UPDATE nodes SET reach_error = $2::jsonb${offline ? `, status = CASE WHEN status = 'deploying' THEN status ELSE 'offline' END` : ''} WHERE id = $1`, [
+  // Going offline keeps the state it had, to go back to when it answers (docs/lifecycle.md).
+  await q.query(`UPDATE nodes SET reach_error = $2::jsonb${offline ? `, status_before = CASE WHEN status IN ('deploying', 'offline') THEN status_before ELSE status END, status = CASE WHEN status = 'deploying' THEN status ELSE 'offline' END` : ''} WHERE id = $1`, [
     id,
     json({ ...error, at: new Date().toISOString() }),
   ]);
+}
+
+/** A run starts on these nodes: each keeps the state it had, for when the run ends before its tasks do. */
+export async function beginRunOnNodes(q: Queryable, ids: number[]): Promise<void> {
+  if (ids.length) await q.query(`UPDATE nodes SET status_before = CASE WHEN status IN ('deploying', 'offline') THEN status_before ELSE status END, status = 'deploying' WHERE id = ANY($1::int[])`, [ids]);
+}
+
+/** What each node of a run was before it (`beginRunOnNodes`); cleared once read back. */
+export async function statesBeforeRun(q: Queryable, ids: number[]): Promise<Map<number, string>> {
+  if (!ids.length) return new Map();
+  const rows = await q.query<{ id: number; status_before: string | null }>('SELECT id, status_before FROM nodes WHERE id = ANY($1::int[])', [ids]);
+  return new Map(rows.map((r) => [r.id, r.status_before ?? 'discovered']));
 }
 
 export async function setNodeStatus(q: Queryable, ids: number[], status: string): Promise<void> {
@@ -101,7 +115,7 @@ export async function setNodeStatus(q: Queryable, ids: number[], status: string)
 /** A node that answers again: its last error cleared, `offline` back to what it was before. */
 export async function markReachable(q: Queryable, id: number): Promise<void> {
   await q.query(
-    `UPDATE nodes SET reach_error = NULL, status = CASE WHEN status = 'offline' THEN (CASE WHEN jsonb_array_length(roles) > 0 THEN 'deployed' ELSE 'discovered' END) ELSE status END WHERE id = $1`,
+    `UPDATE nodes SET reach_error = NULL, status = CASE WHEN status = 'offline' THEN coalesce(status_before, CASE WHEN jsonb_array_length(roles) > 0 THEN 'ready' ELSE 'discovered' END) ELSE status END, status_before = CASE WHEN status = 'offline' THEN NULL ELSE status_before END WHERE id = $1`,
     [id],
   );
 }

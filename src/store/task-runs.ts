@@ -136,7 +136,7 @@ export async function taskRuns(q: Queryable, deploymentId: number, filter: { nod
  * Only a run still running ends here: false when another server already failed it as interrupted
  * (its lease expired), whose word stands.
  */
-export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped', message?: string, unfinished = 'not run'): Promise<boolean> {
+export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped' | 'interrupted', message?: string, unfinished = 'not run'): Promise<boolean> {
   const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, storableOrNull(message)]);
   if (!ended.length) return false;
   // `unfinished`: what an unrecorded task is said to be (when reports were lost, not "not run").

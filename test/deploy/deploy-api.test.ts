@@ -6,6 +6,7 @@
  * GET /deployments/:id/tasks (output stored, the password setting never shown), then a stop.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -103,6 +104,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     const release = join(made.dir!, 'hosttest-release');
     releasePath = made.dir!;
     writeFileSync(join(release, 'graphs', 'deployment.yaml'), GRAPH);
+    writeFileSync(join(release, 'graphs', 'network_verification.yaml'), `- id: verify\n  type: shell\n  version: 2.1.0\n  roles: ['*']\n  parameters: {cmd: "mkdir -p /var/lib/hearth && echo verified > /var/lib/hearth/verified", timeout: 60}\n`);
     writeFileSync(join(release, 'deployment_scripts', 'record.sh'), 'mkdir -p /var/lib/hearth && echo "$(date +%s.%N) $1" >> /var/lib/hearth/ran\n');
     // Fetches hello.txt from the plugin's repository URL in the deployment data, with bash alone.
     writeFileSync(
@@ -176,7 +178,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
       assert.deepEqual(refused.body.details.findings.map((f: any) => f.code), ['deploy/missing-file', 'deploy/missing-file']);
       assert.match(refused.body.details.findings[0].message, /needs-manifest.*site\/missing\.pp/);
       assert.match(refused.body.details.findings[1].message, /needs-manifest.* needs modules,/);
-      assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
+      assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'new', 'the dry run before changed nothing: the environment was never deployed');
     } finally {
       writeFileSync(graphFile, GRAPH);
       assert.equal((await call('POST', '/plugins/hosttest@1.0.0/sync')).status, 200);
@@ -201,8 +203,8 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal((await fetch(`${server.url}/plugins/other-1.0.0/repositories/hello.txt`)).status, 404);
     for (const i of [8, 9]) {
       const mine = await ran(i);
-      // once-per-node (changed($.uid)) is off: the dry run above recorded these nodes as deployed.
-      assert.deepEqual(mine.map((r) => r.name), ['prepare', 'compute-setup']);
+      // once-per-node (changed($.uid)) runs: the dry run above is not what lifecycle conditions compare with.
+      assert.deepEqual(mine.map((r) => r.name), ['prepare', 'compute-setup', 'once-per-node']);
       assert.ok(mine[1].t > ctl[1].t, 'a compute task waited for the controller\'s');
     }
     const tasks = (await call('GET', `/deployments/${d.id}/tasks?output=true`)).body;
@@ -217,13 +219,17 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.match(setup.output, /password is \*{8}/);
     assert.equal(tasks.find((t: any) => t.task_id === 'sleeper').status, 'skipped');
     const filtered = (await call('GET', `/deployments/${d.id}/tasks?node=${ids[1]}&status=ready`)).body;
-    assert.deepEqual(filtered.map((t: any) => t.task_id).sort(), ['compute-check', 'compute-setup', 'prepare']);
+    assert.deepEqual(filtered.map((t: any) => t.task_id).sort(), ['compute-check', 'compute-setup', 'once-per-node', 'prepare']);
     assert.equal('output' in filtered[0], false);
     const nodes = (await call('GET', `/clusters/${clusterId}/nodes`)).body;
-    assert.deepEqual(nodes.map((n: any) => [n.status, n.roles]), [['deployed', ['controller']], ['deployed', ['compute']], ['error', ['compute']]]);
+    // Fuel's words: ready is deployed and healthy; each node by its own tasks.
+    assert.deepEqual(nodes.map((n: any) => [n.status, n.roles]), [['ready', ['controller']], ['ready', ['compute']], ['error', ['compute']]]);
+    assert.equal(d.done, d.counts.succeeded);
+    assert.equal(d.counts.failed, 1);
+    assert.equal(Object.values(d.counts as Record<string, number>).reduce((a, b) => a + b, 0), d.total);
     const check = (await call('GET', `/deployments/${d.id}/tasks?task=compute-check&status=error&output=true`)).body;
     assert.deepEqual(check.map((t: any) => [t.node, t.exit_status, t.output.trim()]), [[String(ids[2]), 1, 'checking']]);
-    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'operational');
+    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'partially_deployed', 'succeeded within fault tolerance, a node in error');
     assert.equal((await onHost(7, 'stat -c %a /etc/hearth/deployment.yaml; ls /etc/hearth/plugins')).trim(), '600\nhosttest-1.0.0');
   });
 
@@ -251,13 +257,31 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.deepEqual(events.at(-1), { event: 'end', data: { ...events.at(-1)!.data, status: 'stopped' } });
     const after = (await call('GET', `/deployments/${d.id}/tasks?task=after-sleeper`)).body[0];
     assert.equal(after.status, 'skipped');
+    assert.equal(after.outcome, 'stopped', 'the stop kept it from starting');
     assert.match(after.message, /stopped/);
+    assert.match(d.stopped_by, /^admin token from /);
+    assert.ok(d.stopped_at && d.stopped_at >= d.started_at);
+    assert.ok(d.counts.stopped >= 1 && d.done === d.counts.succeeded && d.done < d.total, JSON.stringify(d.counts));
+    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'stopped');
     assert.deepEqual((await onHost(7, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]), ['prepare', 'controller-setup', 'sleeper']);
     assert.equal((await call('POST', `/clusters/${clusterId}/stop`)).body.code, 'deployment/not-running');
   });
 
-  test('resume runs only what the stopped deployment did not finish', async () => {
+  test('resume runs only what the stopped deployment did not finish, whatever dry runs and other graphs ran since', async () => {
     const last = (await call('GET', `/clusters/${clusterId}/deployments`)).body[0];
+    const nodesBefore = (await call('GET', `/clusters/${clusterId}/nodes`)).body.map((n: any) => [n.id, n.status, n.roles]);
+    // A dry run in between changes nothing real: not the environment, not the nodes, not what resume continues.
+    const dry = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: true });
+    assert.equal(dry.status, 202, JSON.stringify(dry.body));
+    assert.equal((await waitFor(dry.body.id)).status, 'succeeded');
+    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'stopped');
+    assert.deepEqual((await call('GET', `/clusters/${clusterId}/nodes`)).body.map((n: any) => [n.id, n.status, n.roles]), nodesBefore);
+    // Another graph, run for real, neither: resuming is per graph type.
+    const verify = await call('POST', `/clusters/${clusterId}/deploy`, { graph_type: 'network_verification', dry_run: false });
+    assert.equal(verify.status, 202, JSON.stringify(verify.body));
+    assert.equal((await waitFor(verify.body.id)).status, 'succeeded');
+    assert.equal((await onHost(7, 'cat /var/lib/hearth/verified')).trim(), 'verified');
+    assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status, 'stopped', 'another graph leaves the environment as it was');
     const resumed = await call('POST', `/clusters/${clusterId}/deploy`, { resume: true });
     assert.equal(resumed.status, 202, JSON.stringify(resumed.body));
     const d = await waitFor(resumed.body.id);
@@ -300,5 +324,38 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     const d = await waitFor(started.body.id, 90_000);
     assert.equal(d.status, 'stopped');
     assert.equal((await call('GET', `/deployments/${d.id}/tasks?task=after-sleeper`)).body[0].status, 'skipped');
+  });
+
+  test('an offline node: a real run is refused by name, or leaves it out when asked; back online it is what it was', async () => {
+    const script = join(import.meta.dirname, '..', '..', 'scripts', 'test-hosts.sh');
+    const node = ids[2];
+    const stateOf = async () => (await call('GET', `/nodes/${node}`)).body;
+    const before = (await stateOf()).status;
+    await onHost(9, 'rm -f /var/lib/hearth/ran');
+    execFileSync(script, ['unplug', '9'], { timeout: 30_000 });
+    try {
+      // Hearth learns it cannot reach it when it next tries (a refresh here; its watch does the same).
+      const refresh = await call('POST', `/nodes/${node}/refresh`);
+      assert.notEqual(refresh.status, 200);
+      assert.equal((await stateOf()).status, 'offline');
+      const refused = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: false });
+      assert.equal(refused.status, 409, JSON.stringify(refused.body));
+      assert.equal(refused.body.code, 'deploy/nodes-offline');
+      assert.deepEqual(refused.body.details.nodes.map((n: any) => n.id), [node]);
+      assert.match(refused.body.message, /offline node '[^']+'/);
+      assert.equal((await call('GET', `/clusters/${clusterId}`)).body.status !== 'deploying', true, 'nothing started');
+      const started = await call('POST', `/clusters/${clusterId}/deploy`, { dry_run: false, skip_offline: true });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      const d = await waitFor(started.body.id);
+      assert.equal(d.status, 'succeeded', JSON.stringify(d));
+      assert.deepEqual(d.skipped_nodes.map((n: any) => n.id), [node]);
+      assert.equal((await call('GET', `/deployments/${d.id}/tasks?node=${node}`)).body.length, 0, 'no task of the run is on the offline node');
+    } finally {
+      execFileSync(script, ['plug', '9'], { timeout: 30_000 });
+    }
+    const back = await call('POST', `/nodes/${node}/refresh`);
+    assert.equal(back.status, 200, JSON.stringify(back.body));
+    assert.equal(back.body.status, before, 'back online, it is what it was before (its last tasks decide, not a guess)');
+    assert.equal((await onHost(9, 'cat /var/lib/hearth/ran 2>/dev/null || echo untouched')).trim(), 'untouched');
   });
 });

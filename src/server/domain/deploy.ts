@@ -18,6 +18,8 @@ export interface DeployOptions {
   sliceDelayMs?: number;
   /** Tasks finished per slice. */
   sliceSize?: number;
+  /** A shutdown's grace period for running tasks (ms; 30 s). */
+  shutdownGraceMs?: number;
 }
 
 export interface ClusterGraph {
@@ -40,10 +42,11 @@ function settingsValues(editable: Record<string, unknown>): Record<string, Recor
 }
 
 /** What core needs to build an environment's graph, read from the database (and the composition cache). */
-export async function clusterGraphInput(q: store.Queryable, cluster: store.ClusterRecord, type: string) {
+export async function clusterGraphInput(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>) {
   const composition = await composeCluster(q, cluster);
   if (!Object.hasOwn(composition.composed.graphs, type)) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
-  const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
+  // `leaveOut`: nodes a run leaves out (offline ones, with skip_offline); the checks still see them.
+  const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0 && !leaveOut?.has(n.id));
   // Core builds the graph the CLI builds too, with task conditions evaluated on the deployment
   // data and lifecycle conditions compared with what was deployed last.
   const input: Parameters<typeof graphForCluster>[0] = {
@@ -59,8 +62,8 @@ export async function clusterGraphInput(q: store.Queryable, cluster: store.Clust
   return { input, nodes, composition };
 }
 
-export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
-  const { input, nodes, composition } = await clusterGraphInput(q, cluster, type);
+export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
+  const { input, nodes, composition } = await clusterGraphInput(q, cluster, type, leaveOut);
   const graph = graphForCluster(input);
   return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
 }
@@ -86,24 +89,40 @@ export function refuseSimulated(clusterName: string, simulated: store.NodeRecord
  * with roles, (for a real run) no simulated nodes, core's role rules, no cycle. Returns what the
  * caller records and runs.
  */
-export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean } = {}) {
+export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean; skipOffline?: boolean } = {}) {
   let cluster = await clusterOr404(tx, clusterId, { lock: true });
   // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
   if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive, presence.id))) cluster = await clusterOr404(tx, clusterId);
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
-  const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type);
-  if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no nodes with roles`, { hint: 'assign roles to nodes first' });
+  // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
+  // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
+  const offline = options.real ? (await store.listNodes(tx, { clusterId: cluster.id })).filter((n) => n.status === 'offline' && rolesOfNode(n).length > 0) : [];
+  if (offline.length && !options.skipOffline) throw await refuseOffline(tx, cluster.name, offline);
+  const leaveOut = offline.length ? new Set(offline.map((n) => n.id)) : undefined;
+  const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type, leaveOut);
+  if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no ${leaveOut ? 'reachable ' : ''}nodes with roles`, { hint: leaveOut ? 'bring its nodes back online (hearth node show <id> says why each is offline)' : 'assign roles to nodes first' });
   if (options.real) {
     const { simulated } = await simulatedNodes(tx, cluster.id);
     if (simulated.length) throw refuseSimulated(cluster.name, simulated);
   }
-  const checks = checkRoleAssignment(composition.composed, nodes.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+  const everyNode = leaveOut ? [...nodes, ...offline] : nodes;
+  const checks = checkRoleAssignment(composition.composed, everyNode.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
   // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
   const covered = checks.some((f) => f.code === 'task/conflict-on-node');
   const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
   if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
   if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
-  return { cluster, graph, order: graph.order, nodes, composition };
+  return { cluster, graph, order: graph.order, nodes, composition, offline };
+}
+
+async function refuseOffline(q: store.Queryable, clusterName: string, offline: store.NodeRecord[]): Promise<HttpError> {
+  const access = await real.realNodes(q, offline.map((n) => n.id));
+  const nodes = offline.map((n) => ({ id: n.id, name: n.name, reach_error: access.get(n.id)?.reachError?.message ?? null }));
+  const names = nodes.slice(0, 20).map((n) => `'${n.name}'${n.reach_error ? ` (${n.reach_error})` : ''}`);
+  return new HttpError(409, 'deploy/nodes-offline', `environment '${clusterName}' has offline node${nodes.length === 1 ? '' : 's'} ${names.join(', ')}${nodes.length > 20 ? ` and ${nodes.length - 20} more` : ''}: a deployment would fail on ${nodes.length === 1 ? 'it' : 'them'} and leave the others half-reconfigured`, {
+    nodes,
+    hint: 'bring them back (hearth node show <id> says why Hearth cannot reach each), or deploy without them: --skip-offline (API skip_offline: true)',
+  });
 }
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */

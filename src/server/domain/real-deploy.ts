@@ -33,6 +33,8 @@ export interface RealDeployOptions {
   publicUrl?: string;
   /** Run only what the environment's last (unsuccessful) real deployment did not finish. */
   resume?: boolean;
+  /** Leave offline nodes out (named in the run's record) instead of refusing. */
+  skipOffline?: boolean;
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -67,7 +69,7 @@ export function registryOf(owner: object): RunRegistry {
 
 export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
   const prepared: Prepared = await db.transaction(async (tx) => {
-    const { cluster, graph, order, nodes, composition } = await checkDeployable(tx, presence, clusterId, type, { real: true });
+    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { real: true, ...(options.skipOffline ? { skipOffline: true } : {}) });
     const sources = await sourcesOf(tx, cluster, options.files);
     const missing = refuseMissingFiles(graph, sources);
     if (missing) throw missing;
@@ -94,6 +96,10 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       } else tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
     }
     const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id, leaseSeconds());
+    if (offline.length) {
+      const reach = await real.realNodes(tx, offline.map((n) => n.id));
+      await store.recordSkippedNodes(tx, id, offline.map((n) => ({ id: n.id, name: n.name, reach_error: reach.get(n.id)?.reachError?.message ?? null })));
+    }
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.beginRunOnNodes(tx, nodes.map((n) => n.id));
@@ -110,17 +116,21 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   return prepared.id;
 }
 
+/** Why a run stops, as its records say it (docs/lifecycle.md). */
+const OPERATOR_STOP = 'the operator stopped the run';
+const SHUTDOWN = 'the server shut down';
+
 /** Stop a running deployment of this server: nothing new starts, running tasks get a grace period (`graceMs`, else the run's). */
 export function stopRealDeployment(registry: RunRegistry, deploymentId: number, graceMs?: number): boolean {
   const run = registry.get(deploymentId);
   if (!run) return false;
-  run.stop.abort(graceMs === undefined ? undefined : ({ graceMs } satisfies StopReason));
+  run.stop.abort({ why: OPERATOR_STOP, ...(graceMs === undefined ? {} : { graceMs }) } satisfies StopReason);
   return true;
 }
 
 /** Ends every real deployment of this server (server shutdown), waiting for their bookkeeping. */
-export async function settleRealDeployments(registry: RunRegistry): Promise<void> {
-  for (const run of registry.values()) run.stop.abort();
+export async function settleRealDeployments(registry: RunRegistry, graceMs?: number): Promise<void> {
+  for (const run of registry.values()) run.stop.abort({ why: SHUTDOWN, ...(graceMs === undefined ? {} : { graceMs }) } satisfies StopReason);
   // Bookkeeping waiting for the database (a full disk) is given up: the next start fails such a
   // run as interrupted, which is the truth of it; a shutdown must not wait for disk space.
   for (const run of registry.values()) run.shutdown?.abort();
@@ -190,7 +200,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     },
   });
   const events = reports.events;
-  let outcome: { status: 'succeeded' | 'failed' | 'stopped'; message?: string };
+  let outcome: { status: 'succeeded' | 'failed' | 'stopped' | 'interrupted'; message?: string };
   const failedNodes = new Set<string>();
   try {
     const summary = await runDeployment(
@@ -204,7 +214,9 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     const known = new Set(p.nodeRoles.map((n) => n.id));
     const fatal = summary.failed.some((f) => !known.has(f.node));
     const breaches = toleranceBreaches(p.roles, p.nodeRoles, failedNodes);
-    if (summary.interrupted) outcome = { status: 'stopped', message: 'stopped by the operator' };
+    // A shutdown interrupts the run (any server resumes it); an operator's stop stops it.
+    if (summary.interrupted && (stop.signal.reason as StopReason | undefined)?.why === SHUTDOWN) outcome = { status: 'interrupted', message: 'interrupted: the server shut down; resume it with --resume on any server' };
+    else if (summary.interrupted) outcome = { status: 'stopped', message: 'stopped by the operator' };
     else if (!summary.failed.length) outcome = { status: 'succeeded' };
     else if (fatal || breaches.length) outcome = { status: 'failed', message: `${failedTasks}${breaches.length ? `; beyond fault tolerance: ${breaches.map((b) => `${b.role} ${b.failed} of ${b.of} nodes failed, ${b.allowed} tolerated`).join('; ')}` : ''}` };
     else outcome = { status: 'succeeded', message: `${failedTasks}; within the roles' fault tolerance (nodes ${[...failedNodes].join(', ')} are in error)` };
@@ -235,7 +247,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
       const anyInError = [...after.values()].includes('error');
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
-        await store.commitPendingRoles(tx, p.cluster.id);
+        await store.commitPendingRoles(tx, p.cluster.id, ids);
         const nodes = await store.listNodes(tx, { clusterId: p.cluster.id });
         await store.updateCluster(tx, p.cluster.id, {
           status: environmentStateAfterRun('succeeded', anyInError),

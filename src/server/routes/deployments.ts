@@ -94,7 +94,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number; resume?: boolean } | undefined }>(
+  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number; resume?: boolean; skip_offline?: boolean } | undefined }>(
     '/clusters/:id/deploy',
     {
       // A bare POST (no body) means "deploy the default graph".
@@ -115,6 +115,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
             dry_run: { type: 'boolean' },
             max_parallel: { type: 'integer', minimum: 1, maximum: 1000 },
             resume: { type: 'boolean' },
+            skip_offline: { type: 'boolean', description: 'leave offline nodes out of a real run (listed in its skipped_nodes) instead of refusing with 409 deploy/nodes-offline' },
           },
         },
         bodyOptional: true,
@@ -134,7 +135,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
       }
       if (!dryRun) {
         const ssh = accessContext(ctx).ssh;
-        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, log: req.log, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}) });
+        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, log: req.log, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}), ...(body.skip_offline ? { skipOffline: true } : {}) });
         return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
       }
       const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });

@@ -9,7 +9,7 @@
  * must be added here too; shapes read from plugin files (roles, components, tasks, settings) keep
  * the keys their authors wrote and stay open.
  */
-import { TASK_OUTCOMES } from '../../core/lifecycle/index.js';
+import { ENVIRONMENT_STATES, NODE_STATES, TASK_OUTCOMES } from '../../core/lifecycle/index.js';
 import { ERROR_SCHEMA } from '../errors.js';
 
 const STRING = { type: 'string' } as const;
@@ -136,7 +136,7 @@ export const CLUSTER = {
     name: STRING,
     release_id: STRING,
     components: STRINGS,
-    status: { type: 'string', description: 'new, deploying, operational, error, stopped, ...' },
+    status: { type: 'string', enum: [...ENVIRONMENT_STATES], description: `the lifecycle's environment state (docs/lifecycle.md): ${ENVIRONMENT_STATES.join(', ')}` },
     plugins: { type: 'object', description: 'plugin name → the enabled version\'s id', additionalProperties: STRING },
     deployed_at: NULLABLE_TIME,
     created_at: TIME,
@@ -178,7 +178,7 @@ export const NODE = {
     cluster_id: { type: ['integer', 'null'] },
     roles: { ...STRINGS, description: 'deployed roles' },
     pending_roles: { ...STRINGS, description: 'roles assigned, not yet deployed' },
-    status: STRING,
+    status: { type: 'string', enum: [...NODE_STATES], description: `the lifecycle's node state (docs/lifecycle.md): ${NODE_STATES.join(', ')}; \`ready\` is deployed and healthy, as in Fuel` },
     simulated: { type: 'boolean', description: 'a simulated node (no host behind it); real nodes carry how they are reached' },
     address: STRING,
     ssh_user: STRING,
