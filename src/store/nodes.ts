@@ -53,6 +53,24 @@ export async function listNodes(q: Queryable, filter: { clusterId?: number; unas
   return (await q.query<Row>('SELECT * FROM nodes ORDER BY id')).map(toRecord);
 }
 
+/**
+ * One page of listNodes, read by the primary key: the nodes after node `after` (which must be in
+ * the list: `undefined` when it is not), at most `limit`. The work is the page's, not the list's.
+ */
+export async function pageOfNodes(q: Queryable, filter: { clusterId?: number; unassigned?: boolean }, page: { after?: number; limit?: number }): Promise<NodeRecord[] | undefined> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (filter.clusterId !== undefined) where.push(`cluster_id = $${params.push(filter.clusterId)}`);
+  else if (filter.unassigned) where.push('cluster_id IS NULL');
+  if (page.after !== undefined) {
+    const marker = await q.query(`SELECT 1 FROM nodes WHERE ${[...where, `id = $${params.length + 1}`].join(' AND ')}`, [...params, page.after]);
+    if (!marker.length) return undefined;
+    where.push(`id > $${params.push(page.after)}`);
+  }
+  const limit = page.limit !== undefined ? ` LIMIT $${params.push(page.limit)}` : '';
+  return (await q.query<Row>(`SELECT * FROM nodes${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id${limit}`, params)).map(toRecord);
+}
+
 export async function getNodes(q: Queryable, ids: number[]): Promise<NodeRecord[]> {
   if (!ids.length) return [];
   return (await q.query<Row>('SELECT * FROM nodes WHERE id = ANY($1::int[]) ORDER BY id', [ids])).map(toRecord);

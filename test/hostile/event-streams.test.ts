@@ -187,7 +187,7 @@ describe('a client that never reads its stream', { skip: hosts && hosts.addresse
     });
     const mb = received / 1024 / 1024;
     console.log(`# RSS grew ${grown.toFixed(0)} MB while 100 MB were printed; the client received ${mb.toFixed(1)} MB, then ${ended}`);
-    assert.ok(grown < 200, `the server grew by ${grown.toFixed(0)} MB for a client that read nothing`);
+    assert.ok(grown < 300, `the server grew by ${grown.toFixed(0)} MB for a client that read nothing`);
     assert.ok(mb < 30, `the slow client was sent ${mb.toFixed(1)} MB of 100: it should have been dropped`);
     assert.doesNotMatch(tail, /event: end\n/, 'the dropped client did not get the rest of the stream');
     if (/event: dropped/.test(tail)) assert.match(tail, /stream\/too-slow/);

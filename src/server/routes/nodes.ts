@@ -1,8 +1,8 @@
 /** /nodes and /clusters/{id}/nodes: register (simulated) nodes, assign roles, unassign. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkRoleAssignment } from '../../core/roles/index.js';
 import type { AppContext } from '../app.js';
-import { PAGED_READ } from '../paging.js';
+import { numericMarker, PAGED_READ, pageInStore, unknownMarker } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
@@ -83,7 +83,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { cluster_id?: number; unassigned?: boolean } }>(
     '/nodes',
     { config: PAGED_READ, schema: { summary: 'List nodes', tags: ['nodes'], querystring: { type: 'object', properties: { cluster_id: { type: 'integer', minimum: 1, maximum: 2147483647 }, unassigned: { type: 'boolean' } } }, response: { 200: answer('nodes (real ones without their facts)', NODES) } } },
-    async (req) => nodeViews(ctx.db, await store.listNodes(ctx.db, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
+    async (req) => nodeViews(ctx.db, await nodesPage(ctx.db, req, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
   );
 
   api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('removed'), ...errors(404, 409) } } }, async (req, reply) => {
@@ -98,7 +98,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number } }>('/clusters/:id/nodes', { config: PAGED_READ, schema: { summary: 'Nodes of an environment', tags: ['nodes'], params: clusterIdParam, response: { 200: answer('its nodes', NODES), ...errors(404) } } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
-    return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
+    return nodeViews(ctx.db, await nodesPage(ctx.db, req, { clusterId: req.params.id }));
   });
 
   api.post<{ Params: { id: number }; Querystring: { dry_run?: boolean }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(
@@ -185,4 +185,13 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
       return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
     },
   );
+}
+
+/** The nodes a paged list answers: only the page asked, read in the database (paging.ts). */
+async function nodesPage(db: store.Queryable, req: FastifyRequest, filter: { clusterId?: number; unassigned?: boolean }): Promise<store.NodeRecord[]> {
+  const page = pageInStore(req);
+  if (!page) return store.listNodes(db, filter);
+  const nodes = await store.pageOfNodes(db, filter, { ...(page.marker !== undefined ? { after: numericMarker(page.marker) } : {}), ...(page.limit !== undefined ? { limit: page.limit } : {}) });
+  if (!nodes) throw unknownMarker(page.marker!);
+  return nodes;
 }
