@@ -23,6 +23,7 @@ import { StartupGate } from './startup.js';
 import { webAssetRoutes } from './web-assets.js';
 import { httpCaching } from './http-cache.js';
 import { refuseBadCharacters } from './characters.js';
+import { guardHosts } from './hosts.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -52,6 +53,10 @@ export interface AppOptions {
   startup?: Promise<StartupSettled>;
   /** Require the token for reads too. */
   protectReads?: boolean;
+  /** The names requests may call the server by beside its own (`--allowed-hosts`; hosts.ts). */
+  allowedHosts?: readonly string[];
+  /** HEARTH_PUBLIC_URL: its host is always allowed (hosts.ts). */
+  publicUrl?: string;
   /** JSON request bodies (bytes). */
   bodyLimit?: number;
   /** Uploaded plugin packages (bytes). */
@@ -148,6 +153,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // ETags, 304s and compression for every answer (http-cache.ts).
   httpCaching(app);
+  // Before anything else: a name the server does not go by (DNS rebinding) learns nothing (hosts.ts).
+  guardHosts(app, { ...(options.allowedHosts ? { allowed: options.allowedHosts } : {}), publicUrl: () => options.publicUrl ?? ctx.ssh?.publicUrl });
   // Before the access check, which needs the settled admin token.
   startup.guard(app, { engine: options.db.engine });
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.

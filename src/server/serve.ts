@@ -38,6 +38,14 @@ export async function serve(options: { port: string; host: string; dataDir?: str
     process.exitCode = EXIT_USAGE;
     return;
   }
+  // Names the server answers to beside its own (hosts.ts); the flag wins over the variable.
+  const allowedHosts = parseAllowedHosts(options.allowedHosts ?? process.env.HEARTH_ALLOWED_HOSTS ?? '');
+  const badHost = allowedHosts.find((h) => !/^(\*|[A-Za-z0-9.-]+(:\d+)?|\[[0-9A-Fa-f:.]+\](:\d+)?|[0-9A-Fa-f:.]+)$/.test(h));
+  if (badHost !== undefined) {
+    process.stderr.write(`hearth: --allowed-hosts (or HEARTH_ALLOWED_HOSTS) holds '${badHost}', which is not a host name or address\n  hint: give names separated by commas, e.g. --allowed-hosts hearth.example.com,10.0.0.5; '*' answers any name\n`);
+    process.exitCode = EXIT_USAGE;
+    return;
+  }
   if (options.templatesDir && !(existsSync(options.templatesDir) && statSync(options.templatesDir).isDirectory())) {
     process.stderr.write(`hearth: --templates-dir ${options.templatesDir} is not a folder\n`);
     process.exitCode = EXIT_USAGE;

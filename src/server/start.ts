@@ -26,6 +26,8 @@ export interface StartOptions {
   /** HEARTH_ADMIN_TOKEN: overrides (and replaces) the stored token. */
   adminToken?: string;
   protectReads?: boolean;
+  /** `--allowed-hosts`: names requests may call the server by (hosts.ts). */
+  allowedHosts?: readonly string[];
   /** The bundled release plugin folder; `false` to install none. */
   bundledRelease?: string | false;
   webDist?: string;
@@ -168,6 +170,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       db,
       startup: work.then((w) => ({ adminToken: w.token, ...(w.ssh ? { ssh: w.ssh } : {}) })),
       ...(options.protectReads ? { protectReads: true } : {}),
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(process.env.HEARTH_PUBLIC_URL ? { publicUrl: process.env.HEARTH_PUBLIC_URL } : {}),
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
       pluginFilesDir: join(options.dataDir ?? store.defaultDataDir(), 'plugin-files'),
       // A dry run paces its tasks (20 every 100 ms: 800 tasks take 4 s) so its progress can be watched.

@@ -6,6 +6,7 @@ interface ServeOptions {
   host: string;
   dataDir?: string;
   protectReads?: boolean;
+  allowedHosts?: string;
   bundledRelease?: boolean;
   templatesDir?: string;
   maxEnvironmentNodes?: string;
