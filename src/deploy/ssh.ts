@@ -4,12 +4,16 @@
  * same connection. Host keys are checked against the key Hearth recorded for the node, from a
  * known_hosts file of one line written per node (never the operator's ~/.ssh/known_hosts), under
  * the alias `hearth-node`, so the check does not depend on how the address is spelt.
+ * ssh and rsync run in the control folder and are given paths relative to it (hex names of ours,
+ * and the key's path from there): a folder named with spaces, quotes, `%` or `${` split or changed
+ * absolute paths in ssh's option values (UserKnownHostsFile takes a list of files, and ssh expands
+ * `%` and `${...}` in them), so host keys landed in files outside the data folder.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { quote } from './quote.js';
 import { ShellSession } from './session.js';
@@ -55,7 +59,7 @@ export class SshTransport implements Transport {
   private readonly sessions = new Map<string, ShellSession>();
 
   constructor(private readonly options: SshOptions) {
-    this.dir = options.controlDir ?? mkdtempSync(join(tmpdir(), 'hearth-ssh-'));
+    this.dir = resolve(options.controlDir ?? mkdtempSync(join(tmpdir(), 'hearth-ssh-')));
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
@@ -66,13 +70,13 @@ export class SshTransport implements Transport {
   /** The ssh options for a node (known_hosts written on the way). */
   private baseArgs(t: DeployTarget): string[] {
     const slug = this.slug(t);
-    const known = join(this.dir, `${slug}.known`);
+    const known = `${slug}.known`;
     // First contact starts from an empty file, so the key read back is the one just presented.
-    writeFileSync(known, t.hostKey ? `${ALIAS} ${t.hostKey.trim()}\n` : '', { mode: 0o600 });
+    writeFileSync(join(this.dir, known), t.hostKey ? `${ALIAS} ${t.hostKey.trim()}\n` : '', { mode: 0o600 });
     this.masters.add(slug);
     return [
       '-F', '/dev/null',
-      '-i', this.options.keyFile,
+      '-i', sshPath(relative(this.dir, resolve(this.options.keyFile))),
       '-o', 'IdentitiesOnly=yes',
       '-o', 'BatchMode=yes',
       '-o', `HostKeyAlias=${ALIAS}`,
@@ -84,7 +88,7 @@ export class SshTransport implements Transport {
       '-o', 'ServerAliveInterval=5',
       '-o', 'ServerAliveCountMax=3',
       // A connection is shared only once the key is the recorded one: first contact stands alone.
-      ...(t.hostKey ? ['-o', 'ControlMaster=auto', '-o', `ControlPath=${join(this.dir, `${slug}.sock`)}`, '-o', 'ControlPersist=120'] : ['-o', 'ControlMaster=no', '-o', 'ControlPath=none']),
+      ...(t.hostKey ? ['-o', 'ControlMaster=auto', '-o', `ControlPath=${slug}.sock`, '-o', 'ControlPersist=120'] : ['-o', 'ControlMaster=no', '-o', 'ControlPath=none']),
       '-o', 'LogLevel=ERROR',
       '-p', String(t.port),
       '-l', t.user,
@@ -110,19 +114,19 @@ export class SshTransport implements Transport {
     if (t.hostKey && small && this.options.sessions !== false) {
       const slug = this.slug(t);
       let session = this.sessions.get(slug);
-      if (!session?.alive) this.sessions.set(slug, (session = new ShellSession(['ssh', ...this.baseArgs(t), '--', t.address], sshFailure)));
+      if (!session?.alive) this.sessions.set(slug, (session = new ShellSession(['ssh', ...this.baseArgs(t), '--', t.address], sshFailure, this.dir)));
       if (session.idle) return session.run(remote, options);
     }
-    return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true);
+    return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true, this.dir);
   }
 
   sync(t: DeployTarget, localDir: string, remoteDir: string, options: ExecOptions = {}): Promise<ExecResult> {
-    // rsync splits -e on spaces itself; every word here is free of spaces and quotes.
-    const sshCommand = ['ssh', ...this.baseArgs(t)].join(' ');
+    // rsync splits -e on spaces itself, keeping quoted words whole (a quote inside is doubled).
+    const sshCommand = ['ssh', ...this.baseArgs(t)].map(rsyncWord).join(' ');
     const target = `${t.address.includes(':') ? `[${t.address}]` : t.address}:${remoteDir.replace(/\/?$/, '/')}`;
     // --secluded-args (-s): the remote path reaches rsync as it is, not through the remote shell.
     // --safe-links: a link leading out of the folder is never sent (deployment.ts refuses such a folder first; issue 24).
-    return this.spawnSsh('rsync', ['-a', '-s', '--safe-links', '--delete', '--mkpath', '-e', sshCommand, `${localDir.replace(/\/?$/, '/')}`, target], options, true);
+    return this.spawnSsh('rsync', ['-a', '-s', '--safe-links', '--delete', '--mkpath', '-e', sshCommand, `${resolve(localDir).replace(/\/?$/, '/')}`, target], options, true, this.dir);
   }
 
   local(command: string, cwd: string, options: ExecOptions = {}): Promise<ExecResult> {
@@ -154,7 +158,7 @@ export class SshTransport implements Transport {
   async forget(t: DeployTarget): Promise<void> {
     this.sessions.get(this.slug(t))?.close();
     this.sessions.delete(this.slug(t));
-    await this.spawnSsh('ssh', [...this.baseArgs(t), '-O', 'exit', t.address], { timeoutMs: 5000 }, false).catch(() => undefined);
+    await this.spawnSsh('ssh', [...this.baseArgs(t), '-O', 'exit', t.address], { timeoutMs: 5000 }, false, this.dir).catch(() => undefined);
   }
 
   async close(): Promise<void> {
@@ -163,7 +167,7 @@ export class SshTransport implements Transport {
     const { readdirSync } = await import('node:fs');
     const socks = readdirSync(this.dir).filter((f) => f.endsWith('.sock'));
     await Promise.all(
-      socks.map((s) => this.spawnSsh('ssh', ['-F', '/dev/null', '-o', `ControlPath=${join(this.dir, s)}`, '-O', 'exit', 'x'], { timeoutMs: 5000 }, false).catch(() => undefined)),
+      socks.map((s) => this.spawnSsh('ssh', ['-F', '/dev/null', '-o', `ControlPath=${s}`, '-O', 'exit', 'x'], { timeoutMs: 5000 }, false, this.dir).catch(() => undefined)),
     );
     if (!this.options.controlDir) rmSync(this.dir, { recursive: true, force: true });
   }
@@ -211,6 +215,12 @@ export class SshTransport implements Transport {
     });
   }
 }
+
+/** A path as an ssh option value: ssh expands `%` tokens in it (`%%` is a `%`). */
+const sshPath = (path: string): string => path.replaceAll('%', '%%');
+
+/** A word of rsync's -e command: quoted when it holds a space or a quote (rsync's own rules). */
+const rsyncWord = (word: string): string => (/[\s'"]/.test(word) ? `'${word.replaceAll("'", "''")}'` : word);
 
 /** Exit 255 is also a command's own status: only ssh's own words make it a transport failure. */
 const sshLike = (stderr: string) => /^(ssh|kex_exchange_identification|Connection|Host key|@@@|[^\n]*Permission denied|Control socket|mux_client|Timeout, server|client_loop)/m.test(stderr);

@@ -71,7 +71,7 @@ describe('a data folder with an odd name, on a real node', { skip: hosts && host
       await new Promise((r) => setTimeout(r, 300));
       d = (await call('GET', `/clusters/${cluster}/deployments/${d.id}`)).body;
     }
-    const tasks = Object.fromEntries(((await call('GET', `/deployments/${d.id}/tasks?output=true`)).body as Array<{ task_id: string }>).map((t) => [t.task_id, t])) as Record<string, { status: string; exit_status: number | null; message: string | null; output?: string }>;
+    const tasks = Object.fromEntries(((await call('GET', `/deployments/${d.id}/tasks?output=true`)).body as Array<{ task_id: string; status: string; exit_status: number | null; message: string | null; output?: string }>).map((t) => [t.task_id, t]));
     assert.equal(tasks.nul.status, 'error', JSON.stringify(tasks.nul));
     assert.equal(tasks.nul.exit_status, 7);
     assert.equal(d.status, 'failed', JSON.stringify(d));
