@@ -145,6 +145,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/graphs/{type}/estimate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How long a run of the graph takes and its tasks' order, from each task's median in past real runs (this environment's, else its release's), its timeout where none ran */
+        get: operations["getClustersByIdGraphsByTypeEstimate"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/nodes": {
         parameters: {
             query?: never;
@@ -1817,6 +1834,90 @@ export interface operations {
             };
             /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdGraphsByTypeEstimate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the estimate */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        critical_path: {
+                            node: string;
+                            task: string;
+                        }[];
+                        graph_type: string;
+                        /** @description estimated seconds the run takes, played as the runner walks the graph (one task a node at a time, 50 at once) */
+                        makespan_s: number;
+                        /** @description the tasks in the order the runner starts them (the first 20,000) */
+                        order: {
+                            /**
+                             * @description where the duration comes from: the median of this environment's past real runs, of this release's, or the task's timeout (no past run)
+                             * @enum {string}
+                             */
+                            basis: "environment" | "release" | "timeout";
+                            duration_s: number;
+                            node: string;
+                            /** @description past runs its median comes from */
+                            runs?: number;
+                            start_s: number;
+                            task: string;
+                        }[];
+                        order_total: number;
+                        /** @description real runs of this graph measured: of this environment, of every environment of its release */
+                        past_runs: {
+                            environment: number;
+                            release: number;
+                        };
+                        /** @description tasks (by id) whose duration comes from each basis */
+                        tasks: {
+                            environment: number;
+                            release: number;
+                            timeout: number;
+                        };
+                    };
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -372,7 +372,12 @@ describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a page opened while a task runs shows its output so far, coloured, markup as text; Stop once, with the countdown', async () => {
+  test('a page opened while a task runs shows its output so far, coloured, markup as text; Stop once, with the countdown; the estimate from the run', async () => {
+    // Before any run the estimate can only use the timeout (150 s), and says so.
+    type Estimate = { makespan_s: number; past_runs: { environment: number }; tasks: { environment: number; release: number; timeout: number }; order: Array<{ task: string; basis: string; duration_s: number }> };
+    const unmeasured = await ui.call<Estimate>('GET', `/clusters/${clusterId}/graphs/default/estimate`);
+    assert.deepEqual([unmeasured.past_runs.environment, unmeasured.tasks.environment, unmeasured.order.find((o) => o.task === 'paint')?.basis], [0, 0, 'timeout']);
+    assert.ok(unmeasured.makespan_s >= 150, `the timeout: ${unmeasured.makespan_s}`);
     const started = await ui.call<{ id: number }>('POST', `/clusters/${clusterId}/deploy`, {});
     // The task printed its first lines before any page was open.
     const nodeId = String((await ui.call<Array<{ id: number }>>('GET', `/clusters/${clusterId}/nodes`))[0].id);
@@ -426,6 +431,20 @@ describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000
     assert.equal(await stored.locator('span', { hasText: 'red-alert' }).evaluate(colourOf), 'rgb(187, 0, 0)');
     assert.equal(await p.locator('button:has-text("Stopping")').count(), 0, 'gone with the run');
     await ui.shot(p, 'output-stopped');
+
+    // The Graph tab's estimate now comes from that run: seconds, not the 150 s timeout.
+    const measured = await ui.call<Estimate>('GET', `/clusters/${clusterId}/graphs/default/estimate`);
+    const paint = measured.order.find((o) => o.task === 'paint')!;
+    assert.equal(paint.basis, 'environment');
+    assert.equal(measured.past_runs.environment, 1);
+    assert.ok(paint.duration_s > 0 && paint.duration_s < 60 && measured.makespan_s < 60, JSON.stringify(measured));
+    await p.click('nav.tabs a:has-text("Graph")');
+    const words = p.locator('[data-testid="graph-estimate"]');
+    await words.filter({ hasText: 'past run' }).waitFor({ timeout: 60_000 });
+    assert.match(await words.innerText(), /^~\d+(\.\d)? s from 1 past run(; \d+ tasks? estimated from (its|their) timeouts?)?$/);
+    await p.click('.run-order summary');
+    assert.match(await p.locator('.run-order li[data-task="paint"]').innerText(), /^paint on hearth-test-14 · controller: from .*, \d+(\.\d)? s \(median of 1 past run\)$/);
+    await ui.shot(p, 'output-graph-estimate');
     await p.close();
   });
 });

@@ -13,6 +13,7 @@ import { accessView, checkReachability, refreshRealNode, type NodeAccessContext 
 import { nodeView } from './nodes.js';
 import { deployRunRoutes } from './deploy-runs.js';
 import { liveOutputRoutes } from './live-output.js';
+import { graphEstimateRoutes } from './graph-estimate.js';
 import { answer, errors } from './answers.js';
 import { NODE } from './shapes.js';
 
@@ -43,6 +44,7 @@ export async function nodeViews(q: store.Queryable, nodes: store.NodeRecord[], w
 export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   deployRunRoutes(api, ctx);
   liveOutputRoutes(api, ctx);
+  graphEstimateRoutes(api, ctx);
   // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
   // Hearth's SSH key may be settled after the routes are made (start-up work that finishes once the
   // server listens), so each tick looks for it rather than the registration.

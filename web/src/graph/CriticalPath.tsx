@@ -6,7 +6,7 @@ import type { Placed } from './schedule.js';
  * the deployment's estimated length; a task on it delays the whole deployment by any time it
  * takes longer, while other tasks have slack.
  */
-export function CriticalPath({ path, label, makespan, onSelect }: { path: Placed[]; label: (node: string) => string; makespan: number; onSelect: (key: string) => void }) {
+export function CriticalPath({ path, label, makespan, onSelect, measured = false }: { path: Placed[]; label: (node: string) => string; makespan: number; onSelect: (key: string) => void; measured?: boolean }) {
   if (path.length === 0) return null;
   return (
     <details className="critical-path">
@@ -14,7 +14,7 @@ export function CriticalPath({ path, label, makespan, onSelect }: { path: Placed
         Critical path: {path.length} tasks, {formatSeconds(makespan)} in all
       </summary>
       <p>
-        These tasks wait for one another, one after the other, so together they set how long the deployment takes (estimated from each task's timeout, an upper bound). Any of them taking longer delays the whole deployment; the
+        These tasks wait for one another, one after the other, so together they set how long the deployment takes {measured ? "(estimated from each task's median in past real runs, its timeout where it never ran)" : "(estimated from each task's timeout, an upper bound)"}. Any of them taking longer delays the whole deployment; the
         other tasks can run late by some margin without delaying it.
       </p>
       <ol>

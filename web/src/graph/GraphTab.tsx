@@ -7,6 +7,8 @@ import { keyOf, schedule, type GraphTask } from './schedule.js';
 import { readGraph } from './graphJson.js';
 import { AXIS, LABEL, ROW, download, pictureSvg, svgToPng, ticks, type Picture } from './picture.js';
 import { CriticalPath } from './CriticalPath.js';
+import { estimateWords, placedByEstimate } from './estimate.js';
+import { RunOrder } from './RunOrder.js';
 
 /**
  * The deployment graph as a picture: one row per node (by name, with its roles), each task a bar
@@ -17,6 +19,8 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
   const [type, setType] = useState('default');
   const graph = useApi('/clusters/{id}/graphs/{type}', { params: { id: cluster.id, type }, query: { format: 'json' } });
   const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
+  // How long it takes from past runs, and the order the runner starts tasks in (not needed to draw).
+  const estimate = useApi('/clusters/{id}/graphs/{type}/estimate', { params: { id: cluster.id, type } });
   const [zoom, setZoom] = useState(1);
   const [search, setSearch] = useState('');
   const [scrollTop, setScrollTop] = useState(0);
@@ -25,7 +29,11 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
 
   const model = useMemo<(Picture & { findings: Array<{ message: string }>; path: Picture['placed'] }) | null>(() => {
     if (!graph.data) return null;
-    const { tasks, critical, findings, roles } = readGraph(graph.data);
+    const read = readGraph(graph.data);
+    const { findings, roles } = read;
+    const e = estimate.data;
+    const tasks = placedByEstimate(read.tasks, e);
+    const critical = e ? e.critical_path : read.critical;
     const { placed, makespan } = schedule(tasks as GraphTask[]);
     const names = new Map((nodes.data ?? []).map((n) => [String(n.id), n.name]));
     const label = (id: string) => {
@@ -38,7 +46,7 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
     const byKey = new Map(placed.map((p) => [p.key, p]));
     const path = critical.map((c) => byKey.get(keyOf(c.node, c.task))).filter((p): p is NonNullable<typeof p> => p !== undefined);
     return { placed, makespan, nodes: ids, rows: new Map(ids.map((n, i) => [n, i])), critical: criticalKeys, label, findings, path };
-  }, [graph.data, nodes.data]);
+  }, [graph.data, nodes.data, estimate.data]);
 
   if (graph.loading && !graph.data) return <p aria-busy="true">Building the graph…</p>;
   if (graph.error) return <Problems error={graph.error} title="The graph cannot be built" />;
@@ -104,11 +112,11 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
       </div>
       <Problems error={exportError} title="The export did not work" />
       <p className="muted" data-testid="graph-summary">
-        {model.nodes.length} nodes, {model.placed.length} tasks, estimated {Math.round(model.makespan / 60)} min; critical path: {model.critical.size} tasks (in red).
+        {model.nodes.length} nodes, {model.placed.length} tasks, estimated <span data-testid="graph-estimate">{estimate.data ? estimateWords(estimate.data) : `at most ${Math.round(model.makespan / 60)} min (from the tasks' timeouts)`}</span>; critical path: {model.critical.size} tasks (in red).
       </p>
       <p className="legend" aria-label="Legend">
-        <span className="swatch task" /> a task <span className="swatch critical" /> on the critical path <span className="swatch hit" /> matches the search <span className="swatch selected" /> selected. Bars run from a task's earliest start for its
-        timeout.
+        <span className="swatch task" /> a task <span className="swatch critical" /> on the critical path <span className="swatch hit" /> matches the search <span className="swatch selected" /> selected. Bars run from a task's start, in the order the runner starts them, for its median time in past runs (its timeout
+        where it never ran).
       </p>
       <div className="graph-view" style={{ height: viewHeight }} onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}>
         <svg width={width} height={height} role="img" aria-label={`Deployment graph of ${model.nodes.length} nodes`}>
@@ -145,7 +153,8 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
           {sel.deps.length ? sel.deps.map((d) => `${d.task} on ${d.node === 'all' ? 'every node of a role' : model.label(d.node)}`).join(', ') : 'nothing'}
         </div>
       )}
-      <CriticalPath path={model.path} label={model.label} makespan={model.makespan} onSelect={setSelected} />
+      <CriticalPath path={model.path} label={model.label} makespan={model.makespan} onSelect={setSelected} measured={estimate.data !== undefined} />
+      {estimate.data && <RunOrder estimate={estimate.data} label={model.label} onSelect={setSelected} />}
       {model.findings.length > 0 && (
         <ul className="notes">
           {model.findings.map((f, i) => (
