@@ -163,7 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // NUL bytes and lone surrogates in params, queries and bodies: 400, for every route (characters.ts).
   refuseBadCharacters(app);
   pageLists(app);
-  const catalog = new ApiCatalog();
+  const catalog = new ApiCatalog({ protectReads: options.protectReads ?? false });
   app.addHook('onRoute', catalog.collect);
 
   app.setErrorHandler((err: FastifyError | HttpError | Error, request, reply) => {

@@ -3,6 +3,7 @@
  * validates with), and a small readable reference page at /docs built from it.
  */
 import type { RouteOptions } from 'fastify';
+import type { Access } from './access.js';
 import { PAGE_PARAMETERS } from './paging.js';
 import { COMPONENTS } from './routes/shapes.js';
 
@@ -10,8 +11,8 @@ interface Operation {
   method: string;
   path: string;
   schema: Record<string, any>;
-  /** Whether the admin token is needed (the route's access rule, see access.ts). */
-  needsToken: boolean;
+  /** Who may call it (the route's access rule, see access.ts). */
+  access: Access;
   /** A list paged by `limit` and `marker` (paging.ts). */
   paged: boolean;
 }
@@ -78,13 +79,25 @@ function shapeOf(entry: Record<string, any>): string {
 export class ApiCatalog {
   private readonly operations: Operation[] = [];
 
+  /** `protectReads`: the server runs with `--protect-reads`, so its public reads need the token too. */
+  constructor(private readonly options: { protectReads?: boolean } = {}) {}
+
+  /**
+   * Whether this server asks the route for the token: the same decision access.ts makes on each
+   * request (admin always, read under --protect-reads, open never), so the document cannot promise
+   * a client more or less than the server does.
+   */
+  private needsToken(op: Operation): boolean {
+    return op.access === 'admin' || (op.access === 'read' && this.options.protectReads === true);
+  }
+
   /** Fastify `onRoute` hook: remember every route with a schema (the API, probes, schemas, repositories). */
   collect = (route: RouteOptions): void => {
     if (!route.schema || (route.schema as Record<string, unknown>).hide) return;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any>, needsToken: route.config?.access !== 'read' && route.config?.access !== 'open', paged: route.config?.paged === true });
+      this.operations.push({ method: method.toLowerCase(), path: route.url, schema: route.schema as Record<string, any>, access: route.config?.access ?? 'admin', paged: route.config?.paged === true });
     }
   };
 
@@ -114,8 +127,9 @@ export class ApiCatalog {
         tags: op.schema.tags,
         parameters,
         responses,
-        // Public reads need the token too when the server runs with --protect-reads.
-        security: op.needsToken ? [{ adminToken: [] }] : [{}, { adminToken: [] }],
+        // As this server decides it (an empty list: no token needed); x-hearth-access names the rule.
+        security: this.needsToken(op) ? [{ adminToken: [] }] : [],
+        'x-hearth-access': op.access,
       };
       if (op.schema.body) operation.requestBody = { required: op.schema.bodyOptional !== true, content: { 'application/json': { schema: withRefs(op.schema.body) } } };
       if (op.schema.consumes) operation.requestBody = { required: true, content: Object.fromEntries((op.schema.consumes as string[]).map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) };
@@ -149,7 +163,7 @@ export class ApiCatalog {
           const answers = Object.entries(op.schema.response ?? {})
             .filter(([status]) => /^[23]/.test(status))
             .map(([status, entry]) => `${status} ${shapeOf(entry as Record<string, any>)}`);
-          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(documentPath(op.path))}</code></td><td>${esc(op.schema.summary)}${op.needsToken ? ' <em>(admin token)</em>' : ''}${body}</td><td>${esc(answers.join('; '))}</td></tr>`;
+          return `<tr><td><code>${op.method.toUpperCase()}</code></td><td><code>${esc(documentPath(op.path))}</code></td><td>${esc(op.schema.summary)}${this.needsToken(op) ? ' <em>(admin token)</em>' : ''}${body}</td><td>${esc(answers.join('; '))}</td></tr>`;
         })
         .join('\n');
       return `<h2>${esc(tag)}</h2><table><thead><tr><th>method</th><th>path</th><th>what</th><th>answers</th></tr></thead><tbody>${rows}</tbody></table>`;
