@@ -162,6 +162,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/graphs/{type}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run any graph of the environment (provisioning, deletion, network_verification, custom ones, or default) on all its nodes with roles or on the nodes chosen; answers 202 with the run like POST /clusters/{id}/deploy. Only the default graph deploys roles */
+        post: operations["postClustersByIdGraphsByTypeRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/nodes": {
         parameters: {
             query?: never;
@@ -785,8 +802,11 @@ export interface components {
                 [key: string]: string;
             };
             release_id: string;
-            /** @description new, deploying, operational, error, stopped, ... */
-            status: string;
+            /**
+             * @description the lifecycle's environment state (docs/lifecycle.md): new, deploying, operational, partially_deployed, stopped, error, removing
+             * @enum {string}
+             */
+            status: "new" | "deploying" | "operational" | "partially_deployed" | "stopped" | "error" | "removing";
         };
         Component: {
             default?: boolean;
@@ -831,6 +851,18 @@ export interface components {
         };
         Deployment: {
             cluster_id: number;
+            /** @description its tasks by outcome (docs/lifecycle.md); `done` equals `succeeded`, and the counts sum to `total` */
+            counts?: {
+                failed: number;
+                killed: number;
+                not_run: number;
+                pending: number;
+                running: number;
+                skipped: number;
+                stopped: number;
+                succeeded: number;
+                timed_out: number;
+            };
             done: number;
             dry_run: boolean;
             /** Format: date-time */
@@ -840,7 +872,14 @@ export interface components {
             message: string | null;
             /** @enum {string} */
             mode: "dry-run" | "real";
+            /** @description the share of its tasks that succeeded */
             progress: number;
+            /** @description nodes the run left out (offline, deployed with skip_offline) */
+            skipped_nodes?: {
+                id: number;
+                name: string;
+                reach_error?: string | null;
+            }[];
             /** Format: date-time */
             started_at: string;
             /**
@@ -848,9 +887,18 @@ export interface components {
              * @enum {string}
              */
             status: "running" | "succeeded" | "failed" | "stopped" | "interrupted";
+            /** Format: date-time */
+            stopped_at?: string | null;
+            /** @description a stopped run: who asked (the admin token, or a user) and from which address */
+            stopped_by?: string;
             /** @description with tasks=true: every (node, task) in order */
             tasks?: {
                 node: string;
+                /**
+                 * @description pending, running, succeeded, failed (exit status kept), timed_out, skipped (condition false, marker), not_run (a dependency did not succeed), stopped (the run stopped before it started), killed (a stop's grace period or a shutdown ended while it ran)
+                 * @enum {string}
+                 */
+                outcome: "pending" | "running" | "succeeded" | "failed" | "timed_out" | "skipped" | "not_run" | "stopped" | "killed";
                 position: number;
                 status: string;
                 task_id: string;
@@ -970,7 +1018,11 @@ export interface components {
             simulated?: boolean;
             ssh_port?: number;
             ssh_user?: string;
-            status: string;
+            /**
+             * @description the lifecycle's node state (docs/lifecycle.md): discover, discovered, provisioning, provisioned, deploying, ready, error, offline, removing; `ready` is deployed and healthy, as in Fuel
+             * @enum {string}
+             */
+            status: "discover" | "discovered" | "provisioning" | "provisioned" | "deploying" | "ready" | "error" | "offline" | "removing";
         };
         NodeFacts: {
             cpus: number | null;
@@ -1163,12 +1215,20 @@ export interface components {
             message: string | null;
             /** @description node id, or `sync`/`master` for the graph's own steps */
             node: string;
+            /**
+             * @description pending, running, succeeded, failed (exit status kept), timed_out, skipped (condition false, marker), not_run (a dependency did not succeed), stopped (the run stopped before it started), killed (a stop's grace period or a shutdown ended while it ran)
+             * @enum {string}
+             */
+            outcome?: "pending" | "running" | "succeeded" | "failed" | "timed_out" | "skipped" | "not_run" | "stopped" | "killed";
             /** @description with output=true: the last 1 MiB of its output */
             output?: string | null;
             position: number;
             /** Format: date-time */
             started_at: string | null;
-            /** @enum {string} */
+            /**
+             * @description Nailgun's status, kept for older clients; `outcome` says why it ended
+             * @enum {string}
+             */
             status: "pending" | "running" | "ready" | "error" | "skipped" | "stopped";
             task_id: string;
             type: string | null;
@@ -1642,6 +1702,8 @@ export interface operations {
                     simulate_failure?: {
                         task: string;
                     };
+                    /** @description leave offline nodes out of a real run (listed in its skipped_nodes) instead of refusing with 409 deploy/nodes-offline */
+                    skip_offline?: boolean;
                 };
             };
         };
@@ -1918,6 +1980,86 @@ export interface operations {
             };
             /** @description the resource's state does not allow it now */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClustersByIdGraphsByTypeRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    dry_run?: boolean;
+                    max_parallel?: number;
+                    /** @description node ids to run on (default: every node of the environment with roles) */
+                    nodes?: number[];
+                    resume?: boolean;
+                    /** @description leave offline nodes out of a real run instead of refusing with 409 deploy/nodes-offline */
+                    skip_offline?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description started: the run to watch (GET /deployments/{id}, /deployments/{id}/events) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2387,6 +2529,15 @@ export interface operations {
             };
             /** @description no such resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many at once from this client (open event streams): close some first */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -243,6 +243,11 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/deployments/${deployment.id}`);
   await call('GET', '/api/v1/deployments/999999');
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks?status=ready&output=true`);
+  // Any graph, on the nodes chosen (a dry run here: the nodes are simulated), and the refusals.
+  const nodeIds = json(await call('GET', `/api/v1/clusters/${id}/nodes`)).map((n: { id: number }) => n.id);
+  await call('POST', `/api/v1/clusters/${id}/graphs/default/run`, { body: { nodes: nodeIds.slice(0, 1), dry_run: true } });
+  await call('POST', `/api/v1/clusters/${id}/graphs/default/run`, { body: { nodes: [999999], dry_run: true } });
+  await call('POST', `/api/v1/clusters/${id}/graphs/no-such-graph/run`, { body: { dry_run: true } });
   await call('POST', `/api/v1/clusters/${id}/stop`);
   await call('POST', `/api/v1/clusters/${id}/stop`, { body: { grace_s: 5 } });
   await call('POST', `/api/v1/clusters/${id}/stop`, { body: { grace_s: -1 } });

@@ -89,24 +89,35 @@ export function refuseSimulated(clusterName: string, simulated: store.NodeRecord
  * with roles, (for a real run) no simulated nodes, core's role rules, no cycle. Returns what the
  * caller records and runs.
  */
-export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean; skipOffline?: boolean } = {}) {
+export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean; skipOffline?: boolean; only?: readonly number[] } = {}) {
   let cluster = await clusterOr404(tx, clusterId, { lock: true });
   // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
   if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive, presence.id))) cluster = await clusterOr404(tx, clusterId);
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
   // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
   // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
-  const offline = options.real ? (await store.listNodes(tx, { clusterId: cluster.id })).filter((n) => n.status === 'offline' && rolesOfNode(n).length > 0) : [];
+  const withRoles = (await store.listNodes(tx, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
+  // `only`: a graph run on the nodes chosen (the deletion graph on the node being removed, say).
+  let chosen = withRoles;
+  if (options.only) {
+    const known = new Set(withRoles.map((n) => n.id));
+    const unknown = options.only.filter((id) => !known.has(id));
+    if (unknown.length) throw new HttpError(400, 'deploy/unknown-nodes', `environment '${cluster.name}' has no node${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} with roles`, { nodes: unknown, hint: 'choose among the environment\'s nodes with roles (hearth env nodes <env>)' });
+    const only = new Set(options.only);
+    chosen = withRoles.filter((n) => only.has(n.id));
+  }
+  const offline = options.real ? chosen.filter((n) => n.status === 'offline') : [];
   if (offline.length && !options.skipOffline) throw await refuseOffline(tx, cluster.name, offline);
-  const leaveOut = offline.length ? new Set(offline.map((n) => n.id)) : undefined;
+  const outOfRun = [...offline.map((n) => n.id), ...withRoles.filter((n) => !chosen.includes(n)).map((n) => n.id)];
+  const leaveOut = outOfRun.length ? new Set(outOfRun) : undefined;
   const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type, leaveOut);
   if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no ${leaveOut ? 'reachable ' : ''}nodes with roles`, { hint: leaveOut ? 'bring its nodes back online (hearth node show <id> says why each is offline)' : 'assign roles to nodes first' });
   if (options.real) {
     const { simulated } = await simulatedNodes(tx, cluster.id);
     if (simulated.length) throw refuseSimulated(cluster.name, simulated);
   }
-  const everyNode = leaveOut ? [...nodes, ...offline] : nodes;
-  const checks = checkRoleAssignment(composition.composed, everyNode.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
+  // The role rules hold for the whole environment, whichever nodes this run touches.
+  const checks = checkRoleAssignment(composition.composed, withRoles.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
   // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
   const covered = checks.some((f) => f.code === 'task/conflict-on-node');
   const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
@@ -126,9 +137,9 @@ async function refuseOffline(q: store.Queryable, clusterName: string, offline: s
 }
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
-export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string }): Promise<number> {
+export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[] }): Promise<number> {
   const { id, total, before, simulation } = await db.transaction(async (tx) => {
-    const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type);
+    const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type, options.only ? { only: options.only } : {});
     // A dry run changes nothing real (docs/lifecycle.md): with a real node in the environment it
     // only records its run. An environment of simulated nodes alone has nothing real to protect,
     // and the simulation is how it is deployed: there the dry run plays the lifecycle.

@@ -35,6 +35,8 @@ export interface RealDeployOptions {
   resume?: boolean;
   /** Leave offline nodes out (named in the run's record) instead of refusing. */
   skipOffline?: boolean;
+  /** Run on these nodes only (a graph run on the nodes chosen). */
+  only?: readonly number[];
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -69,7 +71,7 @@ export function registryOf(owner: object): RunRegistry {
 
 export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
   const prepared: Prepared = await db.transaction(async (tx) => {
-    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { real: true, ...(options.skipOffline ? { skipOffline: true } : {}) });
+    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { real: true, ...(options.skipOffline ? { skipOffline: true } : {}), ...(options.only ? { only: options.only } : {}) });
     const sources = await sourcesOf(tx, cluster, options.files);
     const missing = refuseMissingFiles(graph, sources);
     if (missing) throw missing;

@@ -1,5 +1,5 @@
 /** Graphs and deployments of an environment. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { PAGED_READ } from '../paging.js';
@@ -54,6 +54,49 @@ export async function deploymentViewOf(q: store.Queryable, d: store.DeploymentRe
   return (await deploymentViews(q, [d]))[0];
 }
 
+/** What starting a run takes: POST /clusters/{id}/deploy's body, and POST …/graphs/{type}/run's. */
+interface RunBody {
+  simulate_failure?: { task: string };
+  dry_run?: boolean;
+  max_parallel?: number;
+  resume?: boolean;
+  skip_offline?: boolean;
+  nodes?: number[];
+}
+
+/**
+ * Starts a run of one graph: real on real nodes over SSH, or the dry run (the default when every
+ * node is simulated). Both routes start runs here, so a graph run and a deployment meet the same
+ * checks and answer the same shape.
+ */
+async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody) {
+  let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
+  if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
+  if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
+  if (dryRun === undefined) {
+    // No choice made: real when every node is real, the simulation when every node is simulated.
+    const { real, simulated } = await simulatedNodes(ctx.db, clusterId);
+    if (real.length && simulated.length) throw refuseSimulated((await clusterOr404(ctx.db, clusterId)).name, simulated);
+    dryRun = real.length === 0;
+  }
+  let id: number;
+  if (!dryRun) {
+    const ssh = accessContext(ctx).ssh;
+    id = await startRealDeployment(ctx.db, ctx.presence, clusterId, graphType, {
+      transport: ssh.transport,
+      registry: registryOf(ctx),
+      files: ctx.pluginFiles,
+      log,
+      ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}),
+      ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}),
+      ...(body.resume ? { resume: true } : {}),
+      ...(body.skip_offline ? { skipOffline: true } : {}),
+      ...(body.nodes ? { only: body.nodes } : {}),
+    });
+  } else id = await startDeployment(ctx.db, ctx.presence, clusterId, graphType, { ...ctx.deploy, ...(body.simulate_failure ? { failAt: body.simulate_failure.task } : {}), ...(body.nodes ? { only: body.nodes } : {}) });
+  return deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord);
+}
+
 export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Params: { id: number; type: string }; Querystring: { format?: 'json' | 'dot' | 'mermaid'; limit?: number; marker?: string; node?: string } }>(
     '/clusters/:id/graphs/:type',
@@ -94,7 +137,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number }; Body: { graph_type?: string; simulate_failure?: { task: string }; dry_run?: boolean; max_parallel?: number; resume?: boolean; skip_offline?: boolean } | undefined }>(
+  api.post<{ Params: { id: number }; Body: (RunBody & { graph_type?: string }) | undefined }>(
     '/clusters/:id/deploy',
     {
       // A bare POST (no body) means "deploy the default graph".
@@ -122,25 +165,36 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 202: answer('started: the deployment to watch (GET /deployments/{id}/tasks, /events)', DEPLOYMENT), ...errors(400, 404, 409, 503) },
       },
     },
-    async (req, reply) => {
-      const body = req.body ?? {};
-      let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
-      if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
-      if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
-      if (dryRun === undefined) {
-        // No choice made: real when every node is real, the simulation when every node is simulated.
-        const { real, simulated } = await simulatedNodes(ctx.db, req.params.id);
-        if (real.length && simulated.length) throw refuseSimulated((await clusterOr404(ctx.db, req.params.id)).name, simulated);
-        dryRun = real.length === 0;
-      }
-      if (!dryRun) {
-        const ssh = accessContext(ctx).ssh;
-        const id = await startRealDeployment(ctx.db, ctx.presence, req.params.id, body.graph_type ?? 'default', { transport: ssh.transport, registry: registryOf(ctx), files: ctx.pluginFiles, log: req.log, ...(ssh.publicUrl ? { publicUrl: ssh.publicUrl } : {}), ...(body.max_parallel ? { maxParallel: body.max_parallel } : {}), ...(body.resume ? { resume: true } : {}), ...(body.skip_offline ? { skipOffline: true } : {}) });
-        return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
-      }
-      const id = await startDeployment(ctx.db, ctx.presence, req.params.id, req.body?.graph_type ?? 'default', { ...ctx.deploy, ...(req.body?.simulate_failure ? { failAt: req.body.simulate_failure.task } : {}) });
-      return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord));
+    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.body?.graph_type ?? 'default', req.body ?? {})),
+  );
+
+  api.post<{ Params: { id: number; type: string }; Body: RunBody | undefined }>(
+    '/clusters/:id/graphs/:type/run',
+    {
+      preValidation: async (req) => {
+        if (req.body === undefined || req.body === null) req.body = {};
+      },
+      schema: {
+        summary:
+          'Run any graph of the environment (provisioning, deletion, network_verification, custom ones, or default) on all its nodes with roles or on the nodes chosen; answers 202 with the run like POST /clusters/{id}/deploy. Only the default graph deploys roles',
+        tags: ['deployment'],
+        params: { type: 'object', required: ['id', 'type'], properties: { id: clusterIdParam.properties.id, type: GRAPH_TYPE } },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            nodes: { type: 'array', minItems: 1, maxItems: 10000, uniqueItems: true, items: { type: 'integer', minimum: 1 }, description: 'node ids to run on (default: every node of the environment with roles)' },
+            dry_run: { type: 'boolean' },
+            max_parallel: { type: 'integer', minimum: 1, maximum: 1000 },
+            resume: { type: 'boolean' },
+            skip_offline: { type: 'boolean', description: 'leave offline nodes out of a real run instead of refusing with 409 deploy/nodes-offline' },
+          },
+        },
+        bodyOptional: true,
+        response: { 202: answer('started: the run to watch (GET /deployments/{id}, /deployments/{id}/events)', DEPLOYMENT), ...errors(400, 404, 409, 503) },
+      },
     },
+    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.params.type, req.body ?? {})),
   );
 
   api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam, response: { 200: answer('its deployments', listOf(DEPLOYMENT)), ...errors(404) } } }, async (req) => {
