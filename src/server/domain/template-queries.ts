@@ -5,6 +5,7 @@
  * In a warm worker (worker-pool.ts: a capped heap, a time limit) everyone else goes on being
  * answered, and a query that runs too long is given up with `template/too-complex`.
  */
+import { sep } from 'node:path';
 import type { Requirements } from '../../core/capabilities/index.js';
 import { findTemplates, resolveEnvironments, summariseTemplateFiles } from '../../package/templates/index.js';
 import { SentFilesError, SentTemplates } from '../../package/templates/sent.js';
@@ -27,15 +28,24 @@ export interface SentBody {
 
 /** One query: with `sent`, over the sent files; otherwise over paths on the server's disk, already checked to lie inside --templates-dir. */
 export type TemplateQuery =
-  | { op: 'find'; sent?: SentBody; paths: string[]; constraints: Requirements; recursive?: boolean }
+  | { op: 'find'; sent?: SentBody; paths: string[]; constraints: Requirements; recursive?: boolean; shownFrom?: string }
   | { op: 'capabilities'; sent?: SentBody; paths: string[]; environments: string[] }
   | { op: 'resolve'; sent?: SentBody; environments: string[]; root?: string; cwd?: string };
 
-/** What the worker posts: the answer, or a refusal of the sent files (400). */
-export type TemplateAnswer = { ok: true; answer: unknown } | { ok: false; code: string; message: string; hint: string };
+/**
+ * What the worker posts: the answer as the JSON text sent (an answer can be many times the size
+ * of the request, 60,000 findings for 2 MiB; cloning and serialising it held the request thread
+ * over a second), or a refusal of the sent files (400).
+ */
+export type TemplateAnswer = { ok: true; text: string } | { ok: false; code: string; message: string; hint: string };
 
 /** Answer one query here, on this thread (the worker calls this). */
 export function answerTemplateQuery(query: TemplateQuery): TemplateAnswer {
+  const answered = answer(query);
+  return answered.ok ? { ok: true, text: JSON.stringify(answered.answer) } : answered;
+}
+
+function answer(query: TemplateQuery): { ok: true; answer: unknown } | Exclude<TemplateAnswer, { ok: true }> {
   let sent: SentTemplates | undefined;
   try {
     sent = query.sent ? new SentTemplates(query.sent.files, query.sent.root) : undefined;
@@ -44,8 +54,12 @@ export function answerTemplateQuery(query: TemplateQuery): TemplateAnswer {
     throw err;
   }
   switch (query.op) {
-    case 'find':
-      return { ok: true, answer: findTemplates(sent ? [] : query.paths, query.constraints, { ...(sent ? { sent } : {}), ...(query.recursive === undefined ? {} : { recursive: query.recursive }) }) };
+    case 'find': {
+      const found = findTemplates(sent ? [] : query.paths, query.constraints, { ...(sent ? { sent } : {}), ...(query.recursive === undefined ? {} : { recursive: query.recursive }) });
+      // Disk files are shown relative to the templates folder, as the client named them.
+      const base = query.shownFrom === undefined ? undefined : `${query.shownFrom}${sep}`;
+      return { ok: true, answer: base ? { ...found, templates: found.templates.map((t) => (t.startsWith(base) ? t.slice(base.length) : t)) } : found };
+    }
     case 'capabilities':
       return { ok: true, answer: summariseTemplateFiles(query.paths, sent ? { sent, environments: query.environments } : { environments: query.environments }) };
     case 'resolve':
@@ -60,8 +74,8 @@ export function answerTemplateQuery(query: TemplateQuery): TemplateAnswer {
 
 let pool: WorkerPool | undefined;
 
-/** Answer one query in a worker thread; a refusal becomes a 400. */
-export async function askTemplates<T>(query: TemplateQuery, timeoutMs = TEMPLATE_QUERY_TIMEOUT_MS): Promise<T> {
+/** Answer one query in a worker thread: the answer's JSON text; a refusal becomes a 400. */
+export async function askTemplates(query: TemplateQuery, timeoutMs = TEMPLATE_QUERY_TIMEOUT_MS): Promise<string> {
   const script = workerScript('template-worker');
   const hint = 'send fewer or smaller files (the part of the tree the question needs), or break long chains of aliases';
   pool ??= script
@@ -84,5 +98,5 @@ export async function askTemplates<T>(query: TemplateQuery, timeoutMs = TEMPLATE
       })
     : answerTemplateQuery(query); // a partial install without the worker script: answer here rather than not at all
   if (!answered.ok) throw new HttpError(400, answered.code, answered.message, { hint: answered.hint });
-  return answered.answer as T;
+  return answered.text;
 }

@@ -15,7 +15,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
-import type { FoundTemplates, SummaryResult } from '../../package/templates/index.js';
 import { askTemplates, type SentBody } from '../domain/template-queries.js';
 import { answer, errors, listOf } from './answers.js';
 import { FINDING } from './shapes.js';
@@ -113,11 +112,8 @@ function onServerDisk(templatesDir: string | undefined, paths: readonly string[]
   });
 }
 
-/** Results name disk files relative to the templates folder, as the client named them. */
-function shownFromDir(templatesDir: string, values: string[]): string[] {
-  const base = realpathSync(templatesDir);
-  return values.map((value) => (value.startsWith(base + sep) ? value.slice(base.length + 1) : value));
-}
+/** The answer's JSON text, built in the worker, sent as it is. */
+const sendJson = (reply: FastifyReply, text: string): FastifyReply => reply.type('application/json; charset=utf-8').send(text);
 
 export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Body: { files?: Record<string, string>; root?: string; constraints?: Record<string, unknown>; paths?: string[]; requirements?: Record<string, unknown>; recursive?: boolean } }>(
@@ -137,13 +133,13 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 200: answer('the templates that meet the constraints', FOUND), ...errors(400, 413, 503) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const constraints = (req.body.constraints ?? req.body.requirements ?? {}) as never;
       const sent = sentFrom(req.body);
-      if (sent) return askTemplates<FoundTemplates>({ op: 'find', sent, paths: [], constraints, ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) });
+      if (sent) return sendJson(reply, await askTemplates({ op: 'find', sent, paths: [], constraints, ...(req.body.recursive === undefined ? {} : { recursive: req.body.recursive }) }));
       if (!req.body.paths) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
-      const found = await askTemplates<FoundTemplates>({ op: 'find', paths: onServerDisk(ctx.templatesDir, req.body.paths), constraints, recursive: req.body.recursive ?? false });
-      return { ...found, templates: shownFromDir(ctx.templatesDir as string, found.templates) };
+      const paths = onServerDisk(ctx.templatesDir, req.body.paths);
+      return sendJson(reply, await askTemplates({ op: 'find', paths, constraints, recursive: req.body.recursive ?? false, shownFrom: realpathSync(ctx.templatesDir as string) }));
     },
   );
 
@@ -160,12 +156,12 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 200: answer('the capability summary', CAPABILITIES), ...errors(400, 413, 503) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const environments = req.body.environments ?? [];
       const sent = sentFrom(req.body);
-      if (sent) return askTemplates<SummaryResult>({ op: 'capabilities', sent, paths: req.body.paths ?? [], environments });
+      if (sent) return sendJson(reply, await askTemplates({ op: 'capabilities', sent, paths: req.body.paths ?? [], environments }));
       if (!req.body.paths && !environments.length) throw new HttpError(400, 'template/nothing-to-read', 'send "files" (or "paths" under the server\'s templates folder)');
-      return askTemplates<SummaryResult>({ op: 'capabilities', paths: onServerDisk(ctx.templatesDir, req.body.paths ?? []), environments: onServerDisk(ctx.templatesDir, environments) });
+      return sendJson(reply, await askTemplates({ op: 'capabilities', paths: onServerDisk(ctx.templatesDir, req.body.paths ?? []), environments: onServerDisk(ctx.templatesDir, environments) }));
     },
   );
 
@@ -182,15 +178,15 @@ export function templateRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 200: answer('the template chosen per resource type', RESOLVED), ...errors(400, 413, 503) },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const environments = [...(req.body.environment ? [req.body.environment] : []), ...(req.body.environments ?? [])];
       if (!environments.length) throw new HttpError(400, 'template/no-environment', 'name the environment file to resolve ("environment", and any more in "environments")');
       const sent = sentFrom(req.body);
-      if (sent) return askTemplates({ op: 'resolve', sent, environments });
+      if (sent) return sendJson(reply, await askTemplates({ op: 'resolve', sent, environments }));
       const dir = ctx.templatesDir;
       const located = onServerDisk(dir, environments);
       const root = req.body.root === undefined ? (dir as string) : onServerDisk(dir, [req.body.root])[0];
-      return askTemplates({ op: 'resolve', environments: located, root, cwd: join(dir as string) });
+      return sendJson(reply, await askTemplates({ op: 'resolve', environments: located, root, cwd: join(dir as string) }));
     },
   );
 }
