@@ -231,6 +231,9 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/clusters/${id}/graphs/default?format=mermaid&limit=1`);
   const etag = graph.text && (await fetch(`${server.url}/api/v1/clusters/${id}/graphs/default`)).headers.get('etag');
   if (etag) await call('GET', `/api/v1/clusters/${id}/graphs/default`, { headers: { 'if-none-match': etag } });
+  // The estimate from past runs (none yet: timeouts), and a graph type the environment lacks.
+  await call('GET', `/api/v1/clusters/${id}/graphs/default/estimate`);
+  await call('GET', `/api/v1/clusters/${id}/graphs/no-such-graph/estimate`);
   const deployment = json(await call('POST', `/api/v1/clusters/${id}/deploy`, { body: { dry_run: true } }));
   await call('GET', `/api/v1/deployments/${deployment.id}/events`, { headers: { accept: 'text/event-stream' } });
   await call('GET', `/api/v1/clusters/${id}/deployments`);
@@ -243,6 +246,9 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/deployments/${deployment.id}`);
   await call('GET', '/api/v1/deployments/999999');
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks?status=ready&output=true`);
+  // A running task's output so far: a dry run is run by no server, so nothing is kept.
+  await call('GET', `/api/v1/deployments/${deployment.id}/live-output?node=1&task=x`);
+  await call('GET', '/api/v1/deployments/999999/live-output?node=1&task=x');
   // Any graph, on the nodes chosen (a dry run here: the nodes are simulated), and the refusals.
   const nodeIds = json(await call('GET', `/api/v1/clusters/${id}/nodes`)).map((n: { id: number }) => n.id);
   await call('POST', `/api/v1/clusters/${id}/graphs/default/run`, { body: { nodes: nodeIds.slice(0, 1), dry_run: true } });
