@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
 import type { KnownIds } from './cases/api.js';
-import { apiHardeningCases, escapingPlugin, heavyPlugin, nearBombPackage } from './cases/api-hardening.js';
+import { apiHardeningCases, colouredPlugin, escapingPlugin, heavyPlugin, nearBombPackage } from './cases/api-hardening.js';
 import { prepare, runApiCase, send } from './api-run.js';
 import { repoRoot } from './harness.js';
 
@@ -52,6 +52,26 @@ test('hearth plugin list and show print a title holding terminal escapes escaped
     assert.equal(run.status, 0, output);
     assert.doesNotMatch(output, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `hearth ${args.join(' ')} printed a control character raw: ${JSON.stringify(output)}`);
     assert.match(output, /Evil \\u001b\]0;pwned\\u0007\\u001b\[2J/, `the title is shown, escaped: ${output}`);
+  }
+});
+
+test("hearth plugin list and show escape a plugin's colour sequences, the very ones Hearth's own output uses (text and --json)", options, async () => {
+  const dir = colouredPlugin(root);
+  const registered = await send(server, { method: 'POST', path: '/api/v1/plugins/folders', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ path: dir }) });
+  assert.equal(registered.status, 201, registered.body);
+  const id = (JSON.parse(registered.body) as { plugin: { id: string } }).plugin.id;
+  for (const args of [['plugin', 'list'], ['plugin', 'show', id], ['plugin', 'list', '--json'], ['plugin', 'show', id, '--json']]) {
+    const run = spawnSync(process.execPath, [hearthBin, ...args, '--server', server.url, '--token', server.token], { encoding: 'utf8', timeout: 60_000 });
+    const output = `${run.stdout}${run.stderr}`;
+    assert.equal(run.status, 0, output);
+    assert.doesNotMatch(output, /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e]/, `hearth ${args.join(' ')} printed a control character raw: ${JSON.stringify(output)}`);
+    // Text shows `\u001b[31m`; JSON the same escape inside a string (its backslash escaped once more).
+    assert.match(output, /Red \\{1,2}u001b\[31mALERT\\{1,2}u001b\[0m \\{1,2}u001b\[1mbold/, `the title is shown, escaped: ${output}`);
+    if (args.includes('--json')) {
+      const answer = JSON.parse(run.stdout) as { title?: string } | Array<{ id: string; title: string }>;
+      const title = Array.isArray(answer) ? answer.find((p) => p.id === id)?.title : answer.title;
+      assert.equal(title, 'Red \u001b[31mALERT\u001b[0m \u001b[1mbold\u001b[32m green \u001b[2m', '--json still carries the title itself');
+    }
   }
 });
 

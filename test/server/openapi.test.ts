@@ -54,7 +54,7 @@ for (const protectReads of [false, true]) {
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });
       const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-      const doc = await (await fetch(`${base}/api/v1/openapi.json`)).json();
+      const doc = (await (await fetch(`${base}/api/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { security: unknown[] }>> };
       let open = 0;
       let asked = 0;
       for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, { security: unknown[]; 'x-hearth-access': string }>>)) {

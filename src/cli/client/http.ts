@@ -4,6 +4,7 @@
  */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ApiPathError, apiUrl, typedCaller, type AnswerOf } from '../../api/client.js';
+import { escapeControls } from '../../core/text/controls.js';
 
 export interface ServerOptions {
   server?: string;
@@ -152,11 +153,12 @@ export async function run(options: ServerOptions, work: (c: Client) => Promise<v
     const err = caught instanceof ApiPathError ? new ClientError(caught.message, EXIT_FINDINGS) : caught;
     if (!(err instanceof ClientError)) throw err;
     if (options.json && err.body) process.stdout.write(`${JSON.stringify(err.body, null, 2)}\n`);
-    process.stderr.write(`hearth: ${err.message}\n`);
+    // The server's words may quote a plugin's (a title, a file's text): each control character escaped.
+    process.stderr.write(escapeControls(`hearth: ${err.message}\n`));
     for (const f of err.body?.details?.findings ?? []) {
-      process.stderr.write(`  ${f.severity ?? 'error'} ${f.code}: ${f.message}${f.hint ? `\n    hint: ${f.hint}` : ''}\n`);
+      process.stderr.write(escapeControls(`  ${f.severity ?? 'error'} ${f.code}: ${f.message}${f.hint ? `\n    hint: ${f.hint}` : ''}\n`));
     }
-    if (err.body?.details?.hint) process.stderr.write(`  hint: ${err.body.details.hint}\n`);
+    if (err.body?.details?.hint) process.stderr.write(escapeControls(`  hint: ${err.body.details.hint}\n`));
     process.exitCode = err.exitCode;
   }
 }

@@ -30,6 +30,17 @@ export function escapingPlugin(root: string): string {
   );
 }
 
+/**
+ * A plugin whose title and description hold exactly the colour sequences Hearth's own output uses
+ * (red, bold, reset: cli/terminal.ts lets those through), which a plugin must not pass off as
+ * Hearth's (issue 24, item 23).
+ */
+export function colouredPlugin(root: string): string {
+  return pluginFolder(root, 'coloured', (m) =>
+    m.replace(/^title: .*$/m, 'title: "Red \\e[31mALERT\\e[0m \\e[1mbold\\e[32m green \\e[2m"').replace(/^description: .*$/m, 'description: "\\e[33myellow\\e[36m cyan\\e[0m\\r\\e[2K erased"'),
+  );
+}
+
 /** A plugin whose environment_config.yaml holds `keys` attributes (item 7): seconds of validation. */
 export function heavyPlugin(root: string, keys: number): string {
   const dir = pluginFolder(root, 'heavy');
