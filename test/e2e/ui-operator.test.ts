@@ -201,7 +201,8 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
 
     // Reset: nodes keep their roles as pending; nothing is deployed.
     await p.click('button:has-text("Reset to undeployed…")');
-    await p.locator('[data-testid="env-status"]:has-text("not deployed yet")').waitFor();
+    // The lifecycle's label for `new` (src/core/lifecycle/states.ts), as the API and the CLI say `new`.
+    await p.locator('[data-testid="env-status"][data-status="new"]:has-text("New")').waitFor();
     assert.match(dialogs[dialogs.length - 1], /keep their roles as pending roles/);
     const reset = await ui.call<ApiNode[]>('GET', `/clusters/${env.id}/nodes`);
     assert.deepEqual(reset.map((n) => n.roles.length), [0, 0, 0]);

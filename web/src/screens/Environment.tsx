@@ -1,4 +1,5 @@
 import { useApi } from '../useApi.js';
+import { environmentLabel, environmentMeaning } from '../components/states.js';
 import { Problems } from '../components/Problems.js';
 import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
@@ -13,7 +14,6 @@ const TABS = [
   { id: 'deploy', title: 'Deploy' },
 ];
 
-const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
 
 export function Environment({ id, tab }: { id: string; tab: string }) {
   const cluster = useApi('/clusters/{id}', { params: { id: Number(id) } });
@@ -28,7 +28,7 @@ export function Environment({ id, tab }: { id: string; tab: string }) {
         <h1 id="env-title">{c.name}</h1>
         <span className="muted" data-testid="env-status" data-status={c.status}>
           {release ? `${release.name} ${release.version}, ` : ''}
-          {STATUS[c.status ?? ''] ?? c.status}
+          <span title={environmentMeaning(c.status)}>{environmentLabel(c.status)}</span>
         </span>
       </div>
       <EnvironmentActions key={`${c.id}-${c.name}-${c.status}`} cluster={c} onChanged={cluster.reload} />

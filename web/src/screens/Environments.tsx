@@ -1,7 +1,7 @@
 import { useApi } from '../useApi.js';
+import { environmentLabel, environmentMeaning } from '../components/states.js';
 import { Problems } from '../components/Problems.js';
 
-const STATUS: Record<string, string> = { new: 'not deployed yet', deploying: 'being deployed', operational: 'deployed', error: 'the last deployment failed' };
 
 export function Environments() {
   const releases = useApi('/releases');
@@ -39,7 +39,7 @@ export function Environments() {
               <a href={`#/env/${c.id}/nodes`}>{c.name}</a>
               <span className="muted">
                 {' '}
-                {STATUS[c.status ?? ''] ?? c.status ?? ''}
+                <span title={environmentMeaning(c.status)}>{environmentLabel(c.status)}</span>
                 {release ? ` · ${release.name} ${release.version}` : ''}
                 {plugins.length ? ` · plugins: ${plugins.join(', ')}` : ''}
               </span>
