@@ -131,8 +131,9 @@ describe('web UI: the whole walk', { skip, timeout: 600_000 }, () => {
 
     // 8. A task's output.
     const row = p.locator('table.tasks tbody tr[data-state="ready"]').first();
-    await row.locator('summary').click();
-    await row.locator('details p', { hasText: 'This was a dry run: the task did not run on a machine, so it has no output.' }).waitFor();
+    await row.locator('button.output-toggle').click();
+    const task = await row.getAttribute('data-task');
+    await p.locator(`tr.task-output[data-output-of="${task}"] p`, { hasText: 'This was a dry run: the task did not run on a machine, so it has no output.' }).first().waitFor();
 
     // 9. The graph.
     await p.click('nav.tabs a:has-text("Graph")');
