@@ -96,4 +96,16 @@ export const apiCases: ApiCase[] = [
   { name: 'resuming a dry run', request: (ids) => json('POST', `/api/v1/clusters/${ids.cluster}/deploy`, { resume: true, dry_run: true }), status: 400, code: 'request/invalid' },
   { name: 'deployment tasks with an unknown status', request: { method: 'GET', path: '/api/v1/deployments/1/tasks?status=pwned' }, status: 400, code: 'request/invalid' },
   { name: 'stopping an environment that is not deploying', request: (ids) => json('POST', `/api/v1/clusters/${ids.cluster}/stop`, {}), status: 409, code: 'deployment/not-running' },
+  // Issue 24, item 14: NUL bytes and lone surrogates, at each entry point (every route: bad-characters.test.ts).
+  { name: 'a NUL in a release id', request: { method: 'GET', path: '/api/v1/releases/a%00b' }, status: 400, code: 'request/bad-characters' },
+  { name: 'a NUL in a plugin id to uninstall', request: { method: 'DELETE', path: '/api/v1/plugins/x%00' }, status: 400, code: 'request/bad-characters' },
+  { name: 'a NUL in a query parameter', request: { method: 'GET', path: '/api/v1/plugins?name=%00' }, status: 400, code: 'request/bad-characters' },
+  { name: 'a NUL in a paging marker', request: { method: 'GET', path: '/api/v1/nodes?limit=1&marker=%00' }, status: 400, code: 'request/bad-characters' },
+  { name: 'a lone surrogate in a JSON body', request: json('POST', '/api/v1/clusters', '{"name":"\\ud800","release_id":"x","components":[]}'), status: 400, code: 'request/bad-characters' },
+  { name: 'a NUL in a JSON key, tokenless template route', request: json('POST', '/api/v1/templates/find', '{"files":{"a\\u0000":"x"}}', { auth: false }), status: 400, code: 'request/bad-characters' },
+  // Item 15: every spelling of a token in the query is refused (and masked in the log: token-query.test.ts).
+  { name: 'a token in the query as %74oken', request: { method: 'GET', path: '/api/v1/clusters?%74oken=hearth_x' }, status: 400, code: 'auth/token-in-query' },
+  { name: 'a token in the query as access%5Ftoken', request: { method: 'GET', path: '/api/v1/clusters?access%5Ftoken=hearth_x' }, status: 400, code: 'auth/token-in-query' },
+  { name: 'a token in the query as token[]', request: { method: 'GET', path: '/api/v1/clusters?token[]=hearth_x' }, status: 400, code: 'auth/token-in-query' },
+  { name: 'a token in the query as X-Auth-Token', request: { method: 'GET', path: '/api/v1/clusters?X-Auth-Token=hearth_x' }, status: 400, code: 'auth/token-in-query' },
 ];
