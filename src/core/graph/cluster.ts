@@ -11,7 +11,7 @@ import { allConditionsHold } from './conditions.js';
 import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, shareUnchanged, type SettingsValues } from './deployment-info.js';
 import { fuelConditions, type PreviousDeployment } from './fuel-conditions.js';
 import { labelNodes } from './labels.js';
-import type { DeploymentGraph, GraphInput, NodeInput, RoleInfo } from './model.js';
+import type { DeploymentGraph, GraphInput, GraphNode, NodeInput, RoleInfo } from './model.js';
 
 /** What of a composed release the graph reads. */
 export type GraphRelease = Pick<ComposedRelease, 'graphs' | 'roles_metadata' | 'tags_metadata' | 'attributes_metadata' | 'name' | 'version'> & Partial<Pick<ComposedRelease, 'applied_plugins'>>;
@@ -38,6 +38,21 @@ export interface ClusterGraphInput {
 }
 
 export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
+  return clusterGraphWithData(input).graph;
+}
+
+/** The deployment data conditions were evaluated on: what a plan (plan.ts) explains verdicts with. */
+export interface ConditionData {
+  /** The cluster-wide part of every node's `$`. */
+  common: Record<string, unknown>;
+  /** A node's own keys (laid over `common`). */
+  nodeData: (node: GraphNode) => Record<string, unknown>;
+  /** The last deployed state, absent on a first deployment. */
+  previous?: PreviousDeployment;
+}
+
+/** The graph and, when conditions were evaluated, the data they read. */
+export function clusterGraphWithData(input: ClusterGraphInput): { graph: DeploymentGraph; data?: ConditionData } {
   const findings: Finding[] = [];
   const type = input.type ?? 'default';
   const { composed } = input;
@@ -52,6 +67,7 @@ export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
     // Only the default graph deploys roles; provisioning and the others run the same on every node.
     checkRoleTasks: type === 'default',
   };
+  let data: ConditionData | undefined;
   if (input.evaluateConditions !== false) {
     // Labels (primary roles) as the graph will assign them; findings about bad nodes come from the build.
     const labelled = labelNodes(base, []);
@@ -60,17 +76,20 @@ export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
     const previous = input.previous ? previousDeployment(composed, base, input.previous, input.cluster, findings) : undefined;
     if (previous) previous.common = shareUnchanged(previous.common, info.common);
     const index = new Map(labelled.map((l, i) => [l.input.id, i]));
+    const inputs = new Map(input.nodes.map((n) => [n.id, n]));
+    const nodeData = (node: GraphNode, nodeInput?: NodeInput) => nodeDeploymentInfo(node, nodeInput ?? inputs.get(node.id), index.get(node.id) ?? 0);
     base.conditions = fuelConditions({
       common: info.common,
-      nodeData: (node, nodeInput) => nodeDeploymentInfo(node, nodeInput, index.get(node.id) ?? 0),
+      nodeData,
       nodeKeys: NODE_KEYS,
       classKeys: CLASS_KEYS,
       ...(previous ? { previous } : {}),
     });
+    data = { common: info.common, nodeData, ...(previous ? { previous } : {}) };
   } else base.conditions = allConditionsHold;
   const built = buildDeploymentGraph(base);
   built.findings.unshift(...findings);
-  return built;
+  return { graph: built, ...(data ? { data } : {}) };
 }
 
 function previousDeployment(composed: GraphRelease, base: GraphInput, state: ClusterState, cluster: ClusterGraphInput['cluster'], findings: Finding[]): PreviousDeployment {

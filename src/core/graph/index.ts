@@ -10,3 +10,6 @@ export { deploymentCommon, nodeDeploymentInfo, flattenSettings, applySettings, N
 export { graphForCluster, type ClusterGraphInput, type ClusterState, type GraphRelease } from './cluster.js';
 export { rolesWithoutTasks, type RoleGap } from './role-tasks.js';
 export { estimateRun, type RunEstimate, type EstimateOptions } from './estimate.js';
+export { clusterGraphWithData, type ConditionData } from './cluster.js';
+export { planDeployment, planOfGraph, type DeploymentPlan, type PlannedNode, type PlannedTask, type PlanCause, type PlanOptions } from './plan.js';
+export { explainCondition, describeChange } from './explain.js';
