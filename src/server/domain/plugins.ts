@@ -18,7 +18,7 @@ import type { LoadedPlugin } from '../../package/plugin/index.js';
 import type { ReleaseValidation } from '../../package/validate/against-releases.js';
 import { contributionFromPlugin } from '../../package/release/contribution.js';
 import * as store from '../../store/index.js';
-import { insertPluginPackage } from '../../store/plugin-packages.js';
+import { stagePluginPackage } from '../../store/plugin-packages.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { readPluginFolderData, type PluginFolderData } from './plugin-folder.js';
 import { readPluginFolderDataOffThread } from './plugin-reader.js';
@@ -84,19 +84,28 @@ export async function storePlugin(db: store.Database, read: ReadPlugin, source: 
   // A package is unpacked into a temporary folder removed after install: keep no path to it (its
   // file is kept instead, below).
   const kept: LoadedPlugin = source.kind === 'package' ? { ...loaded, root: `package:${id}` } : loaded;
-  await db.transaction(async (tx) => {
-    if (await store.getPlugin(tx, id)) throw new HttpError(409, 'plugin/already-installed', `plugin ${loaded.name} version ${loaded.version} is already installed`, { hint: 'uninstall it first, or (for a registered folder) sync it' });
-    await store.insertPlugin(tx, { id, name: loaded.name, version: loaded.version, ...pluginFields(loaded), sourceKind: source.kind, ...(source.path ? { sourcePath: source.path } : {}), loaded: kept });
-    if (source.packageFile) await insertPluginPackage(tx, id, source.packageFile);
-    await store.bumpCatalogVersion(tx);
-    for (const release of releases) {
-      const existing = await store.getRelease(tx, release.id);
-      if (existing) throw new HttpError(409, 'release/already-exists', `release '${release.id}' already exists${existing.pluginId ? ` (from plugin ${existing.pluginId})` : ''}`);
-      await store.insertRelease(tx, release, id);
-    }
-  });
+  // A package's bytes are staged before the transaction, which stays short (plugin-packages.ts).
+  if (source.packageFile && (await store.getPlugin(db, id))) throw alreadyInstalled(loaded);
+  const staged = source.packageFile ? await stagePluginPackage(db, source.packageFile) : undefined;
+  try {
+    await db.transaction(async (tx) => {
+      if (await store.getPlugin(tx, id)) throw alreadyInstalled(loaded);
+      await store.insertPlugin(tx, { id, name: loaded.name, version: loaded.version, ...pluginFields(loaded), sourceKind: source.kind, ...(source.path ? { sourcePath: source.path } : {}), loaded: kept });
+      if (staged) await staged.store(tx, id);
+      await store.bumpCatalogVersion(tx);
+      for (const release of releases) {
+        const existing = await store.getRelease(tx, release.id);
+        if (existing) throw new HttpError(409, 'release/already-exists', `release '${release.id}' already exists${existing.pluginId ? ` (from plugin ${existing.pluginId})` : ''}`);
+        await store.insertRelease(tx, release, id);
+      }
+    });
+  } finally {
+    await staged?.discard().catch(() => undefined);
+  }
   return (await store.getPlugin(db, id)) as store.PluginRecord;
 }
+
+const alreadyInstalled = (loaded: LoadedPlugin) => new HttpError(409, 'plugin/already-installed', `plugin ${loaded.name} version ${loaded.version} is already installed`, { hint: 'uninstall it first, or (for a registered folder) sync it' });
 
 /** Install an uploaded package: verified by the package reader (checksums, no path escapes) before anything is read. */
 export async function installPackage(db: store.Database, bytes: Buffer): Promise<{ plugin: store.PluginRecord; findings: Finding[]; releaseChecks: ReleaseValidation[] }> {
