@@ -11,7 +11,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
+import { quote } from './quote.js';
 import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
+
+/**
+ * How a command without stdin data runs on the node, so that it cannot outlive its connection (a
+ * server killed mid-task left it running, and a resumed run started it again beside it): in a
+ * session of its own (setsid), holding the node's task lock (flock, where the node has it: a
+ * resumed task waits there until an earlier attempt is gone), while a watcher reads the shell's
+ * stdin. Hearth sends nothing while a command runs (the next command follows its end line), so
+ * that read ends only when the connection is gone; then the command's session gets TERM, and
+ * KILL 5 s later. A command that ends normally takes the watcher down with it; what the command
+ * started in the background (a service) is left alone.
+ */
+const LOCK = `l=/run/lock; [ -d "$l" ] && [ -w "$l" ] || l=\${TMPDIR:-/tmp}; if command -v flock >/dev/null 2>&1; then exec flock "$l/hearth-task.lock" sh -c "$1"; else exec sh -c "$1"; fi`;
+const WATCH = `cat >/dev/null; pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; setsid sh -c 'sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
+export const guarded = (command: string): string =>
+  `( setsid sh -c ${quote(LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; exit "$s" ) 3<&0 </dev/null`;
+
 
 interface Running {
   marker: string;
@@ -94,7 +111,7 @@ export class ShellSession {
       if (typeof data === 'string' || Buffer.isBuffer(data)) {
         const lines = (Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')).toString('base64').replace(/.{1,76}/g, '$&\n');
         this.child.stdin!.write(`( base64 -d | ( ${command}\n) ) 2>&1 <<'${token}-data'${end}${lines}${token}-data\n`);
-      } else this.child.stdin!.write(`( ${command}\n) </dev/null 2>&1${end}`);
+      } else this.child.stdin!.write(`${guarded(command)} 2>&1${end}`);
     });
   }
 
