@@ -99,9 +99,16 @@ export class PluginFiles {
     for (const entry of readdirSync(this.dir)) if (entry.startsWith(prefix)) rmSync(join(this.dir, entry), { recursive: true, force: true });
   }
 
-  /** Removes what the database no longer holds (uninstalled through another server) and leftovers. */
-  private async sweep(q: store.Queryable): Promise<void> {
-    if (!this.dir || !existsSync(this.dir)) return;
+  /**
+   * Removes what the database no longer holds (uninstalled through another server) and leftovers:
+   * before the first unpacking, and from time to time while the server runs (plugin routes), so a
+   * copy of a plugin uninstalled elsewhere does not stay until a restart (issue 24, item 18).
+   */
+  async sweep(q: store.Queryable): Promise<void> {
+    if (!this.dir || !existsSync(this.dir) || !readdirSync(this.dir).length) return;
+    // A folder unpacked after the database was read below may be of a plugin installed since: it is
+    // newer than this, and left for the next sweep.
+    const started = Date.now() - 1000;
     const plugins = await listPlugins(q);
     const byId = new Map(plugins.map((p) => [p.id, p]));
     const kept = new Set((await packages.pluginPackageDigests(q)).flatMap((d) => (byId.has(d.pluginId) ? [folderName(byId.get(d.pluginId)!, d.sha256)] : [])));
@@ -111,7 +118,9 @@ export class PluginFiles {
       const path = join(this.dir, entry);
       // A download or an unpacking folder (`.<name>-….tar.gz`, readPackage's `hearth-package-…`) may
       // belong to an unpacking under way; only an old one is a crash's leftover.
-      if ((entry.startsWith('.') || entry.startsWith('hearth-package-')) && now - statSync(path).mtimeMs < LEFTOVER_AGE_MS) continue;
+      const changed = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
+      if (changed === undefined || changed >= started) continue;
+      if ((entry.startsWith('.') || entry.startsWith('hearth-package-')) && now - changed < LEFTOVER_AGE_MS) continue;
       rmSync(path, { recursive: true, force: true });
     }
   }

@@ -44,6 +44,22 @@ function pluginDetail(p: store.PluginRecord, releases: store.ReleaseRecord[]) {
 }
 
 export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
+  // Copies of plugins uninstalled through another server sharing the database go within this
+  // (HEARTH_PLUGIN_SWEEP_SECONDS; 0 turns it off). Nothing is read while nothing is unpacked here.
+  const sweepEvery = Number(process.env.HEARTH_PLUGIN_SWEEP_SECONDS ?? 60) * 1000;
+  if (Number.isFinite(sweepEvery) && sweepEvery > 0) {
+    let timer: NodeJS.Timeout | undefined;
+    let sweeping = false;
+    api.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        ctx.pluginFiles.sweep(ctx.db).catch(() => undefined).finally(() => (sweeping = false));
+      }, sweepEvery);
+      timer.unref();
+    });
+    api.addHook('onClose', async () => clearInterval(timer));
+  }
   api.get<{ Querystring: { name?: string } }>(
     '/plugins',
     { config: PAGED_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } }, response: { 200: answer('installed plugins', listOf(PLUGIN)) } } },
