@@ -12,7 +12,8 @@ import type { FastifyInstance } from 'fastify';
 import { packageRoot } from '../package/root.js';
 import * as store from '../store/index.js';
 import { buildApp, type AppContext, type AppOptions } from './app.js';
-import { MAX_TOKEN_LENGTH, generateToken } from './auth.js';
+import { generateToken } from './auth.js';
+import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, adminTokenProblem } from '../core/access/admin-token.js';
 import { readPluginFolderOffThread, storePlugin } from './domain/plugins.js';
 import { settleSshKey } from './domain/ssh-key.js';
 import { SshTransport } from '../deploy/ssh.js';
@@ -65,14 +66,26 @@ export { packageRoot };
 
 async function settleToken(db: store.Database, fromEnv: string | undefined): Promise<{ token: string; source: RunningServer['tokenSource'] }> {
   if (fromEnv !== undefined && fromEnv !== '') {
-    if (fromEnv.length < 16 || fromEnv.length > MAX_TOKEN_LENGTH || /\s/.test(fromEnv)) {
-      throw new store.StoreError('server/bad-admin-token', `HEARTH_ADMIN_TOKEN must be 16 to ${MAX_TOKEN_LENGTH} characters without spaces`, 'choose a long random token, e.g. `openssl rand -hex 24`');
+    if (adminTokenProblem(fromEnv)) {
+      throw new store.StoreError('server/bad-admin-token', `HEARTH_ADMIN_TOKEN must be ${MIN_TOKEN_LENGTH} to ${MAX_TOKEN_LENGTH} characters without spaces`, 'choose a long random token, e.g. `openssl rand -hex 24`');
     }
     await store.setMeta(db, store.META_ADMIN_TOKEN, fromEnv);
     return { token: fromEnv, source: 'environment' };
   }
-  const stored = await store.getMeta<string>(db, store.META_ADMIN_TOKEN);
-  if (stored) return { token: stored, source: 'stored' };
+  const stored = await store.getMeta<unknown>(db, store.META_ADMIN_TOKEN);
+  if (stored !== undefined && stored !== null) {
+    // A stored token comes from an earlier start, or from an export (imported, or edited by hand):
+    // the same rules as any other, or anyone could guess it in a few requests.
+    const problem = adminTokenProblem(stored);
+    if (problem) {
+      throw new store.StoreError(
+        'server/bad-admin-token',
+        `the admin token stored in the database at ${db.location} is not one Hearth accepts: ${problem} (tokens are ${MIN_TOKEN_LENGTH} to ${MAX_TOKEN_LENGTH} characters without spaces)`,
+        'start once with HEARTH_ADMIN_TOKEN set to a new token (e.g. `HEARTH_ADMIN_TOKEN=$(openssl rand -hex 24)`): it replaces the stored one',
+      );
+    }
+    return { token: stored as string, source: 'stored' };
+  }
   // Two servers starting together on one PostgreSQL agree on whichever token was stored first.
   const candidate = generateToken();
   const token = await store.setMetaIfAbsent(db, store.META_ADMIN_TOKEN, candidate);

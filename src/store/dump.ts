@@ -9,7 +9,8 @@
 import type { Database, Queryable } from './database.js';
 import { StoreError } from './database.js';
 import { schemaState } from './schema-version.js';
-import { forgetCatalogVersions } from './meta.js';
+import { META_ADMIN_TOKEN, forgetCatalogVersions } from './meta.js';
+import { adminTokenProblem } from '../core/access/admin-token.js';
 
 export const DUMP_FORMAT = 'hearth-dump';
 export const DUMP_VERSION = 1;
@@ -71,9 +72,42 @@ export function checkDump(value: unknown): Dump {
   if (d.version !== DUMP_VERSION) throw new StoreError('store/dump-version', `this export is of format version ${String(d.version)}; this Hearth reads version ${DUMP_VERSION}`, 'import it with the Hearth that made it, or a newer one');
   if (typeof d.schema !== 'number' || !d.tables || typeof d.tables !== 'object') throw new StoreError('store/not-a-dump', 'this export has no schema version or no tables', 'make a new one with `hearth db export`');
   for (const [table, rows] of Object.entries(d.tables)) {
-    if (!Array.isArray(rows) || rows.some((r) => !r || typeof r !== 'object' || Array.isArray(r))) throw new StoreError('store/not-a-dump', `the rows of '${table}' are not a list of objects`);
+    if (!Array.isArray(rows)) throw new StoreError('store/not-a-dump', `the rows of '${table}' are not a list of objects`);
+    const bad = rows.findIndex((r) => !r || typeof r !== 'object' || Array.isArray(r));
+    if (bad >= 0) throw badRow(table, bad, rows[bad], 'it is not an object of column values', 'store/not-a-dump');
+  }
+  // The token the import would install: the same rules as HEARTH_ADMIN_TOKEN, or anyone could guess it.
+  const token = (d.tables.hearth_meta ?? []).findIndex((r) => (r as { key?: unknown }).key === META_ADMIN_TOKEN);
+  if (token >= 0) {
+    const problem = adminTokenProblem((d.tables.hearth_meta![token] as { value?: unknown }).value);
+    if (problem) {
+      throw new StoreError('store/import-bad-token', `row ${token + 1} of 'hearth_meta' holds an admin token Hearth does not accept: ${problem}`, 'give it a token of 16 to 512 characters without spaces (e.g. `openssl rand -hex 24`), or remove that row: the next start then makes one');
+    }
   }
   return d as Dump;
+}
+
+/** A row the import cannot take: which (1-based, as an editor counts), why, and what it holds, shortened. */
+function badRow(table: string, index: number, row: unknown, reason: string, code = 'store/import-bad-row'): StoreError {
+  let shown = JSON.stringify(row) ?? String(row);
+  if (shown.length > 300) shown = `${shown.slice(0, 300)}…`;
+  return new StoreError(code, `row ${index + 1} of '${table}' cannot be imported: ${reason}\n  row: ${shown}`, 'fix or remove that row in the export (or export again from the source database), then import again into a new, empty database');
+}
+
+/** Which row of a table's batch PostgreSQL refused, and why: each is tried alone, kept when it goes in. */
+async function findBadRow(tx: Queryable, table: string, rows: Record<string, unknown>[], insert: string): Promise<StoreError | undefined> {
+  for (const [i, row] of rows.entries()) {
+    await tx.query('SAVEPOINT hearth_import_row');
+    try {
+      await tx.query(insert, [JSON.stringify([row])]);
+      await tx.query('RELEASE SAVEPOINT hearth_import_row');
+    } catch (err) {
+      await tx.query('ROLLBACK TO SAVEPOINT hearth_import_row');
+      const e = err as { message?: string; detail?: string };
+      return badRow(table, i, row, `${e.message ?? String(err)}${e.detail ? ` (${e.detail})` : ''}`);
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -111,7 +145,17 @@ function importTables(db: Database, dump: Dump): Promise<Record<string, number>>
       // The target's own meta (a token made at its first open) gives way to the exported one.
       if (table === 'hearth_meta') await tx.query('DELETE FROM hearth_meta');
       if (!rows.length) continue;
-      await tx.query(`INSERT INTO ${quoted(table)} OVERRIDING SYSTEM VALUE SELECT * FROM jsonb_populate_recordset(NULL::${quoted(table)}, $1::jsonb)`, [JSON.stringify(rows)]);
+      const insert = `INSERT INTO ${quoted(table)} OVERRIDING SYSTEM VALUE SELECT * FROM jsonb_populate_recordset(NULL::${quoted(table)}, $1::jsonb)`;
+      // One statement for the whole table; when PostgreSQL refuses it, the row it refused is found
+      // and named (the transaction is given up either way: all or nothing).
+      await tx.query('SAVEPOINT hearth_import_table');
+      try {
+        await tx.query(insert, [JSON.stringify(rows)]);
+      } catch (err) {
+        await tx.query('ROLLBACK TO SAVEPOINT hearth_import_table');
+        throw (await findBadRow(tx, table, rows, insert)) ?? err;
+      }
+      await tx.query('RELEASE SAVEPOINT hearth_import_table');
     }
     // Identity columns go on after the highest id carried over.
     const identities = await tx.query<{ table_name: string; column_name: string }>(`SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND is_identity = 'YES'`);

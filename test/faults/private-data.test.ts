@@ -136,6 +136,18 @@ test('a data folder made readable by others before start is repaired, and the re
     assert.match(server.output(), /made \d+ files and folders of the data folder .* private to this server's user/, server.output());
     const health = await fetch(`${server.url}/api/v1/nodes`);
     assert.equal(health.status, 200, 'the server works on the repaired folder');
+    await server.stop();
+    server = undefined;
+    // `db export` to a terminal: the export holds the token and the key, so it says to use -o.
+    const shell = `${JSON.stringify(process.execPath)} ${JSON.stringify(hearthBin)} db export --data-dir ${JSON.stringify(dataDir)} > /dev/tty`;
+    const onTerminal = spawnSync('script', ['-qec', shell, '/dev/null'], { encoding: 'utf8', env: { ...process.env, DATABASE_URL: '' }, timeout: 120_000 });
+    if (!onTerminal.error) {
+      assert.equal(onTerminal.status, 0, onTerminal.stdout);
+      assert.match(onTerminal.stdout, /warning: this export holds the admin token and the SSH private key .* -o FILE \(made 0600\)/);
+    }
+    const toPipe = hearth(['db', 'export', '--data-dir', dataDir]);
+    assert.equal(toPipe.status, 0);
+    assert.doesNotMatch(toPipe.output, /warning/, 'no warning when the export goes to a pipe or a file');
   } finally {
     await server?.stop();
     rmSync(root, { recursive: true, force: true });

@@ -3,6 +3,7 @@
  * embedded database to PostgreSQL (DATABASE_URL) or across a PGlite upgrade. Run while no server
  * uses the embedded folder (it is locked while one does).
  */
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT_FINDINGS, EXIT_OK, usageError } from '../exit.js';
 
@@ -15,7 +16,11 @@ async function withStore<T>(options: DbOptions, work: (db: import('../../store/i
   const store = await import('../../store/index.js');
   let db;
   try {
-    db = await store.openStore({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}), ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+    // The embedded folder is claimed here, so that what was readable by others (an older Hearth's
+    // files) is said as it is made private (store/private-files.ts).
+    const embedded = process.env.DATABASE_URL ? undefined : (options.dataDir ?? store.defaultDataDir());
+    const lockPath = embedded ? store.claimDataFolder(embedded, (paths) => process.stderr.write(`hearth: ${store.describeRepair(embedded, paths)}\n`)) : undefined;
+    db = await store.openStore({ ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}), ...(embedded ? { dataDir: embedded } : {}), ...(lockPath ? { lockPath } : {}) });
     return await work(db);
   } catch (err) {
     if (err instanceof store.StoreError) {
@@ -34,13 +39,15 @@ export function registerDb(program: Command): void {
 
   db.command('export')
     .description('Write every plugin, release, environment, node and deployment to a versioned JSON file (DATABASE_URL, else the embedded folder)')
-    .option('-o, --output <file>', 'where to write (default: standard output)')
+    .option('-o, --output <file>', 'where to write, mode 0600: the export holds the admin token and the SSH private key (default: standard output)')
     .option('--data-dir <dir>', 'the embedded database folder (default: $XDG_DATA_HOME/hearth or ~/.local/share/hearth)')
     .action(async (options: DbOptions) => {
       await withStore(options, async (store) => {
         const { exportDatabase } = await import('../../store/index.js');
         const text = `${JSON.stringify(await exportDatabase(store))}\n`;
         if (!options.output) {
+          // The export holds the admin token and Hearth's SSH private key: not for a screen or a scrollback.
+          if (process.stdout.isTTY) process.stderr.write('hearth: warning: this export holds the admin token and the SSH private key that logs into every node; write it to a file only you can read with -o FILE (made 0600)\n');
           process.stdout.write(text);
         } else {
           // Whole or not at all: an interrupted export never leaves a file that looks complete.
@@ -69,9 +76,23 @@ export function registerDb(program: Command): void {
         process.exitCode = EXIT_FINDINGS;
         return;
       }
+      // The file is judged before the database is opened: a refusal costs nothing and writes nothing.
+      const { StoreError, checkDump, importDatabase } = await import('../../store/index.js');
+      let dump: import('../../store/index.js').Dump;
+      try {
+        const { checkImportedPlugins } = await import('../../server/domain/plugin-import.js');
+        const { packageRoot } = await import('../../package/root.js');
+        dump = checkDump(parsed);
+        // Stored plugins decide what the server reads and serves: judged as an install judges them.
+        for (const note of checkImportedPlugins(dump, join(packageRoot(), 'release'))) process.stderr.write(`hearth: ${note}\n`);
+      } catch (err) {
+        if (!(err instanceof StoreError)) throw err;
+        process.stderr.write(`hearth: ${err.message}\n${err.hint ? `  hint: ${err.hint}\n` : ''}`);
+        process.exitCode = EXIT_FINDINGS;
+        return;
+      }
       await withStore(options, async (store) => {
-        const { checkDump, importDatabase } = await import('../../store/index.js');
-        const counts = await importDatabase(store, checkDump(parsed));
+        const counts = await importDatabase(store, dump);
         const summary = Object.entries(counts).filter(([, n]) => n > 0).map(([t, n]) => `${n} ${t}`).join(', ');
         process.stdout.write(`imported ${summary || 'nothing (the export was empty)'}\n`);
         process.exitCode = EXIT_OK;
