@@ -105,21 +105,22 @@ export class PluginFiles {
    * copy of a plugin uninstalled elsewhere does not stay until a restart (issue 24, item 18).
    */
   async sweep(q: store.Queryable): Promise<void> {
-    if (!this.dir || !existsSync(this.dir) || !readdirSync(this.dir).length) return;
-    // A folder unpacked after the database was read below may be of a plugin installed since: it is
-    // newer than this, and left for the next sweep.
-    const started = Date.now() - 1000;
+    if (!this.dir || !existsSync(this.dir)) return;
+    // What is here before the database is read: a folder unpacked meanwhile is of a plugin the
+    // reading below sees, or is left for the next sweep.
+    const entries = readdirSync(this.dir);
+    if (!entries.length) return;
     const plugins = await listPlugins(q);
     const byId = new Map(plugins.map((p) => [p.id, p]));
     const kept = new Set((await packages.pluginPackageDigests(q)).flatMap((d) => (byId.has(d.pluginId) ? [folderName(byId.get(d.pluginId)!, d.sha256)] : [])));
     const now = Date.now();
-    for (const entry of readdirSync(this.dir)) {
+    for (const entry of entries) {
       if (kept.has(entry) || this.pending.has(entry)) continue;
       const path = join(this.dir, entry);
       // A download or an unpacking folder (`.<name>-….tar.gz`, readPackage's `hearth-package-…`) may
       // belong to an unpacking under way; only an old one is a crash's leftover.
       const changed = statSync(path, { throwIfNoEntry: false })?.mtimeMs;
-      if (changed === undefined || changed >= started) continue;
+      if (changed === undefined) continue;
       if ((entry.startsWith('.') || entry.startsWith('hearth-package-')) && now - changed < LEFTOVER_AGE_MS) continue;
       rmSync(path, { recursive: true, force: true });
     }
