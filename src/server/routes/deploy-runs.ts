@@ -17,7 +17,7 @@ import { clusterOr404 } from '../domain/environment.js';
 import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/real-deploy.js';
 import { admitStream, EventClient, followDeployment, streamsOf } from '../domain/deployment-events.js';
 import { clusterIdParam } from './schemas.js';
-import { deploymentView, deploymentViewOf } from './deployments.js';
+import { deploymentViewOf, deploymentViews } from './deployments.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, TASK_RUN } from './shapes.js';
 
@@ -46,8 +46,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req) => {
       const clusters = req.query.cluster_id !== undefined ? [await clusterOr404(ctx.db, req.query.cluster_id)] : await store.listClusters(ctx.db);
       const list = (await Promise.all(clusters.map((c) => store.deploymentsOf(ctx.db, c.id)))).flat().sort((a, b) => b.id - a.id);
-      const modes = await runs.deploymentModes(ctx.db, list.map((d) => d.id));
-      return list.map((d) => deploymentView(d, modes.get(d.id)));
+      return deploymentViews(ctx.db, list);
     },
   );
 
@@ -65,7 +64,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req) => {
       const d = await store.getDeployment(ctx.db, req.params.id);
       if (!d) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`, { hint: 'hearth deployment list shows them' });
-      return deploymentView(d, (await runs.deploymentModes(ctx.db, [d.id])).get(d.id));
+      return deploymentViewOf(ctx.db, d);
     },
   );
 
@@ -129,7 +128,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
         poll: async (since) => {
           const d = (await store.getDeployment(ctx.db, id))!;
           const { tasks, until } = await runs.taskChanges(ctx.db, id, since);
-          const view = deploymentView(d, (await runs.deploymentModes(ctx.db, [id])).get(id));
+          const view = await deploymentViewOf(ctx.db, d);
           return { tasks, until, deployment: view, running: d.status === 'running' };
         },
         taskView: withOutcome,

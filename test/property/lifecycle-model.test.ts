@@ -1,0 +1,343 @@
+/**
+ * The lifecycle cannot lie (issue 25): random sequences of real runs (some with a failing task),
+ * dry runs, stops and server shutdowns while a task runs, resumes, and nodes going offline and
+ * back, against a real server (the app over a real embedded database) whose transport is scripted:
+ * it reaches no host, but each task's command is started, held and killed as SSH's would be.
+ * After every step: dry runs changed no real state; every run's counts sum to its tasks and its
+ * `done` is what succeeded; no task started after a stop or a shutdown; a resume ran exactly what
+ * had not succeeded; each node's state follows its own tasks, and the environment's the run.
+ */
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.js';
+import { createPlugin } from '../../src/package/create/index.js';
+import { ENVIRONMENT_STATES, NODE_STATES, environmentStateAfterRun, nodeStateAfterRun, type NodeState, type TaskOutcome } from '../../src/core/lifecycle/index.js';
+import * as store from '../../src/store/index.js';
+import * as real from '../../src/store/real-nodes.js';
+import type { DeployTarget, ExecOptions, ExecResult, Transport } from '../../src/deploy/transport.js';
+import type { SshTransport } from '../../src/deploy/ssh.js';
+import { runs } from './options.js';
+
+const TOKEN = 'model-admin-token-0123456789';
+const TASKS = ['a', 'b', 'c'] as const;
+const GRAPH = TASKS.map((id, i) => `- id: ${id}\n  type: shell\n  version: 2.1.0\n  roles: ['*']\n${i ? `  requires: [${TASKS[i - 1]}]\n` : ''}  parameters: {cmd: "echo T:${id}", timeout: 60}\n`).join('');
+
+/** A transport that reaches no host: task commands (`T:<task>`) succeed, fail or wait as the test says. */
+class ScriptedTransport implements Transport {
+  readonly kind = 'fake' as const;
+  /** `node task` pairs that exit 7. */
+  failing = new Set<string>();
+  /** The task that waits (until its signal) on every node, and who waits now. */
+  holding?: string;
+  held = 0;
+  /** Every task command started: node, task, when (ms, this process's clock). */
+  started: Array<{ node: string; task: string; at: number }> = [];
+
+  async exec(t: DeployTarget, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const task = /T:([a-z]+)/.exec(command)?.[1];
+    if (!task) return { exitCode: 0, output: '', timedOut: false };
+    this.started.push({ node: t.id, task, at: performance.now() });
+    if (this.holding === task) {
+      this.held++;
+      // Killed as SSH's child is: no exit status.
+      await new Promise<void>((resolve) => (options.signal?.aborted ? resolve() : options.signal?.addEventListener('abort', () => resolve(), { once: true })));
+      this.held--;
+      return { exitCode: null, output: 'held\n', timedOut: false };
+    }
+    return this.failing.has(`${t.id} ${task}`) ? { exitCode: 7, output: 'failed on purpose\n', timedOut: false } : { exitCode: 0, output: `ran ${task}\n`, timedOut: false };
+  }
+  async sync(): Promise<ExecResult> {
+    return { exitCode: 0, output: '', timedOut: false };
+  }
+  async local(): Promise<ExecResult> {
+    return { exitCode: 0, output: '', timedOut: false };
+  }
+  async waitBack(): Promise<ExecResult> {
+    return { exitCode: 0, output: '', timedOut: false };
+  }
+  async close(): Promise<void> {}
+}
+
+interface Server {
+  app: FastifyInstance;
+  call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
+}
+
+let dir = '';
+let db: store.Database;
+let releaseFolder = '';
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'hearth-model-'));
+  const made = createPlugin('modelrel', { releasePlugin: true, parentDir: dir });
+  assert.ok(made.ok, JSON.stringify(made.findings));
+  releaseFolder = made.dir!;
+  writeFileSync(join(made.dir!, 'modelrel-release', 'graphs', 'deployment.yaml'), GRAPH);
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function serverOn(transport: ScriptedTransport): Promise<Server> {
+  const app = await buildApp({
+    db,
+    adminToken: TOKEN,
+    deploy: { sliceDelayMs: 0, sliceSize: 100, shutdownGraceMs: 50 },
+    ssh: { keyFile: join(dir, 'no-key'), publicKey: 'ssh-ed25519 AAAA model', fingerprint: 'SHA256:model', transport: transport as unknown as SshTransport },
+  });
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await app.inject({ method: method as never, url: `/api/v1${url}`, headers: { authorization: `Bearer ${TOKEN}` }, ...(body === undefined ? {} : { payload: body as never }) });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined };
+  };
+  return { app, call };
+}
+
+/** What the model knows of the world, beside what the server says. */
+interface Model {
+  cluster: number;
+  nodes: number[];
+  offline: Set<number>;
+  /** The last real run of the default graph: each (node task) outcome, its status; none yet. */
+  lastReal?: { id: number; status: string; outcomes: Map<string, TaskOutcome> };
+}
+
+interface Real {
+  server: Server;
+  transport: ScriptedTransport;
+}
+
+const waitEnd = async (s: Server, id: number): Promise<any> => {
+  const until = Date.now() + 30_000;
+  for (;;) {
+    const d = (await s.call('GET', `/deployments/${id}`)).body;
+    if (d.status !== 'running') return d;
+    assert.ok(Date.now() < until, `run ${id} never ended`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+/** The real state a dry run must leave alone. */
+const realState = async (s: Server, m: Model) => ({
+  cluster: (({ status, deployed_at }) => ({ status, deployed_at }))((await s.call('GET', `/clusters/${m.cluster}`)).body),
+  nodes: (await s.call('GET', `/clusters/${m.cluster}/nodes`)).body.map((n: any) => [n.id, n.status, n.roles, n.pending_roles]),
+});
+
+const outcomesOf = async (s: Server, id: number) => new Map<string, TaskOutcome>((await s.call('GET', `/deployments/${id}/tasks`)).body.map((t: any) => [`${t.node} ${t.task_id}`, t.outcome]));
+
+/** Checked after every step. */
+async function invariants(r: Real, m: Model, nodesBefore: Map<number, NodeState>, ran?: { id: number }): Promise<void> {
+  const s = r.server;
+  for (const d of (await s.call('GET', `/clusters/${m.cluster}/deployments`)).body) {
+    assert.equal(Object.values(d.counts as Record<string, number>).reduce((a, b) => a + b, 0), d.total, `run ${d.id}: counts sum to its tasks`);
+    assert.equal(d.done, d.counts.succeeded, `run ${d.id}: done is what succeeded`);
+  }
+  const cluster = (await s.call('GET', `/clusters/${m.cluster}`)).body;
+  assert.ok((ENVIRONMENT_STATES as readonly string[]).includes(cluster.status), cluster.status);
+  const nodes = (await s.call('GET', `/clusters/${m.cluster}/nodes`)).body as Array<{ id: number; status: string }>;
+  for (const n of nodes) assert.ok((NODE_STATES as readonly string[]).includes(n.status), n.status);
+  if (!ran || !m.lastReal || ran.id !== m.lastReal.id) return;
+  // The run just ended: the environment follows it, and each node its own tasks.
+  const anyError = nodes.some((n) => n.status === 'error');
+  if (m.lastReal.status !== 'interrupted') assert.equal(cluster.status, environmentStateAfterRun(m.lastReal.status as never, anyError), `environment after a ${m.lastReal.status} run`);
+  else assert.equal(cluster.status, 'error');
+  for (const n of nodes) {
+    if (m.offline.has(n.id)) {
+      assert.equal(n.status, 'offline');
+      continue;
+    }
+    const own = TASKS.map((t) => m.lastReal!.outcomes.get(`${n.id} ${t}`)!).filter(Boolean);
+    assert.equal(n.status, nodeStateAfterRun(nodesBefore.get(n.id) ?? 'discovered', own), `node ${n.id} after its tasks ${own.join(',')}`);
+  }
+}
+
+const nodeStates = async (s: Server, m: Model) => new Map<number, NodeState>((await s.call('GET', `/clusters/${m.cluster}/nodes`)).body.map((n: any) => [n.id, m.offline.has(n.id) ? 'offline' : n.status]));
+
+abstract class Step implements fc.AsyncCommand<Model, Real> {
+  check(_m: Readonly<Model>): boolean {
+    return true;
+  }
+  abstract run(m: Model, r: Real): Promise<void>;
+  abstract toString(): string;
+}
+
+class RealDeploy extends Step {
+  constructor(readonly failAt?: { node: number; task: string }) {
+    super();
+  }
+  async run(m: Model, r: Real) {
+    const before = await nodeStates(r.server, m);
+    r.transport.started = [];
+    r.transport.failing = new Set(this.failAt ? [`${m.nodes[this.failAt.node]} ${this.failAt.task}`] : []);
+    const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: false });
+    if (m.offline.size) {
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'deploy/nodes-offline');
+      assert.deepEqual(res.body.details.nodes.map((n: any) => n.id).sort(), [...m.offline].sort());
+      return invariants(r, m, before);
+    }
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const d = await waitEnd(r.server, res.body.id);
+    m.lastReal = { id: d.id, status: d.status, outcomes: await outcomesOf(r.server, d.id) };
+    if (!this.failAt) assert.equal(d.counts.failed, 0);
+    await invariants(r, m, before, { id: d.id });
+  }
+  toString() {
+    return `RealDeploy(${this.failAt ? `${this.failAt.task} fails on node #${this.failAt.node}` : 'all succeed'})`;
+  }
+}
+
+class DryRun extends Step {
+  async run(m: Model, r: Real) {
+    const before = await realState(r.server, m);
+    r.transport.started = [];
+    const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: true });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal((await waitEnd(r.server, res.body.id)).mode, 'dry-run');
+    assert.deepEqual(await realState(r.server, m), before, 'a dry run changed nothing real');
+    assert.equal(r.transport.started.length, 0, 'a dry run ran nothing');
+    await invariants(r, m, await nodeStates(r.server, m));
+  }
+  toString() {
+    return 'DryRun';
+  }
+}
+
+/** A stop by the operator, or the server's shutdown, while task b runs on every node. */
+class Interrupt extends Step {
+  constructor(readonly how: 'stop' | 'shutdown') {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return m.offline.size === 0;
+  }
+  async run(m: Model, r: Real) {
+    const before = await nodeStates(r.server, m);
+    r.transport.started = [];
+    r.transport.failing = new Set();
+    r.transport.holding = 'b';
+    const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: false });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const until = Date.now() + 20_000;
+    while (r.transport.held < m.nodes.length) {
+      assert.ok(Date.now() < until, 'b never ran on every node');
+      await new Promise((x) => setTimeout(x, 5));
+    }
+    const askedAt = performance.now();
+    if (this.how === 'stop') assert.equal((await r.server.call('POST', `/clusters/${m.cluster}/stop`, { grace_s: 0 })).status, 202);
+    else {
+      await r.server.app.close();
+      r.server = await serverOn(r.transport);
+    }
+    r.transport.holding = undefined;
+    const d = await waitEnd(r.server, res.body.id);
+    assert.equal(d.status, this.how === 'stop' ? 'stopped' : 'interrupted', JSON.stringify(d));
+    assert.ok(r.transport.started.every((x) => x.at < askedAt), `no task started after the ${this.how}`);
+    const outcomes = await outcomesOf(r.server, d.id);
+    for (const n of m.nodes) {
+      assert.equal(outcomes.get(`${n} b`), 'killed');
+      assert.equal(outcomes.get(`${n} c`), 'stopped');
+    }
+    m.lastReal = { id: d.id, status: d.status, outcomes };
+    await invariants(r, m, before, { id: d.id });
+  }
+  toString() {
+    return `Interrupt(${this.how})`;
+  }
+}
+
+class Resume extends Step {
+  async run(m: Model, r: Real) {
+    const before = await nodeStates(r.server, m);
+    r.transport.started = [];
+    r.transport.failing = new Set();
+    const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { resume: true });
+    const resumable = m.lastReal && m.lastReal.status !== 'succeeded';
+    if (!resumable || m.offline.size) {
+      assert.equal(res.status, 409, JSON.stringify(res.body));
+      return invariants(r, m, before);
+    }
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const from = m.lastReal!.outcomes;
+    const d = await waitEnd(r.server, res.body.id);
+    const expected = [...from].filter(([, o]) => o !== 'succeeded' && o !== 'skipped').map(([k]) => k).sort();
+    assert.deepEqual(r.transport.started.map((x) => `${x.node} ${x.task}`).sort(), expected, 'a resume runs exactly what had not succeeded');
+    m.lastReal = { id: d.id, status: d.status, outcomes: await outcomesOf(r.server, d.id) };
+    await invariants(r, m, before, { id: d.id });
+  }
+  toString() {
+    return 'Resume';
+  }
+}
+
+class Reach extends Step {
+  constructor(
+    readonly node: number,
+    readonly offline: boolean,
+  ) {
+    super();
+  }
+  override check(m: Readonly<Model>) {
+    return this.offline !== m.offline.has(m.nodes[this.node]);
+  }
+  async run(m: Model, r: Real) {
+    const id = m.nodes[this.node];
+    const before = (await r.server.call('GET', `/nodes/${id}`)).body.status;
+    if (this.offline) {
+      await real.recordReachError(db, id, { code: 'ssh/unreachable', message: 'the node cannot be reached (No route to host)' }, true);
+      m.offline.add(id);
+      assert.equal((await r.server.call('GET', `/nodes/${id}`)).body.status, 'offline');
+      (m as Model & { wasBefore?: Map<number, string> }).wasBefore ??= new Map();
+      (m as Model & { wasBefore: Map<number, string> }).wasBefore.set(id, before);
+    } else {
+      await real.markReachable(db, id);
+      m.offline.delete(id);
+      const was = (m as Model & { wasBefore?: Map<number, string> }).wasBefore?.get(id);
+      assert.equal((await r.server.call('GET', `/nodes/${id}`)).body.status, was, 'back online, it is what it was before');
+    }
+    await invariants(r, m, await nodeStates(r.server, m));
+  }
+  toString() {
+    return `${this.offline ? 'Offline' : 'Online'}(node #${this.node})`;
+  }
+}
+
+let sequence = 0;
+let releaseId = '';
+
+test('random sequences of runs, stops, shutdowns, resumes and offline nodes: what Hearth says stays true', async () => {
+  db = await store.openStore({ inMemory: true });
+  const setup = await serverOn(new ScriptedTransport());
+  const folder = await setup.call('POST', '/plugins/folders', { path: releaseFolder });
+  assert.equal(folder.status, 201, JSON.stringify(folder.body));
+  releaseId = (await setup.call('GET', '/releases')).body.find((x: any) => x.id.startsWith('modelrel')).id;
+  await setup.app.close();
+  const commands = [
+    fc.option(fc.record({ node: fc.integer({ min: 0, max: 2 }), task: fc.constantFrom(...TASKS) }), { nil: undefined }).map((f) => new RealDeploy(f)),
+    fc.constant(new DryRun()),
+    fc.constantFrom('stop' as const, 'shutdown' as const).map((h) => new Interrupt(h)),
+    fc.constant(new Resume()),
+    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([n, off]) => new Reach(n, off)),
+  ];
+  await fc.assert(
+    fc.asyncProperty(fc.commands(commands, { maxCommands: 7 }), async (cmds) => {
+      // One database and release for every sequence (opening them is most of the cost); each
+      // sequence has an environment and three nodes of its own.
+      const transport = new ScriptedTransport();
+      const r: Real = { server: await serverOn(transport), transport };
+      try {
+        const cluster = (await r.server.call('POST', '/clusters', { name: `model-${++sequence}`, release_id: releaseId, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] })).body.id;
+        const nodes: number[] = [];
+        for (const i of [1, 2, 3]) nodes.push(await real.insertRealNode(db, { name: `host-${sequence}-${i}`, address: `192.0.2.${sequence % 250}`, sshUser: 'root', sshPort: 1000 + i, hostKey: 'ssh-ed25519 AAAA', facts: {}, hardware: {}, clusterId: cluster }));
+        const assigned = await r.server.call('POST', `/clusters/${cluster}/nodes`, { assignments: [{ node_id: nodes[0], roles: ['controller'] }, { node_id: nodes[1], roles: ['compute'] }, { node_id: nodes[2], roles: ['compute'] }] });
+        assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
+        await fc.asyncModelRun(() => ({ model: { cluster, nodes, offline: new Set<number>() }, real: r }), cmds);
+      } finally {
+        await r.server.app.close();
+      }
+    }),
+    { ...runs(8), endOnFailure: true, includeErrorInReport: true },
+  ).finally(() => db.close());
+});
