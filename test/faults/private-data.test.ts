@@ -71,6 +71,32 @@ function hearth(args: string[], env: Record<string, string> = {}): { status: num
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 
+test('PGlite\'s own new files (tables, indexes, WAL segments made while it runs) are the owner\'s alone, under umask 0', { timeout: 180_000 }, async () => {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-private-'));
+  const previous = process.umask(0);
+  const store = await import('../../src/store/index.js');
+  let db: Awaited<ReturnType<typeof store.openStore>> | undefined;
+  try {
+    for (const thread of [true, false]) {
+      const dataDir = join(root, thread ? 'threaded' : 'in-process');
+      db = await store.openStore({ dataDir, thread });
+      const before = new Set(readdirSync(join(dataDir, 'pgdata', 'pg_wal')));
+      // About 40 MB of rows: new relation files, and WAL segments (16 MB each) made while open.
+      await db.exec(`CREATE TABLE filler AS SELECT g AS id, repeat('x', 1000) AS pad FROM generate_series(1, 40000) g; CREATE INDEX ON filler (id); CHECKPOINT`);
+      const made = readdirSync(join(dataDir, 'pgdata', 'pg_wal')).filter((n) => !before.has(n));
+      assert.ok(made.length > 0, 'new WAL segments were made while the database was open');
+      const open = exposed(dataDir);
+      assert.deepEqual(open.slice(0, 10), [], `${thread ? 'in its thread' : 'on the caller\'s thread'}, while open: ${open.length} entries open to group or others`);
+      await db.close();
+      db = undefined;
+    }
+  } finally {
+    await db?.close();
+    process.umask(previous);
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 for (const umask of [0o000, 0o022]) {
   test(`under umask ${umask.toString(8).padStart(3, '0')}: first start, writes, a dry run, a restart and db import leave nothing of the data folder to others`, { skip, timeout: 300_000 }, async () => {
     const root = mkdtempSync(join(tmpdir(), 'hearth-private-'));
