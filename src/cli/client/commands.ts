@@ -174,12 +174,12 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
     });
   });
 
-export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean }) =>
+export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean; skipOffline?: boolean }) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
     const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
     if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
-    const d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}) } });
+    const d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}), ...(o.skipOffline ? { skip_offline: true } : {}) } });
     const { awaitEnd, follow, printOutcome } = await import('./follow.js');
     if (o.wait === false && !o.follow) return print(o.json, d, () => `started ${d.dry_run ? 'dry run' : 'deployment'} ${d.id} (hearth deployment follow ${d.id} watches it)\n`);
     const end = o.follow ? await follow(c, d, o.json ?? false) : await awaitEnd(c, d, o.json ?? false);
