@@ -94,6 +94,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/deploy/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a deployment would run, before it runs: per node, each task of the graph, whether it runs and why (no condition, a lifecycle condition with the data that changed since the last deployment, a false condition, a marker, a task that succeeded in the run being resumed) */
+        get: operations["getClustersByIdDeployPlan"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/deployments": {
         parameters: {
             query?: never;
@@ -964,6 +981,84 @@ export interface components {
                 tasks: number;
             };
         };
+        DeployPlan: {
+            counts: {
+                /** @description stages, groups and tasks of type skipped: they run nothing */
+                markers: number;
+                nodes: number;
+                /** @description nodes with a task that runs */
+                nodes_run: number;
+                /** @description tasks that will run */
+                run: number;
+                /** @description tasks that will not (condition false, or succeeded in the run resumed) */
+                skipped: number;
+            };
+            /** @description a dependency cycle: nothing can run */
+            cycle: {
+                node: string;
+                task: string;
+            }[] | null;
+            /** @description the deployment whose state lifecycle conditions compare with (the last successful one) */
+            deployed_by: number | null;
+            findings: components["schemas"]["Finding"][];
+            /** @description nothing was deployed yet: every lifecycle condition (changed, new, ...) holds */
+            first_deployment: boolean;
+            graph_type: string;
+            /** @description tasks of the graph's master node (Fuel's master), when it has any */
+            master: {
+                counts: {
+                    /** @description stages, groups and tasks of type skipped: they run nothing */
+                    markers: number;
+                    /** @description tasks that will run */
+                    run: number;
+                    /** @description tasks that will not (condition false, or succeeded in the run resumed) */
+                    skipped: number;
+                };
+                /** @description in the order the runner may start them */
+                tasks: {
+                    /**
+                     * @description why, as a word: no condition; its condition holds or not; a marker that runs nothing; succeeded in the run being resumed
+                     * @enum {string}
+                     */
+                    cause: "no_condition" | "condition_true" | "condition_false" | "marker" | "resumed";
+                    id: string;
+                    /** @description why, in words: 'changed($.uid): the node is new', 'changed($.network_metadata.nodes): 1 node added (…)', 'no condition: runs on every deployment', … */
+                    reason: string;
+                    runs: boolean;
+                    type: string;
+                }[];
+            } | null;
+            nodes: {
+                counts: {
+                    /** @description stages, groups and tasks of type skipped: they run nothing */
+                    markers: number;
+                    /** @description tasks that will run */
+                    run: number;
+                    /** @description tasks that will not (condition false, or succeeded in the run resumed) */
+                    skipped: number;
+                };
+                id: number;
+                name: string;
+                /** @description not in the last deployment */
+                new: boolean;
+                roles: string[];
+                /** @description in the order the runner may start them */
+                tasks: {
+                    /**
+                     * @description why, as a word: no condition; its condition holds or not; a marker that runs nothing; succeeded in the run being resumed
+                     * @enum {string}
+                     */
+                    cause: "no_condition" | "condition_true" | "condition_false" | "marker" | "resumed";
+                    id: string;
+                    /** @description why, in words: 'changed($.uid): the node is new', 'changed($.network_metadata.nodes): 1 node added (…)', 'no condition: runs on every deployment', … */
+                    reason: string;
+                    runs: boolean;
+                    type: string;
+                }[];
+            }[];
+            /** @description with resume=true: the deployment this run would continue */
+            resumes: number | null;
+        };
         Error: {
             /** @description stable, kebab-case, grouped by area */
             code: string;
@@ -1715,6 +1810,76 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Deployment"];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdDeployPlan: {
+        parameters: {
+            query?: {
+                graph_type?: string;
+                resume?: boolean;
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the plan */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeployPlan"];
                 };
             };
             /** @description the request is malformed or refused by the domain's rules (details say which) */

@@ -234,6 +234,10 @@ test('every route answers as the OpenAPI document says, status and body', { time
   // The estimate from past runs (none yet: timeouts), and a graph type the environment lacks.
   await call('GET', `/api/v1/clusters/${id}/graphs/default/estimate`);
   await call('GET', `/api/v1/clusters/${id}/graphs/no-such-graph/estimate`);
+  // What a deployment would run and why; a graph the environment lacks; a resume with nothing to resume.
+  await call('GET', `/api/v1/clusters/${id}/deploy/plan`);
+  await call('GET', `/api/v1/clusters/${id}/deploy/plan?graph_type=no-such-graph`);
+  await call('GET', `/api/v1/clusters/${id}/deploy/plan?resume=true`);
   const deployment = json(await call('POST', `/api/v1/clusters/${id}/deploy`, { body: { dry_run: true } }));
   await call('GET', `/api/v1/deployments/${deployment.id}/events`, { headers: { accept: 'text/event-stream' } });
   await call('GET', `/api/v1/clusters/${id}/deployments`);

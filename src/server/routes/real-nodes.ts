@@ -14,6 +14,7 @@ import { nodeView } from './nodes.js';
 import { deployRunRoutes } from './deploy-runs.js';
 import { liveOutputRoutes } from './live-output.js';
 import { graphEstimateRoutes } from './graph-estimate.js';
+import { deployPlanRoutes } from './deploy-plan.js';
 import { answer, errors } from './answers.js';
 import { NODE } from './shapes.js';
 
@@ -45,6 +46,7 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   deployRunRoutes(api, ctx);
   liveOutputRoutes(api, ctx);
   graphEstimateRoutes(api, ctx);
+  deployPlanRoutes(api, ctx);
   // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
   // Hearth's SSH key may be settled after the routes are made (start-up work that finishes once the
   // server listens), so each tick looks for it rather than the registration.

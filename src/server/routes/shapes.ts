@@ -401,6 +401,55 @@ export const DEPLOYMENT_GRAPH = {
   },
 } as const;
 
+const PLAN_COUNTS = {
+  type: 'object',
+  required: ['run', 'skipped', 'markers'],
+  additionalProperties: false,
+  properties: { run: { type: 'integer', description: 'tasks that will run' }, skipped: { type: 'integer', description: 'tasks that will not (condition false, or succeeded in the run resumed)' }, markers: { type: 'integer', description: 'stages, groups and tasks of type skipped: they run nothing' } },
+} as const;
+const PLANNED_TASKS = {
+  type: 'array',
+  description: 'in the order the runner may start them',
+  items: {
+    type: 'object',
+    required: ['id', 'runs', 'reason', 'cause', 'type'],
+    additionalProperties: false,
+    properties: {
+      id: STRING,
+      runs: { type: 'boolean' },
+      reason: { type: 'string', description: "why, in words: 'changed($.uid): the node is new', 'changed($.network_metadata.nodes): 1 node added (…)', 'no condition: runs on every deployment', …" },
+      cause: { type: 'string', enum: ['no_condition', 'condition_true', 'condition_false', 'marker', 'resumed'], description: 'why, as a word: no condition; its condition holds or not; a marker that runs nothing; succeeded in the run being resumed' },
+      type: STRING,
+    },
+  },
+} as const;
+
+/** What a deployment will run before it runs (GET /clusters/{id}/deploy/plan). */
+export const DEPLOY_PLAN = {
+  type: 'object',
+  required: ['graph_type', 'first_deployment', 'deployed_by', 'resumes', 'counts', 'nodes', 'master', 'cycle', 'findings'],
+  additionalProperties: false,
+  properties: {
+    graph_type: STRING,
+    first_deployment: { type: 'boolean', description: 'nothing was deployed yet: every lifecycle condition (changed, new, ...) holds' },
+    deployed_by: { type: ['integer', 'null'], description: 'the deployment whose state lifecycle conditions compare with (the last successful one)' },
+    resumes: { type: ['integer', 'null'], description: 'with resume=true: the deployment this run would continue' },
+    counts: { type: 'object', required: ['run', 'nodes_run', 'skipped', 'markers', 'nodes'], additionalProperties: false, properties: { ...PLAN_COUNTS.properties, nodes_run: { type: 'integer', description: 'nodes with a task that runs' }, nodes: { type: 'integer' } } },
+    nodes: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'name', 'roles', 'new', 'counts', 'tasks'],
+        additionalProperties: false,
+        properties: { id: ID, name: STRING, roles: STRINGS, new: { type: 'boolean', description: 'not in the last deployment' }, counts: PLAN_COUNTS, tasks: PLANNED_TASKS },
+      },
+    },
+    master: { type: ['object', 'null'], required: ['counts', 'tasks'], additionalProperties: false, properties: { counts: PLAN_COUNTS, tasks: PLANNED_TASKS }, description: "tasks of the graph's master node (Fuel's master), when it has any" },
+    cycle: { type: ['array', 'null'], items: TASK_PAIR, description: 'a dependency cycle: nothing can run' },
+    findings: FINDINGS,
+  },
+} as const;
+
 /** Every shared shape, by its name in the OpenAPI document's components. */
 export const COMPONENTS: Record<string, object> = {
   Error: ERROR_SCHEMA,
@@ -423,4 +472,5 @@ export const COMPONENTS: Record<string, object> = {
   PluginSection: PLUGIN_SECTION,
   Settings: SETTINGS,
   DeploymentGraph: DEPLOYMENT_GRAPH,
+  DeployPlan: DEPLOY_PLAN,
 };
