@@ -95,7 +95,7 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     const deployed = hearth('env', 'deploy', 'skel-env', '--follow');
     assert.equal(deployed.code, 0, deployed.err + deployed.out);
     // Skipped tasks are counted apart from succeeded ones (issue 25).
-    assert.match(deployed.out, /^deployment \d+: succeeded, \d\/7 tasks succeeded, \d skipped$/m);
+    assert.match(deployed.out, /^deployment \d+: succeeded, \d\/8 tasks succeeded, \d skipped$/m);
     // Debug logging is off: diagnostics is skipped by its condition.
     assert.match(deployed.out, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}skipped {4}diagnostics on hearth-test-\d+$/m);
 

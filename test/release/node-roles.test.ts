@@ -99,10 +99,10 @@ test('the release plugin skeleton works as a release: default graph, a settings 
   const shown = hearth('release', 'show', '--release', dir);
   assert.equal(shown.status, 0, shown.stderr);
   assert.match(shown.stdout, /Settings sections: common/);
-  assert.match(shown.stdout, /\n {2}default {16}4 tasks/);
+  assert.match(shown.stdout, /\n {2}default {16}5 tasks/);
   const { status, graph: g } = graph('--release', dir, '--nodes', 'controller:1,compute:1');
   assert.equal(status, 0);
-  assert.deepEqual(ids(node(g, 'node-1')), ['controller-services', 'diagnostics']);
+  assert.deepEqual(ids(node(g, 'node-1')), ['controller-services', 'controller-nodes', 'diagnostics']);
   assert.deepEqual(ids(node(g, 'node-2')), ['compute-controllers', 'compute-services', 'diagnostics']);
   assert.deepEqual(g.summary.findings.filter((f) => f.severity !== 'info'), []);
 });

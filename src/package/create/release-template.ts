@@ -246,17 +246,40 @@ const DEPLOYMENT = (name: string): string =>
 # Each shell task runs a script of deployment_scripts/ in /etc/hearth/plugins/<name>-<version>/ on
 # the node; the node's deployment data is in /etc/hearth/deployment.yaml.
 # roles: [controller] reaches every controller, the first (primary) one included.`,
-    `- id: controller-services
+    `# Conditions make a redeploy run only what the change needs (Fuel's lifecycle functions compare
+# the deployment data with what was deployed last; on a first deployment everything has changed):
+# adding a compute runs the new compute's tasks and the controllers' node list, nothing else.
+# \`hearth env deploy <env> --plan\` shows what will run and why before anything runs.
+- id: controller-services
   type: shell
   version: 2.0.0
   roles: [controller]
+  # Per-node setup: on a node that is new here. Add the settings the script reads, e.g.
+  # changedAny($.uid, $.debug), to run it again when they change.
+  condition:
+    yaql_exp: "changed($.uid)"
   parameters:
     cmd: bash controller.sh
     timeout: 600
     strategy:
       type: one_by_one
+# Each controller keeps the list of the environment's nodes (from the deployment data:
+# hearth.nodes), written again whenever a node joins or leaves.
+- id: controller-nodes
+  type: upload_file
+  version: 2.0.0
+  roles: [controller]
+  requires: [controller-services]
+  condition:
+    yaql_exp: "changed($.network_metadata.nodes)"
+  parameters:
+    path: /etc/hearth-release/${name}/nodes.json
+    data:
+      yaql_exp: "$.hearth.nodes.select({name => $.name, address => $.address, roles => $.roles})"
+    timeout: 60
 # Once every controller is configured, each compute is told their addresses (from the
-# deployment data: hearth.nodes) in a file compute-services reads.
+# deployment data: hearth.nodes) in a file compute-services reads: on a new compute, and on
+# every compute when the controllers change.
 - id: compute-controllers
   type: upload_file
   version: 2.0.0
@@ -264,6 +287,8 @@ const DEPLOYMENT = (name: string): string =>
   cross-depends:
     - name: controller-services
       role: [controller]
+  condition:
+    yaql_exp: "changedAny($.uid, $.network_metadata.nodes.values().where('controller' in $.node_roles or 'primary-controller' in $.node_roles).select($.uid))"
   parameters:
     path: /etc/hearth-release/${name}/controllers.json
     data:
@@ -274,6 +299,8 @@ const DEPLOYMENT = (name: string): string =>
   version: 2.0.0
   roles: [compute]
   requires: [compute-controllers]
+  condition:
+    yaql_exp: "changedAny($.uid, $.network_metadata.nodes.values().where('controller' in $.node_roles or 'primary-controller' in $.node_roles).select($.uid))"
   parameters:
     cmd: bash compute.sh
     timeout: 600
