@@ -174,9 +174,10 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
     });
   });
 
-export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean; skipOffline?: boolean }) =>
+export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean; skipOffline?: boolean; plan?: boolean }) =>
   run(o, async (c) => {
     const id = await clusterId(c, ref);
+    if (o.plan) return (await import('./plan.js')).printPlan(c, id, o);
     const maxParallel = o.maxParallel === undefined ? undefined : Number(o.maxParallel);
     if (maxParallel !== undefined && !(Number.isInteger(maxParallel) && maxParallel >= 1 && maxParallel <= 1000)) throw usage('--max-parallel must be a whole number from 1 to 1000');
     const d = await c.call('post', '/clusters/{id}/deploy', { params: { id }, body: { ...(o.graph ? { graph_type: o.graph } : {}), ...(o.dryRun !== undefined ? { dry_run: o.dryRun } : {}), ...(maxParallel ? { max_parallel: maxParallel } : {}), ...(o.resume ? { resume: true } : {}), ...(o.skipOffline ? { skip_offline: true } : {}) } });

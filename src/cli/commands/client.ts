@@ -79,6 +79,7 @@ function registerEnvironments(program: Command): void {
       .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default 50)')
       .option('--follow', 'print each task as it ends (time, outcome, task, node name), failures with their output, and "still running" for a task silent 30 s; exit status 0 only when the run succeeded')
       .option('--resume', 'run only what the last (failed, stopped or interrupted) real deployment did not finish')
+      .option('--plan', 'run nothing: print, per node, each task that would run (+) and each that would not, with why (conditions and the data that changed, new nodes, --resume); --json for the plan as the API gives it')
       .option('--skip-offline', 'leave offline nodes out of a real run (the run lists them) instead of refusing'),
   ).action(async (ref, o) => (await load()).envDeploy(ref, o));
   remote(
