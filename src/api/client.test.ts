@@ -38,7 +38,7 @@ test('a typed call hands its transport the method, the URL and the body', async 
 /** Never run: the type check holds these to the document (each expected error must occur). */
 export async function typeChecks(call: ReturnType<typeof typedCaller>): Promise<unknown[]> {
   const cluster: Schemas['Cluster'] = await call('get', '/clusters/{id}', { params: { id: 1 } });
-  const deleted: undefined = await call('delete', '/clusters/{id}', { params: { id: 1 } });
+  const deleted: undefined = await call('delete', '/nodes/{id}', { params: { id: 1 } });
   const started: Schemas['Deployment'] = await call('post', '/clusters/{id}/deploy', { params: { id: 1 }, body: { dry_run: true } });
   // @ts-expect-error the path has a parameter, so params are required
   await call('get', '/clusters/{id}');

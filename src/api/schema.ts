@@ -34,7 +34,7 @@ export interface paths {
         get: operations["getClustersById"];
         put?: never;
         post?: never;
-        /** Delete an environment (its nodes return to the unassigned pool) */
+        /** Delete an environment (its nodes return to the unassigned pool). With nodes deployed on real hosts, say clean: true runs the deletion graph on them first (the environment is removing, deleted when it succeeded; 202 with the run), false deletes it now, the hosts keeping what was deployed */
         delete: operations["deleteClustersById"];
         options?: never;
         head?: never;
@@ -208,7 +208,8 @@ export interface paths {
         put?: never;
         /** Assign nodes to the environment with pending roles (role rules enforced); with dry_run=true, only say what the rules find */
         post: operations["postClustersByIdNodes"];
-        delete?: never;
+        /** Remove nodes from the environment: deployed ones are cleaned first (the deletion graph runs on them alone; they are removing meanwhile and leave when it succeeded; 202 with the run), the others leave at once (200); clean: false forgets deployed ones without running anything */
+        delete: operations["deleteClustersByIdNodes"];
         options?: never;
         head?: never;
         patch?: never;
@@ -223,7 +224,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Take nodes out of the environment */
+        /** Take nodes out of the environment, as DELETE /clusters/{id}/nodes does (deployed nodes are cleaned by the deletion graph first and stay, removing, until it succeeded); answers the nodes still in the environment */
         post: operations["postClustersByIdNodesUnassign"];
         delete?: never;
         options?: never;
@@ -1495,7 +1496,9 @@ export interface operations {
     };
     deleteClustersById: {
         parameters: {
-            query?: never;
+            query?: {
+                clean?: boolean;
+            };
             header?: never;
             path: {
                 id: number;
@@ -1504,6 +1507,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description the deletion graph runs on the deployed nodes; the environment is deleted when it succeeded */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description deployed nodes the deletion graph runs on (status removing); each leaves the environment when it succeeded on it */
+                        cleaning: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description the deletion run to follow (GET /deployments/{id}), or null when nothing runs */
+                        deployment: components["schemas"]["Deployment"] | null;
+                        /** @description nodes that left the environment at once (never deployed, simulated, or forgotten with clean: false) */
+                        left: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description what happens, in plain words */
+                        message: string;
+                        /** @description the nodes still in the environment (those being cleaned among them) */
+                        nodes: components["schemas"]["Node"][];
+                        /** @description deployed nodes forgotten without cleaning (clean: false): their hosts keep what was deployed */
+                        not_cleaned: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
             /** @description deleted */
             204: {
                 headers: {
@@ -2363,6 +2397,134 @@ export interface operations {
             };
         };
     };
+    deleteClustersByIdNodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description run the deletion graph on deployed nodes first (default true); false forgets them, their hosts keep what was deployed */
+                    clean?: boolean;
+                    node_ids: number[];
+                };
+            };
+        };
+        responses: {
+            /** @description done: every node left at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description deployed nodes the deletion graph runs on (status removing); each leaves the environment when it succeeded on it */
+                        cleaning: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description the deletion run to follow (GET /deployments/{id}), or null when nothing runs */
+                        deployment: components["schemas"]["Deployment"] | null;
+                        /** @description nodes that left the environment at once (never deployed, simulated, or forgotten with clean: false) */
+                        left: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description what happens, in plain words */
+                        message: string;
+                        /** @description the nodes still in the environment (those being cleaned among them) */
+                        nodes: components["schemas"]["Node"][];
+                        /** @description deployed nodes forgotten without cleaning (clean: false): their hosts keep what was deployed */
+                        not_cleaned: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the deletion graph runs on the deployed nodes: follow the deployment */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description deployed nodes the deletion graph runs on (status removing); each leaves the environment when it succeeded on it */
+                        cleaning: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description the deletion run to follow (GET /deployments/{id}), or null when nothing runs */
+                        deployment: components["schemas"]["Deployment"] | null;
+                        /** @description nodes that left the environment at once (never deployed, simulated, or forgotten with clean: false) */
+                        left: {
+                            id: number;
+                            name: string;
+                        }[];
+                        /** @description what happens, in plain words */
+                        message: string;
+                        /** @description the nodes still in the environment (those being cleaned among them) */
+                        nodes: components["schemas"]["Node"][];
+                        /** @description deployed nodes forgotten without cleaning (clean: false): their hosts keep what was deployed */
+                        not_cleaned: {
+                            id: number;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postClustersByIdNodesUnassign: {
         parameters: {
             query?: never;
@@ -2375,12 +2537,14 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description run the deletion graph on deployed nodes first (default true); false forgets them, their hosts keep what was deployed */
+                    clean?: boolean;
                     node_ids: number[];
                 };
             };
         };
         responses: {
-            /** @description the nodes left in the environment */
+            /** @description the nodes left in the environment (those being cleaned among them, removing) */
             200: {
                 headers: {
                     [name: string]: unknown;

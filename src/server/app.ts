@@ -36,6 +36,7 @@ import { pluginRoutes } from './routes/plugins.js';
 import { clusterRoutes } from './routes/clusters.js';
 import { nodeRoutes } from './routes/nodes.js';
 import { deploymentRoutes } from './routes/deployments.js';
+import { nodeRemovalRoutes } from './routes/node-removal.js';
 import { templateRoutes } from './routes/templates.js';
 import { realNodeRoutes } from './routes/real-nodes.js';
 import { repositoryRoutes } from './routes/repositories.js';
@@ -251,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clusterRoutes(api, ctx);
     nodeRoutes(api, ctx);
     deploymentRoutes(api, ctx);
+    nodeRemovalRoutes(api, ctx);
     templateRoutes(api, ctx);
     realNodeRoutes(api, ctx);
   }, { prefix: '/api/v1' });

@@ -115,13 +115,6 @@ export const envShow = (ref: string, o: ServerOptions) =>
     );
   });
 
-export const envDelete = (ref: string, o: ServerOptions) =>
-  run(o, async (c) => {
-    const id = await clusterId(c, ref);
-    await c.call('delete', '/clusters/{id}', { params: { id } });
-    if (!o.json) process.stdout.write(`deleted environment ${ref}\n`);
-  });
-
 /** `--set section.field=value` (value read as JSON when it parses, else as text). */
 function parseSet(items: string[]): Record<string, Record<string, { value: unknown }>> {
   const out: Record<string, Record<string, { value: unknown }>> = {};
@@ -239,11 +232,4 @@ export const nodeAssign = (ref: string, o: ServerOptions & { node: string[] }) =
     // Without dry_run the answer is always the environment's nodes.
     const nodes = 'nodes' in res ? res.nodes : [];
     print(o.json, res, () => table(['node', 'name', 'roles', 'pending roles'], nodes.map((n) => [n.id, n.name, n.roles, n.pending_roles])) + res.findings.map((f) => `${f.severity} ${f.code}: ${f.message}\n`).join(''));
-  });
-
-export const nodeUnassign = (ref: string, ids: string[], o: ServerOptions) =>
-  run(o, async (c) => {
-    if (!ids.length || ids.some((x) => !/^\d+$/.test(x))) throw usage('node unassign needs node ids');
-    const res = await c.call('post', '/clusters/{id}/nodes/unassign', { params: { id: await clusterId(c, ref) }, body: { node_ids: ids.map(Number) } });
-    print(o.json, res, () => `unassigned ${ids.join(', ')}\n`);
   });

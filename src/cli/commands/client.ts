@@ -57,7 +57,15 @@ function registerEnvironments(program: Command): void {
   );
   remote(env.command('list').description('List environments')).action(async (o) => (await load()).envList(o));
   remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')).action(async (ref, o) => (await load()).envShow(ref, o));
-  remote(env.command('delete').argument('<env>', 'id or name').description('Delete an environment')).action(async (ref, o) => (await load()).envDelete(ref, o));
+  remote(
+    env
+      .command('delete')
+      .argument('<env>', 'id or name')
+      .description('Delete an environment; with deployed nodes say --clean (the deletion graph runs on them first) or --no-clean')
+      .option('--clean', 'run the deletion graph on its deployed nodes first; it is deleted when that succeeded')
+      .option('--no-clean', 'delete it now: the hosts keep what was deployed')
+      .option('--wait', 'with --clean, wait for the deletion graph and say how it ended'),
+  ).action(async (ref, o) => (await import('../client/node-removal.js')).envDelete(ref, o));
   remote(
     env
       .command('settings')
@@ -129,7 +137,16 @@ function registerNodes(program: Command): void {
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
   );
-  remote(node.command('unassign').argument('<env>', 'id or name').argument('<ids...>').description('Take nodes out of an environment')).action(async (ref, ids, o) => (await load()).nodeUnassign(ref, ids, o));
+  remote(
+    node
+      .command('unassign')
+      .alias('remove')
+      .argument('<env>', 'id or name')
+      .argument('<ids...>', 'node ids or names')
+      .description('Take nodes out of an environment: deployed ones are cleaned by the deletion graph first, and leave when it succeeded')
+      .option('--no-clean', 'forget deployed nodes without running anything: the hosts keep what was deployed')
+      .option('--wait', 'wait for the deletion graph and say how it ended on each node'),
+  ).action(async (ref, ids, o) => (await import('../client/node-removal.js')).nodeUnassign(ref, ids, o));
 }
 
 function registerDeployments(program: Command): void {

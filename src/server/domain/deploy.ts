@@ -94,6 +94,7 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
   if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive, presence.id))) cluster = await clusterOr404(tx, clusterId);
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
+  if (await beingRemoved(tx, presence, cluster)) throw new HttpError(409, 'cluster/removing', `environment '${cluster.name}' is being removed: the deletion graph is running on its nodes`, { hint: 'wait for that run to end (hearth deployment list --env <env>)' });
   // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
   // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
   const withRoles = (await store.listNodes(tx, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
@@ -124,6 +125,16 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
   if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
   return { cluster, graph, order: graph.order, nodes, composition, offline };
+}
+
+/**
+ * An environment `removing` while its deletion run is running (node-removal.ts). One whose run's
+ * server died is `removing` with no run: it may be removed again, or deployed.
+ */
+export async function beingRemoved(tx: store.Queryable, presence: store.Presence, cluster: store.ClusterRecord): Promise<boolean> {
+  if (cluster.status !== 'removing') return false;
+  await store.failInterruptedDeployments(tx, presence.alive, presence.id);
+  return (await tx.query(`SELECT 1 FROM deployments WHERE cluster_id = $1 AND status = 'running' LIMIT 1`, [cluster.id])).length > 0;
 }
 
 async function refuseOffline(q: store.Queryable, clusterName: string, offline: store.NodeRecord[]): Promise<HttpError> {

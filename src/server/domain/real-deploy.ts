@@ -23,6 +23,7 @@ import { runReports } from './run-reports.js';
 import { keepLiveOutput } from './live-output.js';
 import { deploymentData, refuseMissingFiles, settingsOf, sourcesOf, targetsOf } from './real-plan.js';
 import type { PluginFiles } from './plugin-files.js';
+import { endRemoval, type Removal } from './removal-end.js';
 
 export interface RealDeployOptions {
   transport: Transport;
@@ -37,6 +38,8 @@ export interface RealDeployOptions {
   skipOffline?: boolean;
   /** Run on these nodes only (a graph run on the nodes chosen). */
   only?: readonly number[];
+  /** A deletion run removing these nodes (node-removal.ts): `removing` meanwhile, out of the environment when it succeeded on them. */
+  removal?: Removal;
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -105,6 +108,10 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.beginRunOnNodes(tx, nodes.map((n) => n.id));
+    if (options.removal) {
+      await real.setNodeStatus(tx, [...options.removal.nodes], 'removing');
+      if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
+    }
     const settings = settingsOf(cluster.attributes);
     return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
   });
@@ -257,6 +264,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
         });
       } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? environmentStateAfterRun(outcome.status, anyInError) : p.statusBefore });
       for (const state of new Set(after.values())) await real.setNodeStatus(tx, ids.filter((id) => after.get(id) === state), state);
+      if (options.removal) await endRemoval(tx, p.cluster.id, options.removal, after);
     }),
     (err, failures) => {
       if (failures === 1 || failures % 10 === 0) options.log?.error({ err, deployment: p.id, failures }, `deployment ${p.id}: its end could not be recorded; trying again`);

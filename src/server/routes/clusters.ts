@@ -10,6 +10,7 @@ import { clusterOr404, composeCluster, composeWith, settingsTreeOf, storedReleas
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
+import { REMOVAL, deleteEnvironment } from './node-removal.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { CLUSTER, PLUGIN_SECTION, ROLE, SETTINGS, WIZARD_STATE } from './shapes.js';
@@ -147,16 +148,23 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     clusterSummary(await ctx.db.transaction((tx) => resetEnvironment(tx, req.params.id))),
   );
 
-  api.delete<{ Params: { id: number } }>('/clusters/:id', { schema: { summary: 'Delete an environment (its nodes return to the unassigned pool)', tags: ['clusters'], params: clusterIdParam, response: { 204: noContent('deleted'), ...errors(404, 409) } } }, async (req, reply) => {
-    await ctx.db.transaction(async (tx) => {
-      const c = await clusterOr404(tx, req.params.id, { lock: true });
-      if (c.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${c.name}' is being deployed`, { hint: 'wait for the deployment to finish' });
-      const nodes = await store.listNodes(tx, { clusterId: c.id });
-      await store.unassignNodes(tx, nodes.map((n) => n.id));
-      await store.deleteCluster(tx, c.id);
-    });
-    return reply.status(204).send();
-  });
+  api.delete<{ Params: { id: number }; Querystring: { clean?: boolean } }>(
+    '/clusters/:id',
+    {
+      schema: {
+        summary:
+          'Delete an environment (its nodes return to the unassigned pool). With nodes deployed on real hosts, say clean: true runs the deletion graph on them first (the environment is removing, deleted when it succeeded; 202 with the run), false deletes it now, the hosts keeping what was deployed',
+        tags: ['clusters'],
+        params: clusterIdParam,
+        querystring: { type: 'object', properties: { clean: { type: 'boolean', description: 'required when nodes are deployed on real hosts: clean them first (true) or not (false)' } } },
+        response: { 202: answer('the deletion graph runs on the deployed nodes; the environment is deleted when it succeeded', REMOVAL), 204: noContent('deleted'), ...errors(404, 409) },
+      },
+    },
+    async (req, reply) => {
+      const r = await deleteEnvironment(ctx, req.log, req.params.id, req.query.clean);
+      return 'deleted' in r ? reply.status(204).send() : reply.status(202).send(r);
+    },
+  );
 
   api.get<{ Params: { id: number } }>('/clusters/:id/attributes', { config: PUBLIC_READ, schema: { summary: 'Settings, with a section per plugin (enabled, chosen version, versions available)', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('settings and plugin sections', ATTRIBUTES), ...errors(404) } } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);

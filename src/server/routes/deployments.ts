@@ -9,11 +9,12 @@ import { clusterOr404 } from '../domain/environment.js';
 import { refuseSimulated, simulatedNodes, startDeployment } from '../domain/deploy.js';
 import { registryOf, startRealDeployment } from '../domain/real-deploy.js';
 import { accessContext } from './real-nodes.js';
+import type { Removal } from '../domain/removal-end.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, DEPLOYMENT_GRAPH } from './shapes.js';
-import { outcomeOfStored, type RunCounts } from '../../core/lifecycle/index.js';
+import type { RunCounts } from '../../core/lifecycle/index.js';
 
 const GRAPH_TYPE = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
 
@@ -69,7 +70,7 @@ interface RunBody {
  * node is simulated). Both routes start runs here, so a graph run and a deployment meet the same
  * checks and answer the same shape.
  */
-async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody) {
+export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody, extra: { removal?: Removal } = {}) {
   let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
   if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
   if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
@@ -92,6 +93,7 @@ async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: numb
       ...(body.resume ? { resume: true } : {}),
       ...(body.skip_offline ? { skipOffline: true } : {}),
       ...(body.nodes ? { only: body.nodes } : {}),
+      ...(extra.removal ? { removal: extra.removal } : {}),
     });
   } else id = await startDeployment(ctx.db, ctx.presence, clusterId, graphType, { ...ctx.deploy, ...(body.simulate_failure ? { failAt: body.simulate_failure.task } : {}), ...(body.nodes ? { only: body.nodes } : {}) });
   return deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord);

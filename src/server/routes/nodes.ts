@@ -12,6 +12,7 @@ import { accessContext, nodeViews } from './real-nodes.js';
 import { NAME, clusterIdParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { FINDING, NODE, NODES } from './shapes.js';
+import { REMOVE_BODY, removeNodes } from './node-removal.js';
 
 const REGISTERED = {
   type: 'object',
@@ -162,27 +163,23 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number }; Body: { node_ids: number[] } }>(
+  api.post<{ Params: { id: number }; Body: { node_ids: number[]; clean?: boolean } }>(
     '/clusters/:id/nodes/unassign',
     {
       schema: {
-        summary: 'Take nodes out of the environment',
+        summary:
+          'Take nodes out of the environment, as DELETE /clusters/{id}/nodes does (deployed nodes are cleaned by the deletion graph first and stay, removing, until it succeeded); answers the nodes still in the environment',
         tags: ['nodes'],
         params: clusterIdParam,
-        body: { type: 'object', required: ['node_ids'], additionalProperties: false, properties: { node_ids: { type: 'array', minItems: 1, maxItems: 5000, items: { type: 'integer', minimum: 1, maximum: 2147483647 } } } },
-        response: { 200: answer('the nodes left in the environment', NODES), ...errors(404, 409) },
+        body: REMOVE_BODY,
+        response: { 200: answer('the nodes left in the environment (those being cleaned among them, removing)', NODES), ...errors(404, 409) },
       },
     },
-    async (req) => {
-      await ctx.db.transaction(async (tx) => {
-        const cluster = await clusterOr404(tx, req.params.id, { lock: true });
-        if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed`);
-        const nodes = await store.getNodes(tx, req.body.node_ids);
-        const foreign = req.body.node_ids.filter((id) => !nodes.some((n) => n.id === id && n.clusterId === cluster.id));
-        if (foreign.length) throw new HttpError(404, 'node/not-in-cluster', `node ${foreign.join(', ')} is not in environment '${cluster.name}'`);
-        await store.unassignNodes(tx, req.body.node_ids);
-      });
-      return nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id }));
+    async (req, reply) => {
+      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true);
+      // The run to follow, for clients that read headers; DELETE /clusters/{id}/nodes answers it in full.
+      if (removal.deployment) reply.header('hearth-deployment', String(removal.deployment.id));
+      return removal.nodes;
     },
   );
 }
