@@ -145,6 +145,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A live stream (Server-Sent Events) of an environment: `environment` (a Cluster), `node` (a Node) and `deployment` (a Deployment) events, each object's current state first, then whenever one changes (a run started or ended anywhere, a node gone offline); a node that left the environment is sent once more as it is now; `end` when the environment is deleted */
+        get: operations["getClustersByIdEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{id}/graphs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The graph types of the environment's release with its enabled plugins (default first): what POST /clusters/{id}/graphs/{type}/run can run */
+        get: operations["getClustersByIdGraphs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/graphs/{type}": {
         parameters: {
             query?: never;
@@ -1079,6 +1113,14 @@ export interface components {
             severity: "error" | "warning" | "info";
         } & {
             [key: string]: unknown;
+        };
+        GraphType: {
+            /** @description its name, when the release or a plugin gives one */
+            name?: string;
+            /** @description tasks the graph declares (before it is expanded per node) */
+            tasks: number;
+            /** @description the graph type, as POST /clusters/{id}/graphs/{type}/run takes it */
+            type: string;
         };
         Node: {
             address?: string;
@@ -2031,6 +2073,104 @@ export interface operations {
             };
             /** @description no such resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events: `environment` (a Cluster), `node` (a Node; a node deleted meanwhile as {id, status: null, cluster_id: null, deleted: true}), `deployment` (a Deployment), `end` ({id, deleted, message}); a comment line every 15 s of quiet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many at once from this client (open event streams): close some first */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdGraphs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its graph types */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphType"][];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -79,7 +79,7 @@ function routeOf(method: string, url: string): string {
 const patternRegExp = (pattern: string): RegExp => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+').replace(/\*$/, '.*')}$`);
 
 /** One request; its answer is checked against the document before the walk goes on. */
-async function call(method: string, url: string, options: { body?: unknown; raw?: Buffer; token?: string | null; headers?: Record<string, string> } = {}): Promise<Answer> {
+async function call(method: string, url: string, options: { body?: unknown; raw?: Buffer; token?: string | null; headers?: Record<string, string>; until?: (text: string) => boolean } = {}): Promise<Answer> {
   const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
   if (options.token !== null) headers.authorization = `Bearer ${options.token ?? TOKEN}`;
   let body: string | Buffer | undefined;
@@ -91,11 +91,29 @@ async function call(method: string, url: string, options: { body?: unknown; raw?
     headers['content-type'] = 'application/json';
   }
   const res = await fetch(`${server.url}${url}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-  const text = await res.text();
+  const text = options.until ? await readUntil(res, options.until) : await res.text();
   const contentType = (res.headers.get('content-type') ?? '').split(';')[0].trim();
   const answer: Answer = { status: res.status, contentType, text, body: contentType.endsWith('json') && text ? JSON.parse(text) : text };
   check(method, url, answer, options.raw ? undefined : options.body);
   return answer;
+}
+
+/** A stream that does not end (an environment's) is read until `until` holds of its text (10 s at most), then closed. */
+async function readUntil(res: Response, until: (text: string) => boolean): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  const deadline = Date.now() + 10_000;
+  let text = '';
+  try {
+    while (!until(text) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return text.slice(0, text.lastIndexOf('\n\n') + 2);
 }
 
 function check(method: string, url: string, answer: Answer, sent?: unknown): void {
@@ -128,11 +146,17 @@ function check(method: string, url: string, answer: Answer, sent?: unknown): voi
   }
 }
 
-/** The live stream's events carry the documented shapes: `task` a TaskRun, `deployment` and `end` a Deployment. */
+/**
+ * The live streams' events carry the documented shapes: a deployment's `task` a TaskRun,
+ * `deployment` and `end` a Deployment; an environment's `environment` a Cluster, `node` a Node,
+ * `deployment` a Deployment (it does not end while the environment lives).
+ */
 function checkEvents(route: string, text: string): void {
-  const shapes: Record<string, string> = { task: 'TaskRun', deployment: 'Deployment', end: 'Deployment' };
+  const environment = route.endsWith('/clusters/:id/events');
+  const shapes: Record<string, string> = environment ? { environment: 'Cluster', node: 'Node', deployment: 'Deployment' } : { task: 'TaskRun', deployment: 'Deployment', end: 'Deployment' };
   const events = text.split('\n\n').filter(Boolean).map((block) => ({ event: /^event: (.*)$/m.exec(block)?.[1] ?? '', data: /^data: (.*)$/m.exec(block)?.[1] ?? '' }));
-  if (!events.some((e) => e.event === 'end')) problems.push(`${route}: the stream ended without an end event`);
+  if (!environment && !events.some((e) => e.event === 'end')) problems.push(`${route}: the stream ended without an end event`);
+  for (const shape of environment ? ['environment', 'node', 'deployment'] : []) if (!events.some((e) => e.event === shape)) problems.push(`${route}: no '${shape}' event in the stream's first state`);
   for (const { event, data } of events) {
     const shape = shapes[event];
     if (!shape) continue;
@@ -241,6 +265,12 @@ test('every route answers as the OpenAPI document says, status and body', { time
   const deployment = json(await call('POST', `/api/v1/clusters/${id}/deploy`, { body: { dry_run: true } }));
   await call('GET', `/api/v1/deployments/${deployment.id}/events`, { headers: { accept: 'text/event-stream' } });
   await call('GET', `/api/v1/clusters/${id}/deployments`);
+  // The environment's live stream: its current state (the environment, its nodes, the last run), then closed.
+  await call('GET', `/api/v1/clusters/${id}/events`, { headers: { accept: 'text/event-stream' }, until: (text) => /event: environment/.test(text) && /event: node/.test(text) && /event: deployment/.test(text) && text.endsWith('\n\n') });
+  await call('GET', '/api/v1/clusters/999999/events', { headers: { accept: 'text/event-stream' } });
+  // The graph types it can run.
+  await call('GET', `/api/v1/clusters/${id}/graphs`);
+  await call('GET', '/api/v1/clusters/999999/graphs');
   await call('GET', `/api/v1/clusters/${id}/deployments/${deployment.id}?tasks=true`);
   await call('GET', `/api/v1/clusters/${id}/deployments/999999`);
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks`);

@@ -6,7 +6,8 @@
  *   last `dropped` event saying why. A client that never read once grew the server by 812 MB for
  *   150 MB of output;
  * - one poll of the database per deployment, shared by all its clients (a feed), not one per
- *   client: 100 streams made every other read 16 times slower;
+ *   client: 100 streams made every other read 16 times slower; an environment's stream
+ *   (environment-events.ts) is a feed of the same kind (PolledFeed);
  * - at most STREAMS_PER_ADDRESS open streams per client address and STREAMS_IN_ALL in all; past
  *   them a stream is refused with 429 before anything is read.
  */
@@ -123,23 +124,20 @@ export interface FeedSource<T extends FeedTask = FeedTask> {
 }
 
 /**
- * One deployment's feed: a single poll loop while anyone follows it, its events fanned out to every
- * client; a client that joins late first gets each task's latest event and the deployment's.
+ * One subject's feed (a deployment, an environment): a single poll loop of the database while
+ * anyone follows it, its events fanned out to every client. A subclass says what one look sends
+ * (`look`, answering false when the subject is over) and what a client joining late is sent first
+ * (`greet`).
  */
-export class DeploymentFeed<T extends FeedTask = FeedTask> {
-  private readonly clients = new Set<EventClient>();
-  // Latest event of each task, in the order they last changed (the snapshot a late client gets).
-  private readonly tasks = new Map<string, { signature: string; text: string }>();
-  private last?: string;
-  private since = new Date(0).toISOString();
+export abstract class PolledFeed {
+  protected readonly clients = new Set<EventClient>();
   private polling = false;
-  private ended = false;
-  private output?: EventEmitter;
-  private readonly onChunk = (chunk: unknown) => this.broadcast(eventText('output', chunk));
+  protected ended = false;
 
   constructor(
-    private readonly source: FeedSource<T>,
+    protected readonly log: { warn(obj: object, msg: string): void },
     private readonly onIdle: () => void,
+    private readonly what: string,
   ) {}
 
   get followers(): number {
@@ -149,13 +147,67 @@ export class DeploymentFeed<T extends FeedTask = FeedTask> {
   join(client: EventClient): void {
     this.clients.add(client);
     client.whenClosed(() => this.clients.delete(client));
-    for (const t of this.tasks.values()) client.send(t.text);
-    if (this.last) client.send(this.last);
+    this.greet(client);
     if (!this.polling) void this.loop();
   }
 
-  private broadcast(text: string): void {
+  protected broadcast(text: string): void {
     for (const c of this.clients) c.send(text);
+  }
+
+  /** Ends every client's stream, with `last` as its last event. */
+  protected endAll(last?: string): void {
+    this.ended = true;
+    for (const c of this.clients) c.end(last);
+  }
+
+  protected abstract greet(client: EventClient): void;
+  /** One look at the database; false when the subject is over (the clients were ended). */
+  protected abstract look(): Promise<boolean>;
+  /** Called when the loop stops (nobody follows, or the subject is over). */
+  protected idle(): void {}
+
+  private async loop(): Promise<void> {
+    this.polling = true;
+    try {
+      while (this.clients.size && !this.ended) {
+        if (!(await this.look())) break;
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    } catch (err) {
+      this.log.warn({ err }, `${this.what} stream ended by an error`);
+      this.endAll();
+    } finally {
+      this.polling = false;
+      this.idle();
+      this.onIdle();
+    }
+  }
+}
+
+/**
+ * One deployment's feed: `task` events as tasks change, `output` chunks of running tasks (when this
+ * server runs it), `deployment` with progress and `end`; a client that joins late first gets each
+ * task's latest event and the deployment's.
+ */
+export class DeploymentFeed<T extends FeedTask = FeedTask> extends PolledFeed {
+  // Latest event of each task, in the order they last changed (the snapshot a late client gets).
+  private readonly tasks = new Map<string, { signature: string; text: string }>();
+  private last?: string;
+  private since = new Date(0).toISOString();
+  private output?: EventEmitter;
+  private readonly onChunk = (chunk: unknown) => this.broadcast(eventText('output', chunk));
+
+  constructor(
+    private readonly source: FeedSource<T>,
+    onIdle: () => void,
+  ) {
+    super(source.log, onIdle, 'deployment');
+  }
+
+  protected greet(client: EventClient): void {
+    for (const t of this.tasks.values()) client.send(t.text);
+    if (this.last) client.send(this.last);
   }
 
   private follow(): void {
@@ -164,51 +216,42 @@ export class DeploymentFeed<T extends FeedTask = FeedTask> {
     this.output?.on('chunk', this.onChunk);
   }
 
-  private async loop(): Promise<void> {
-    this.polling = true;
-    try {
-      while (this.clients.size && !this.ended) {
-        this.follow();
-        // Tasks after the status: a run's last reports are stored before it ends.
-        const { tasks, until, deployment, running } = await this.source.poll(this.since);
-        for (const t of tasks) {
-          const key = `${t.node}\u0000${t.task_id}`;
-          const signature = `${t.status}\u0000${t.attempts}`;
-          if (this.tasks.get(key)?.signature === signature) continue;
-          const text = eventText('task', this.source.taskView(t));
-          this.tasks.delete(key);
-          this.tasks.set(key, { signature, text });
-          this.broadcast(text);
-        }
-        // Reports reach the database in batches, stamped when they happened: each look goes back
-        // 10 s, and what was sent already is not sent again.
-        this.since = new Date(Date.parse(until) - 10_000).toISOString();
-        this.last = eventText('deployment', deployment);
-        this.broadcast(this.last);
-        if (!running) {
-          this.ended = true;
-          const end = eventText('end', deployment);
-          for (const c of this.clients) c.end(end);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
-    } catch (err) {
-      this.source.log.warn({ err }, 'deployment stream ended by an error');
-      this.ended = true;
-      for (const c of this.clients) c.end();
-    } finally {
-      this.polling = false;
-      this.output?.off('chunk', this.onChunk);
-      this.output = undefined;
-      this.onIdle();
+  protected async look(): Promise<boolean> {
+    this.follow();
+    // Tasks after the status: a run's last reports are stored before it ends.
+    const { tasks, until, deployment, running } = await this.source.poll(this.since);
+    for (const t of tasks) {
+      const key = `${t.node}\u0000${t.task_id}`;
+      const signature = `${t.status}\u0000${t.attempts}`;
+      if (this.tasks.get(key)?.signature === signature) continue;
+      const text = eventText('task', this.source.taskView(t));
+      this.tasks.delete(key);
+      this.tasks.set(key, { signature, text });
+      this.broadcast(text);
     }
+    // Reports reach the database in batches, stamped when they happened: each look goes back
+    // 10 s, and what was sent already is not sent again.
+    this.since = new Date(Date.parse(until) - 10_000).toISOString();
+    this.last = eventText('deployment', deployment);
+    this.broadcast(this.last);
+    if (!running) {
+      this.endAll(eventText('end', deployment));
+      return false;
+    }
+    return true;
+  }
+
+  protected override idle(): void {
+    this.output?.off('chunk', this.onChunk);
+    this.output = undefined;
   }
 }
 
 /** Feeds by deployment, and open streams by client address, of one server. */
 export interface StreamRegistry {
   feeds: Map<number, DeploymentFeed>;
+  /** Feeds by environment (GET /clusters/:id/events, domain/environment-events.ts). */
+  environments: Map<number, PolledFeed>;
   byAddress: Map<string, number>;
   total: number;
 }
@@ -216,7 +259,7 @@ export interface StreamRegistry {
 const registries = new WeakMap<object, StreamRegistry>();
 export function streamsOf(owner: object): StreamRegistry {
   let r = registries.get(owner);
-  if (!r) registries.set(owner, (r = { feeds: new Map(), byAddress: new Map(), total: 0 }));
+  if (!r) registries.set(owner, (r = { feeds: new Map(), environments: new Map(), byAddress: new Map(), total: 0 }));
   return r;
 }
 
@@ -245,15 +288,20 @@ export function admitStream(streams: StreamRegistry, address: string, limits = {
   };
 }
 
-/** Adds a client to its deployment's feed, starting the feed when nobody followed it yet. */
-export function followDeployment<T extends FeedTask>(streams: StreamRegistry, id: number, client: EventClient, source: () => FeedSource<T>): void {
-  let feed = streams.feeds.get(id);
+/** Adds a client to the feed of `key` in `feeds`, starting the feed when nobody followed it yet. */
+export function followFeed<F extends PolledFeed>(feeds: Map<number, F>, key: number, client: EventClient, make: (onIdle: () => void) => F): void {
+  let feed = feeds.get(key);
   if (!feed) {
-    const made: DeploymentFeed = new DeploymentFeed(source() as unknown as FeedSource, () => {
-      if (streams.feeds.get(id) === made) streams.feeds.delete(id);
+    const made: F = make(() => {
+      if (feeds.get(key) === made) feeds.delete(key);
     });
-    streams.feeds.set(id, made);
+    feeds.set(key, made);
     feed = made;
   }
   feed.join(client);
+}
+
+/** Adds a client to its deployment's feed, starting the feed when nobody followed it yet. */
+export function followDeployment<T extends FeedTask>(streams: StreamRegistry, id: number, client: EventClient, source: () => FeedSource<T>): void {
+  followFeed(streams.feeds, id, client, (onIdle) => new DeploymentFeed(source() as unknown as FeedSource, onIdle));
 }

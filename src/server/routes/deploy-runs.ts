@@ -20,6 +20,7 @@ import { clusterIdParam } from './schemas.js';
 import { deploymentViewOf, deploymentViews } from './deployments.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, TASK_RUN } from './shapes.js';
+import { environmentEventRoutes } from './environment-events.js';
 
 /** A task record with its lifecycle outcome, read from what the runner stored. */
 const withOutcome = <T extends { status: string; message: string | null; exit_status: number | null }>(t: T) => ({ ...t, outcome: outcomeOfStored({ status: t.status, message: t.message, exitStatus: t.exit_status }) });
@@ -31,6 +32,7 @@ export const DEFAULT_STOP_GRACE_S = 30;
 export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
   // A server that stops ends its runs' bookkeeping first (their tasks are let finish for a grace period).
   api.addHook('onClose', () => settleRealDeployments(registryOf(ctx)));
+  environmentEventRoutes(api, ctx);
 
   api.get<{ Querystring: { cluster_id?: number } }>(
     '/deployments',

@@ -450,6 +450,18 @@ export const DEPLOY_PLAN = {
   },
 } as const;
 
+/** One graph type an environment can run (GET /clusters/{id}/graphs). */
+export const GRAPH_TYPE_ENTRY = {
+  type: 'object',
+  required: ['type', 'tasks'],
+  additionalProperties: false,
+  properties: {
+    type: { type: 'string', description: 'the graph type, as POST /clusters/{id}/graphs/{type}/run takes it' },
+    name: { type: 'string', description: 'its name, when the release or a plugin gives one' },
+    tasks: { type: 'integer', minimum: 0, description: 'tasks the graph declares (before it is expanded per node)' },
+  },
+} as const;
+
 /** Every shared shape, by its name in the OpenAPI document's components. */
 export const COMPONENTS: Record<string, object> = {
   Error: ERROR_SCHEMA,
@@ -473,4 +485,5 @@ export const COMPONENTS: Record<string, object> = {
   Settings: SETTINGS,
   DeploymentGraph: DEPLOYMENT_GRAPH,
   DeployPlan: DEPLOY_PLAN,
+  GraphType: GRAPH_TYPE_ENTRY,
 };
