@@ -38,6 +38,8 @@ const LIFECYCLE_CHANGED = new Set(['changed', 'changedAny', 'changedAll']);
 const LIFECYCLE_DIFF = new Set(['added', 'deleted']);
 const MAX_NAMES = 5;
 const MAX_VALUE = 60;
+/** Longer expressions are cut in reasons: the task's definition has them whole. */
+const MAX_TEXT = 60;
 
 const short = (v: unknown): string => {
   const text = JSON.stringify(toPlain(v)) ?? 'null';
@@ -151,10 +153,11 @@ function explainCall(call: Extract<YaqlNode, { kind: 'call' }>, scope: ExplainSc
     return `${text}: ${empty ? `nothing ${call.name} since ${scope.since}` : short(diff)}`;
   }
   const parts = args.map((arg) => {
-    const argText = formatYaql(arg);
+    const full = formatYaql(arg);
+    const argText = full.length > MAX_TEXT ? `${full.slice(0, MAX_TEXT - 1)}…` : full;
     const reads = yaqlReads(arg);
     const clusterWide = !reads.wholeData && reads.variables.length === 0 && reads.paths.every((p) => !cache.nodeKeys.has(p[0]));
-    const key = `${argText}\u0000${scope.old ? 'old' : scope.whyNoOld}`;
+    const key = `${full}\u0000${scope.old ? 'old' : scope.whyNoOld}`;
     if (clusterWide && cache.parts.has(key)) return cache.parts.get(key)!;
     let part: string;
     if (!scope.old) part = scope.whyNoOld === 'new node' ? 'the node is new' : 'nothing deployed yet';
@@ -205,8 +208,11 @@ export function explainCondition(condition: string | { yaql_exp: string } | bool
   }
   if (typeof ast === 'string') return `condition '${text}' could not be parsed (${ast}); the task is kept as running`;
   const calls = lifecycleCalls(ast);
+  const shown = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text;
+  // Without an old state every lifecycle function sees a change: one reason, not one per call.
+  if (calls.length && !scope.old) return `${calls.length === 1 && calls[0] === ast ? shown : `condition '${shown}' is ${word}`}: ${scope.whyNoOld === 'new node' ? 'the node is new' : 'nothing deployed yet'}`;
   const whole = calls.length === 1 && calls[0] === ast && calls[0].args.length === 1;
   const detail = calls.length ? calls.map((c) => explainCall(c, scope, cache)).join('; ') : explainReads(ast, scope);
   if (whole) return detail;
-  return `condition '${text}' is ${word}${detail ? `: ${detail}` : ''}`;
+  return `condition '${shown}' is ${word}${detail ? `: ${detail}` : ''}`;
 }

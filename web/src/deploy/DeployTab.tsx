@@ -9,6 +9,7 @@ import { History } from './History.js';
 import { followDeployment } from './stream.js';
 import { appendChunk, joinSnapshot, type LiveText } from './liveText.js';
 import { StopButton } from './StopButton.js';
+import { Plan, planSummary, usePlan } from './Plan.js';
 
 /**
  * Start a deployment (for real, as a dry run, or resuming the last one), watch it node by node and
@@ -119,6 +120,8 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
   const allSimulated = withRoles.length > 0 && simulated.length === withRoles.length;
   const last = history[0];
   const resumable = last !== undefined && last.mode === 'real' && last.status !== 'succeeded' && last.status !== 'running';
+  // What Deploy would run and why, shown before it is asked (issue 25); again after each run.
+  const plan = usePlan(cluster.id, `${last?.id}:${last?.status}`);
 
   const start = async (question: string, body: { dry_run?: boolean; resume?: boolean }) => {
     if (!window.confirm(question)) return;
@@ -142,7 +145,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
       ? `Deploy ${cluster.name} again? The default graph runs once more on its ${withRoles.length} nodes, with the settings as they are now.`
       : `Deploy ${cluster.name}? The default graph runs on ${nodesWord}; ${pending.length} of them get new roles.`;
     const how = allSimulated ? ' The nodes are simulated, so this is a dry run: nothing runs on machines.' : simulated.length === 0 && withRoles.length > 0 ? ' It runs for real, over SSH, on the hosts.' : '';
-    return start(question + how, {});
+    return start(question + how + (plan.data ? ` The plan: ${planSummary(plan.data)}.` : ''), {});
   };
   const dryRun = () => start(`Dry run of ${cluster.name}? The default graph is simulated on ${nodesWord}: nothing runs on the machines, and no output is recorded.`, { dry_run: true });
   const resume = () => start(`Resume deploying ${cluster.name}? Only what deployment ${last!.id} did not finish runs; the tasks it finished are not run again.`, { resume: true });
@@ -183,6 +186,7 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
           {simulated.length > 5 ? ', …' : ''}): a real deployment needs real hosts only; a dry run takes any node.
         </p>
       )}
+      {!isRunning && <Plan plan={plan.data} error={plan.error} />}
       <Problems error={error} title="Deployment refused" />
       {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} onSnapshot={(key, snapshot) => setLive((l) => ({ ...l, [key]: joinSnapshot(l[key], snapshot) ?? l[key] }))} />}
       <h2 className="section-title">History</h2>
