@@ -7,10 +7,11 @@
 import { finding, type Finding } from '../findings.js';
 import type { ComposedRelease } from '../release/compose.js';
 import { buildDeploymentGraph } from './build.js';
-import { allConditionsHold } from './conditions.js';
+import { allConditionsHold, type ConditionEvaluator, type ConditionScope } from './conditions.js';
 import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, shareUnchanged, type SettingsValues } from './deployment-info.js';
 import { fuelConditions, type PreviousDeployment } from './fuel-conditions.js';
 import { labelNodes } from './labels.js';
+import type { Task } from '../tasks/model.js';
 import type { DeploymentGraph, GraphInput, GraphNode, NodeInput, RoleInfo } from './model.js';
 
 /** What of a composed release the graph reads. */
@@ -37,8 +38,15 @@ export interface ClusterGraphInput {
   cluster?: { id?: number; name?: string };
 }
 
-export function graphForCluster(input: ClusterGraphInput): DeploymentGraph {
-  return clusterGraphWithData(input).graph;
+/**
+ * Told before each condition (or YAQL amount) is evaluated, with the task and the node (absent for
+ * a cluster-wide one). Core keeps no clock: a caller with a time limit checks it here, and throws to
+ * end the build naming the task (the server's deploy-time graphs, graph-build.ts).
+ */
+export type ConditionWatch = (task: string, node?: string) => void;
+
+export function graphForCluster(input: ClusterGraphInput, watch?: ConditionWatch): DeploymentGraph {
+  return clusterGraphWithData(input, watch).graph;
 }
 
 /** The deployment data conditions were evaluated on: what a plan (plan.ts) explains verdicts with. */
@@ -52,7 +60,7 @@ export interface ConditionData {
 }
 
 /** The graph and, when conditions were evaluated, the data they read. */
-export function clusterGraphWithData(input: ClusterGraphInput): { graph: DeploymentGraph; data?: ConditionData } {
+export function clusterGraphWithData(input: ClusterGraphInput, watch?: ConditionWatch): { graph: DeploymentGraph; data?: ConditionData } {
   const findings: Finding[] = [];
   const type = input.type ?? 'default';
   const { composed } = input;
@@ -87,9 +95,30 @@ export function clusterGraphWithData(input: ClusterGraphInput): { graph: Deploym
     });
     data = { common: info.common, nodeData, ...(previous ? { previous } : {}) };
   } else base.conditions = allConditionsHold;
+  if (watch) base.conditions = watched(base.conditions, watch);
   const built = buildDeploymentGraph(base);
   built.findings.unshift(...findings);
   return { graph: built, ...(data ? { data } : {}) };
+}
+
+function watched(inner: ConditionEvaluator, watch: ConditionWatch): ConditionEvaluator {
+  const value = inner.value?.bind(inner);
+  return {
+    ...(inner.placeholder ? { placeholder: true } : {}),
+    perNode: (condition, task) => inner.perNode(condition, task),
+    evaluate: (condition, task, scope) => {
+      watch(task.id, scope.node?.id);
+      return inner.evaluate(condition, task, scope);
+    },
+    ...(value
+      ? {
+          value: (expression: string, task: Task, scope: ConditionScope) => {
+            watch(task.id, scope.node?.id);
+            return value(expression, task, scope);
+          },
+        }
+      : {}),
+  };
 }
 
 function previousDeployment(composed: GraphRelease, base: GraphInput, state: ClusterState, cluster: ClusterGraphInput['cluster'], findings: Finding[]): PreviousDeployment {

@@ -7,7 +7,7 @@ export { compileName, isPattern, unsafePatternReason } from './selectors.js';
 export { fuelConditions, rewriteLegacyCondition, type FuelConditionOptions, type PreviousDeployment } from './fuel-conditions.js';
 export { planCondition, type ConditionPlan } from './condition-plan.js';
 export { deploymentCommon, nodeDeploymentInfo, flattenSettings, applySettings, NODE_KEYS, CLASS_KEYS, type SettingsValues, type DeploymentInfoSource } from './deployment-info.js';
-export { graphForCluster, type ClusterGraphInput, type ClusterState, type GraphRelease } from './cluster.js';
+export { graphForCluster, type ClusterGraphInput, type ConditionWatch, type ClusterState, type GraphRelease } from './cluster.js';
 export { rolesWithoutTasks, type RoleGap } from './role-tasks.js';
 export { estimateRun, type RunEstimate, type EstimateOptions } from './estimate.js';
 export { clusterGraphWithData, type ConditionData } from './cluster.js';

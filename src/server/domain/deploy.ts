@@ -5,6 +5,7 @@
  * execution order and records each task's status, so progress can be watched while it runs; it
  * executes nothing.
  */
+import { createHash } from 'node:crypto';
 import { describeVertex, graphForCluster, type DeploymentGraph } from '../../core/graph/index.js';
 import type { Finding } from '../../core/findings.js';
 import { checkRoleAssignment } from '../../core/roles/index.js';
@@ -12,6 +13,7 @@ import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { clusterOr404, composeCluster } from './environment.js';
+import { buildDeployGraph } from './graph-build.js';
 
 export interface DeployOptions {
   /** Pause per slice of tasks (ms), so progress is visible; 0 in tests. */
@@ -83,35 +85,95 @@ export function refuseSimulated(clusterName: string, simulated: store.NodeRecord
   });
 }
 
+/** Which nodes a run is asked for: a real one (offline nodes matter), leaving offline ones out, on these nodes only. */
+export interface RunChoice {
+  real?: boolean;
+  skipOffline?: boolean;
+  only?: readonly number[];
+}
+
+/** The nodes a run touches: `only` those chosen (the deletion graph on the node being removed, say), offline ones left out if asked. */
+async function nodesOfRun(q: store.Queryable, clusterId: number, options: RunChoice) {
+  const withRoles = (await store.listNodes(q, { clusterId })).filter((n) => rolesOfNode(n).length > 0);
+  let chosen = withRoles;
+  let unknown: number[] = [];
+  if (options.only) {
+    const known = new Set(withRoles.map((n) => n.id));
+    unknown = options.only.filter((id) => !known.has(id));
+    const only = new Set(options.only);
+    chosen = withRoles.filter((n) => only.has(n.id));
+  }
+  const offline = options.real ? chosen.filter((n) => n.status === 'offline') : [];
+  const outOfRun = [...offline.map((n) => n.id), ...withRoles.filter((n) => !chosen.includes(n)).map((n) => n.id)];
+  return { withRoles, unknown, offline, leaveOut: outOfRun.length ? new Set(outOfRun) : undefined };
+}
+
+/**
+ * A deployment's graph built before its transaction, in a worker (graph-build.ts), and a stamp of
+ * what it was built from. Task conditions run on every node, each up to YAQL's work budget: built
+ * inside the transaction they held the request thread, and the environment's row (with PGlite, the
+ * whole database) for 16.7 s at 200 nodes (issue 24, item 10).
+ */
+export interface BuiltGraph {
+  stamp: string;
+  graph?: DeploymentGraph;
+  /** The build's refusal (graph/too-complex, say), given where the graph is needed among the checks. */
+  error?: unknown;
+}
+
+/** What a graph is built from, as a digest: the release and plugins (by the catalog's version), the environment, its nodes. */
+async function graphStamp(q: store.Queryable, cluster: store.ClusterRecord, input: Awaited<ReturnType<typeof clusterGraphInput>>['input']): Promise<string> {
+  // The composed release is the catalog version's composition of the release and plugins: named, not hashed.
+  return createHash('sha256').update(JSON.stringify([await store.catalogVersion(q), cluster.releaseId, cluster.plugins, { ...input, composed: undefined }])).digest('base64url');
+}
+
+/**
+ * Builds a run's graph off the request thread, outside any transaction; checkDeployable then uses
+ * it if nothing it was built from changed meanwhile. Undefined when the environment cannot give a
+ * graph input: checkDeployable meets that refusal itself, in its place among the checks.
+ */
+export async function buildDeployableGraph(q: store.Queryable, clusterId: number, type: string, options: RunChoice = {}): Promise<BuiltGraph | undefined> {
+  const cluster = await store.getCluster(q, clusterId);
+  if (!cluster || cluster.status === 'deploying') return undefined;
+  const { leaveOut } = await nodesOfRun(q, clusterId, options);
+  const read = await clusterGraphInput(q, cluster, type, leaveOut).catch(() => undefined);
+  if (!read) return undefined;
+  const stamp = await graphStamp(q, cluster, read.input);
+  try {
+    return { stamp, graph: await buildDeployGraph(read.input) };
+  } catch (error) {
+    return { stamp, error };
+  }
+}
+
+/** The graph built before the transaction, if what it was built from is what the transaction reads. */
+async function builtGraph(tx: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut: ReadonlySet<number> | undefined, built: BuiltGraph) {
+  const { input, nodes, composition } = await clusterGraphInput(tx, cluster, type, leaveOut);
+  if ((await graphStamp(tx, cluster, input)) !== built.stamp) {
+    throw new HttpError(409, 'deploy/changed-meanwhile', `environment '${cluster.name}' changed while its deployment graph was being built (its settings, nodes, roles, release or plugins)`, { hint: 'deploy again: the graph is built from what the environment is then' });
+  }
+  if (built.error || !built.graph) throw built.error;
+  return { graph: built.graph, nodes, composition, findings: [...composition.findings, ...built.graph.findings] };
+}
+
 /**
  * The checks every deployment passes before it is recorded, dry run or real, inside the caller's
  * transaction (the environment's row stays locked until it commits): not already deploying, nodes
  * with roles, (for a real run) no simulated nodes, core's role rules, no cycle. Returns what the
  * caller records and runs.
  */
-export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: { real?: boolean; skipOffline?: boolean; only?: readonly number[] } = {}) {
+export async function checkDeployable(tx: store.Queryable, presence: store.Presence, clusterId: number, type: string, options: RunChoice & { built?: BuiltGraph } = {}) {
   let cluster = await clusterOr404(tx, clusterId, { lock: true });
   // Its last deployment may belong to a server that died (another one sharing PostgreSQL).
   if (cluster.status === 'deploying' && (await store.failInterruptedDeployments(tx, presence.alive, presence.id))) cluster = await clusterOr404(tx, clusterId);
   if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is already being deployed`);
   if (await beingRemoved(tx, presence, cluster)) throw new HttpError(409, 'cluster/removing', `environment '${cluster.name}' is being removed: the deletion graph is running on its nodes`, { hint: 'wait for that run to end (hearth deployment list --env <env>)' });
+  const { withRoles, unknown, offline, leaveOut } = await nodesOfRun(tx, cluster.id, options);
+  if (unknown.length) throw new HttpError(400, 'deploy/unknown-nodes', `environment '${cluster.name}' has no node${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} with roles`, { nodes: unknown, hint: 'choose among the environment\'s nodes with roles (hearth env nodes <env>)' });
   // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
   // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
-  const withRoles = (await store.listNodes(tx, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0);
-  // `only`: a graph run on the nodes chosen (the deletion graph on the node being removed, say).
-  let chosen = withRoles;
-  if (options.only) {
-    const known = new Set(withRoles.map((n) => n.id));
-    const unknown = options.only.filter((id) => !known.has(id));
-    if (unknown.length) throw new HttpError(400, 'deploy/unknown-nodes', `environment '${cluster.name}' has no node${unknown.length === 1 ? '' : 's'} ${unknown.join(', ')} with roles`, { nodes: unknown, hint: 'choose among the environment\'s nodes with roles (hearth env nodes <env>)' });
-    const only = new Set(options.only);
-    chosen = withRoles.filter((n) => only.has(n.id));
-  }
-  const offline = options.real ? chosen.filter((n) => n.status === 'offline') : [];
   if (offline.length && !options.skipOffline) throw await refuseOffline(tx, cluster.name, offline);
-  const outOfRun = [...offline.map((n) => n.id), ...withRoles.filter((n) => !chosen.includes(n)).map((n) => n.id)];
-  const leaveOut = outOfRun.length ? new Set(outOfRun) : undefined;
-  const { graph, nodes, composition, findings } = await clusterGraph(tx, cluster, type, leaveOut);
+  const { graph, nodes, composition, findings } = options.built ? await builtGraph(tx, cluster, type, leaveOut, options.built) : await clusterGraph(tx, cluster, type, leaveOut);
   if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no ${leaveOut ? 'reachable ' : ''}nodes with roles`, { hint: leaveOut ? 'bring its nodes back online (hearth node show <id> says why each is offline)' : 'assign roles to nodes first' });
   if (options.real) {
     const { simulated } = await simulatedNodes(tx, cluster.id);
@@ -149,8 +211,10 @@ async function refuseOffline(q: store.Queryable, clusterName: string, offline: s
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
 export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[] }): Promise<number> {
+  const choice = options.only ? { only: options.only } : {};
+  const built = await buildDeployableGraph(db, clusterId, type, choice);
   const { id, total, before, simulation } = await db.transaction(async (tx) => {
-    const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type, options.only ? { only: options.only } : {});
+    const { cluster, graph, order } = await checkDeployable(tx, presence, clusterId, type, { ...choice, ...(built ? { built } : {}) });
     // A dry run changes nothing real (docs/lifecycle.md): with a real node in the environment it
     // only records its run. An environment of simulated nodes alone has nothing real to protect,
     // and the simulation is how it is deployed: there the dry run plays the lifecycle.

@@ -4,7 +4,8 @@
  * longer stops the server answering everyone else meanwhile (worker-run.ts: one worker a build,
  * with a capped heap and a time limit, as plugin reads run).
  */
-import { graphForCluster } from '../../core/graph/index.js';
+import { performance } from 'node:perf_hooks';
+import { graphForCluster, type DeploymentGraph } from '../../core/graph/index.js';
 import { graphToDot, graphToJson, graphToMermaid } from '../../core/graph/format.js';
 import type { Finding } from '../../core/findings.js';
 import { HttpError } from '../errors.js';
@@ -36,4 +37,69 @@ export function buildGraphText(input: Parameters<typeof graphForCluster>[0], for
     what: 'building the graph',
     who: 'the graph builder',
   });
+}
+
+/**
+ * The time a deployment's graph may take to build, its task conditions evaluated on every node
+ * (HEARTH_GRAPH_SECONDS, default the graph answers' limit). Each evaluation is bounded by YAQL's
+ * work budget; this bounds their sum, which grows with the nodes.
+ */
+export function deployGraphLimitMs(): number {
+  const seconds = Number(process.env.HEARTH_GRAPH_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : GRAPH_BUILD_TIMEOUT_MS;
+}
+
+/** A deployment's graph, or the condition being evaluated when its time ran out. */
+export type DeployGraph = { graph: DeploymentGraph } | { tooComplex: { task: string; node?: string; limitMs: number } };
+
+class OutOfTime {
+  constructor(
+    readonly task: string,
+    readonly node: string | undefined,
+  ) {}
+}
+
+/** A deployment's graph, built here with the clock checked before each condition (the worker's body). */
+export function deployGraphOf(input: Parameters<typeof graphForCluster>[0], limitMs: number): DeployGraph {
+  const deadline = performance.now() + limitMs;
+  try {
+    return {
+      graph: graphForCluster(input, (task, node) => {
+        if (performance.now() > deadline) throw new OutOfTime(task, node);
+      }),
+    };
+  } catch (err) {
+    if (err instanceof OutOfTime) return { tooComplex: { task: err.task, ...(err.node !== undefined ? { node: err.node } : {}), limitMs } };
+    throw err;
+  }
+}
+
+/**
+ * A deployment's graph, built in a worker thread before the deployment's transaction (deploy.ts):
+ * per-node conditions cost up to YAQL's budget each, and at 200 nodes held the request thread and
+ * the database for 16.7 s (issue 24, item 10). The worker's own limit is a little later than the
+ * conditions', so a slow condition is named rather than cut off unnamed.
+ */
+export async function buildDeployGraph(input: Parameters<typeof graphForCluster>[0]): Promise<DeploymentGraph> {
+  const limitMs = deployGraphLimitMs();
+  const script = workerScript('graph-worker');
+  const built = script
+    ? await runInWorker<DeployGraph>(script, {
+        data: { input, deployLimitMs: limitMs },
+        heapMb: GRAPH_BUILD_HEAP_MB,
+        timeoutMs: limitMs + 10_000,
+        tooSlow: () => new HttpError(503, 'graph/too-slow', `building the graph took more than ${Math.round(limitMs / 1000) + 10} s; it was given up`, { hint: 'fewer nodes per environment (--max-environment-nodes) keep graphs quick' }),
+        what: 'building the graph',
+        who: 'the graph builder',
+      })
+    : deployGraphOf(input, limitMs);
+  if ('graph' in built) return built.graph;
+  const { task, node, limitMs: limit } = built.tooComplex;
+  return Promise.reject(
+    new HttpError(400, 'graph/too-complex', `the task conditions of this deployment took more than ${limit / 1000} s to evaluate; it was given up at task '${task}'${node !== undefined ? ` on node ${node}` : ''}`, {
+      task,
+      ...(node !== undefined ? { node } : {}),
+      hint: `simplify the condition of task '${task}' (it is evaluated on every node), or deploy fewer nodes at a time`,
+    }),
+  );
 }

@@ -16,7 +16,7 @@ import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import * as runs from '../../store/task-runs.js';
 import { HttpError, storageFailure } from '../errors.js';
-import { checkDeployable, clusterGraph } from './deploy.js';
+import { buildDeployableGraph, checkDeployable, clusterGraph } from './deploy.js';
 import { clusterOr404 } from './environment.js';
 import { toleranceBreaches } from '../../deploy/tolerance.js';
 import { runReports } from './run-reports.js';
@@ -73,8 +73,10 @@ export function registryOf(owner: object): RunRegistry {
 }
 
 export async function startRealDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: RealDeployOptions): Promise<number> {
+  const choice = { real: true, ...(options.skipOffline ? { skipOffline: true } : {}), ...(options.only ? { only: options.only } : {}) };
+  const built = await buildDeployableGraph(db, clusterId, type, choice);
   const prepared: Prepared = await db.transaction(async (tx) => {
-    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { real: true, ...(options.skipOffline ? { skipOffline: true } : {}), ...(options.only ? { only: options.only } : {}) });
+    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { ...choice, ...(built ? { built } : {}) });
     const sources = await sourcesOf(tx, cluster, options.files);
     const missing = refuseMissingFiles(graph, sources);
     if (missing) throw missing;
