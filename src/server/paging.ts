@@ -49,6 +49,18 @@ export function pageInStore(request: FastifyRequest): StorePage | undefined {
   return { ...(page.marker !== undefined ? { marker: page.marker } : {}), ...(page.limit !== undefined ? { limit: page.limit + 1 } : {}) };
 }
 
+/**
+ * A list read from the database in the page asked (pageInStore), or whole when none is: `read`
+ * gets the key after which to start (the marker as `key` reads it) and how many rows, and answers
+ * undefined when the marker names no item of the list.
+ */
+export async function readPaged<T, K>(request: FastifyRequest, key: (marker: string) => K, read: (page: { after?: K; limit?: number }) => Promise<T[] | undefined>): Promise<T[]> {
+  const page = pageInStore(request);
+  const items = await read(page ? { ...(page.marker !== undefined ? { after: key(page.marker) } : {}), ...(page.limit !== undefined ? { limit: page.limit } : {}) } : {});
+  if (!items) throw unknownMarker(page?.marker ?? '');
+  return items;
+}
+
 /** A marker naming no item of the list (or an id that cannot be one). */
 export const unknownMarker = (marker: string): HttpError =>
   new HttpError(400, 'request/unknown-marker', `no item '${marker}' to page after`, { hint: 'the marker is the id of the last item of the previous page; it may have been deleted meanwhile: start again without it' });

@@ -66,6 +66,15 @@ export async function listClusters(q: Queryable): Promise<ClusterRecord[]> {
   return (await q.query<Row>(`${SELECT} ORDER BY c.id`)).map(toRecord);
 }
 
+/** One page of listClusters, read by the key: the environments after `after` (undefined when there is none such), at most `limit`. */
+export async function pageOfClusters(q: Queryable, page: { after?: number; limit?: number }): Promise<ClusterRecord[] | undefined> {
+  const params: unknown[] = [];
+  if (page.after !== undefined && !(await q.query('SELECT 1 FROM clusters WHERE id = $1', [page.after])).length) return undefined;
+  const where = page.after !== undefined ? ` WHERE c.id > $${params.push(page.after)}` : '';
+  const limit = page.limit !== undefined ? ` LIMIT $${params.push(page.limit)}` : '';
+  return (await q.query<Row>(`${SELECT}${where} ORDER BY c.id${limit}`, params)).map(toRecord);
+}
+
 /** `lock` takes the row lock for the rest of the transaction: changes to one environment queue up. */
 export async function getCluster(q: Queryable, id: number, options: { lock?: boolean } = {}): Promise<ClusterRecord | undefined> {
   if (options.lock) await q.query('SELECT id FROM clusters WHERE id = $1 FOR UPDATE', [id]);

@@ -103,6 +103,23 @@ export async function deploymentsOf(q: Queryable, clusterId: number): Promise<De
   return (await q.query<Row>('SELECT * FROM deployments WHERE cluster_id = $1 ORDER BY id DESC', [clusterId])).map(toRecord);
 }
 
+/**
+ * One page of the deployments (of one environment, or of all), newest first, read by the key: those
+ * older than deployment `after` (which must be in the list: `undefined` when it is not), at most `limit`.
+ */
+export async function pageOfDeployments(q: Queryable, filter: { clusterId?: number }, page: { after?: number; limit?: number }): Promise<DeploymentRecord[] | undefined> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (filter.clusterId !== undefined) where.push(`cluster_id = $${params.push(filter.clusterId)}`);
+  if (page.after !== undefined) {
+    const marker = await q.query(`SELECT 1 FROM deployments WHERE ${[...where, `id = $${params.length + 1}`].join(' AND ')}`, [...params, page.after]);
+    if (!marker.length) return undefined;
+    where.push(`id < $${params.push(page.after)}`);
+  }
+  const limit = page.limit !== undefined ? ` LIMIT $${params.push(page.limit)}` : '';
+  return (await q.query<Row>(`SELECT * FROM deployments${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC${limit}`, params)).map(toRecord);
+}
+
 export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRunRecord[]> {
   return q.query<TaskRunRecord>(`SELECT node, task_id AS "taskId", position, status, ${OUTCOME_SQL} AS outcome FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position`, [id]);
 }

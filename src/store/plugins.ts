@@ -70,6 +70,23 @@ export async function listPlugins(q: Queryable, name?: string): Promise<PluginRe
   return rows.map(toRecord);
 }
 
+/**
+ * One page of listPlugins, in its order (name, version) read from the key: the plugins after
+ * plugin `after` (which must be in the list: `undefined` when it is not), at most `limit`.
+ */
+export async function pageOfPlugins(q: Queryable, name: string | undefined, page: { after?: string; limit?: number }): Promise<PluginRecord[] | undefined> {
+  const params: unknown[] = [];
+  const where: string[] = [];
+  if (name !== undefined) where.push(`name = $${params.push(name)}`);
+  if (page.after !== undefined) {
+    const marker = await q.query<{ name: string; version: string }>(`SELECT name, version FROM plugins WHERE ${[...where, `id = $${params.length + 1}`].join(' AND ')}`, [...params, page.after]);
+    if (!marker.length) return undefined;
+    where.push(`(name, version) > ($${params.push(marker[0].name)}, $${params.push(marker[0].version)})`);
+  }
+  const limit = page.limit !== undefined ? ` LIMIT $${params.push(page.limit)}` : '';
+  return (await q.query<Row>(`SELECT * FROM plugins${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY name, version${limit}`, params)).map(toRecord);
+}
+
 export async function getPlugin(q: Queryable, id: string): Promise<PluginRecord | undefined> {
   const rows = await q.query<Row>('SELECT * FROM plugins WHERE id = $1', [id]);
   return rows[0] && toRecord(rows[0]);

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
-import { PAGED_READ } from '../paging.js';
+import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { applyBind } from '../../core/components/bind.js';
@@ -62,7 +62,7 @@ const selectQuery = { type: 'object', properties: { select: { type: 'string', ma
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get('/clusters', { config: PAGED_READ, schema: { summary: 'List environments', tags: ['clusters'], response: { 200: answer('every environment', listOf(CLUSTER)) } } }, async () => (await store.listClusters(ctx.db)).map(clusterSummary));
+  api.get('/clusters', { config: PAGED_READ, schema: { summary: 'List environments', tags: ['clusters'], response: { 200: answer('every environment', listOf(CLUSTER)) } } }, async (req) => (await readPaged(req, numericMarker, (page) => store.pageOfClusters(ctx.db, page))).map(clusterSummary));
 
   api.get<{ Params: { id: number } }>('/clusters/:id', { config: PUBLIC_READ, schema: { summary: 'Get an environment', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('the environment, with how many nodes it has', CLUSTER), ...errors(404) } } }, async (req) => {
     const c = await clusterOr404(ctx.db, req.params.id);

@@ -8,7 +8,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
-import { PAGED_READ } from '../paging.js';
+import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import { outcomeOfStored } from '../../core/lifecycle/index.js';
 import * as store from '../../store/index.js';
@@ -46,9 +46,9 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const clusters = req.query.cluster_id !== undefined ? [await clusterOr404(ctx.db, req.query.cluster_id)] : await store.listClusters(ctx.db);
-      const list = (await Promise.all(clusters.map((c) => store.deploymentsOf(ctx.db, c.id)))).flat().sort((a, b) => b.id - a.id);
-      return deploymentViews(ctx.db, list);
+      if (req.query.cluster_id !== undefined) await clusterOr404(ctx.db, req.query.cluster_id);
+      const filter = req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {};
+      return deploymentViews(ctx.db, await readPaged(req, numericMarker, (page) => store.pageOfDeployments(ctx.db, filter, page)));
     },
   );
 

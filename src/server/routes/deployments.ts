@@ -2,7 +2,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
-import { PAGED_READ } from '../paging.js';
+import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
@@ -201,7 +201,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam, response: { 200: answer('its deployments', listOf(DEPLOYMENT)), ...errors(404) } } }, async (req) => {
     await clusterOr404(ctx.db, req.params.id);
-    return deploymentViews(ctx.db, await store.deploymentsOf(ctx.db, req.params.id));
+    return deploymentViews(ctx.db, await readPaged(req, numericMarker, (page) => store.pageOfDeployments(ctx.db, { clusterId: req.params.id }, page)));
   });
 
   api.get<{ Params: { id: number; deployment: number }; Querystring: { tasks?: boolean } }>(

@@ -3,7 +3,7 @@ import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
-import { PAGED_READ } from '../paging.js';
+import { PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
 import { contributionOf, installPackage, readPluginFolderOffThread, storePlugin, syncPlugin, uninstallPlugin } from '../domain/plugins.js';
@@ -63,7 +63,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get<{ Querystring: { name?: string } }>(
     '/plugins',
     { config: PAGED_READ, schema: { summary: 'List installed plugins (every version)', tags: ['plugins'], querystring: { type: 'object', properties: { name: { type: 'string', maxLength: 100 } } }, response: { 200: answer('installed plugins', listOf(PLUGIN)) } } },
-    async (req) => (await store.listPlugins(ctx.db, req.query.name)).map(pluginSummary),
+    async (req) => (await readPaged(req, String, (page) => store.pageOfPlugins(ctx.db, req.query.name || undefined, page))).map(pluginSummary),
   );
 
   api.get<{ Params: { id: string } }>('/plugins/:id', { config: PUBLIC_READ, schema: { summary: 'A plugin: roles, components, tasks, releases', tags: ['plugins'], params: idParam, response: { 200: answer('the plugin, with the releases it fits and the environments enabling it', PLUGIN_DETAIL), ...errors(404) } } }, async (req) => {
