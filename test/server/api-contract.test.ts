@@ -243,6 +243,9 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n2, roles: ['no-such-role'] }] } });
   await call('GET', `/api/v1/clusters/${id}/nodes`);
   await call('POST', `/api/v1/clusters/${id}/nodes/unassign`, { body: { node_ids: [n3] } });
+  // Never deployed (simulated): it leaves at once, nothing runs (200).
+  await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n3, roles: ['compute'] }] } });
+  await call('DELETE', `/api/v1/clusters/${id}/nodes`, { body: { node_ids: [n3] } });
   await call('DELETE', `/api/v1/nodes/${n1}`);
   await call('DELETE', `/api/v1/nodes/${n3}`);
   await call('POST', `/api/v1/nodes/${n2}/refresh`, { body: {} });
