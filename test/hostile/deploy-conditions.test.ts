@@ -5,7 +5,7 @@
  * database) for seconds: `/healthz` waited as long. Now the graph is built in a worker before the
  * transaction: while the dry run is prepared, `/healthz` and a read answer within a second, and
  * the deploy starts, or is refused as `graph/too-complex` naming the task once the graph's time
- * limit (HEARTH_GRAPH_SECONDS) is spent.
+ * limit (HEARTH_GRAPH_SECONDS) is spent; the Graph tab's estimate, which builds the same graph, too.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -89,6 +89,12 @@ describe('a costly task condition on 200 nodes', () => {
       assert.ok(ms < 30_000, `answered in ${Math.round(ms)} ms`);
       // Nothing was recorded: the environment can be deployed once the condition is cheaper.
       assert.deepEqual((await call('GET', `/api/v1/clusters/${clusterId}/deployments`)).body, []);
+      // The Graph tab's estimate builds the same graph: the same bound, the same answer.
+      const estimate = await whileOthersAsk(() => call('GET', `/api/v1/clusters/${clusterId}/graphs/default/estimate`));
+      t.diagnostic(`estimate refused in ${Math.round(estimate.ms)} ms; slowest of ${estimate.asked} other requests: ${Math.round(estimate.slowest)} ms`);
+      assert.equal(estimate.res.status, 400, JSON.stringify(estimate.res.body));
+      assert.equal(estimate.res.body.code, 'graph/too-complex');
+      assert.ok(estimate.slowest < 1000, `other requests waited up to ${Math.round(estimate.slowest)} ms`);
     } finally {
       delete process.env.HEARTH_GRAPH_SECONDS;
     }

@@ -9,8 +9,9 @@ import { MARKER_TYPES } from '../../deploy/index.js';
 import type * as store from '../../store/index.js';
 import { pastTaskDurations } from '../../store/task-durations.js';
 import { HttpError } from '../errors.js';
-import { clusterGraph } from './deploy.js';
+import { clusterGraphInput } from './deploy.js';
 import { clusterOr404 } from './environment.js';
+import { buildDeployGraph } from './graph-build.js';
 
 export type DurationBasis = 'environment' | 'release' | 'timeout';
 
@@ -19,7 +20,8 @@ export const ORDER_LIMIT = 20_000;
 
 export async function graphEstimate(q: store.Queryable, clusterId: number, type: string) {
   const cluster = await clusterOr404(q, clusterId);
-  const { graph } = await clusterGraph(q, cluster, type);
+  // Built as a deployment's is: in a graph worker, its conditions under the graph's time limit.
+  const graph = await buildDeployGraph((await clusterGraphInput(q, cluster, type)).input);
   if (graph.cycle) throw new HttpError(409, 'graph/cycle', `the '${type}' graph of environment '${cluster.name}' has a cycle, so it cannot run`, { hint: 'see GET /clusters/{id}/graphs/{type} for the cycle' });
   const [here, release] = await Promise.all([pastTaskDurations(q, { clusterId: cluster.id }, type), pastTaskDurations(q, { releaseId: cluster.releaseId }, type)]);
   const slotOf = (v: number) => {

@@ -40,7 +40,7 @@ export function graphEstimateRoutes(api: FastifyInstance, ctx: AppContext): void
         summary: "How long a run of the graph takes and its tasks' order, from each task's median in past real runs (this environment's, else its release's), its timeout where none ran",
         tags: ['deployment'],
         params: { type: 'object', required: ['id', 'type'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 }, type: { type: 'string', minLength: 1, maxLength: 100 } } },
-        response: { 200: answer('the estimate', GRAPH_ESTIMATE), ...errors(404, 409) },
+        response: { 200: answer('the estimate', GRAPH_ESTIMATE), ...errors(400, 404, 409, 503) },
       },
     },
     (req) => graphEstimate(ctx.db, req.params.id, req.params.type),
