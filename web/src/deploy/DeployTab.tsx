@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
@@ -9,13 +9,14 @@ import { History } from './History.js';
 import { followDeployment } from './stream.js';
 import { appendChunk, joinSnapshot, type LiveText } from './liveText.js';
 import { StopButton } from './StopButton.js';
+import { GraphRun } from './GraphRun.js';
 import { Plan, planSummary, usePlan } from './Plan.js';
 
 /**
  * Start a deployment (for real, as a dry run, or resuming the last one), watch it node by node and
  * task by task with each task's output as it is printed, stop it, and read past ones.
  */
-export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeployed: () => void }) {
+export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: Cluster; onDeployed: () => void; liveDeployments?: Map<number, Deployment> }) {
   const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
   const [history, setHistory] = useState<Deployment[]>([]);
   const [deployment, setDeployment] = useState<Deployment | null>(null);
@@ -107,6 +108,25 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     };
   }, [deployment?.id, running, real, fetchOne, fetchHistory, onDeployed, nodes.reload]);
 
+  // A run started anywhere else (the CLI, another browser or server), as the environment's live
+  // stream tells it: shown and followed at once, like one started here.
+  const noticed = useRef(0);
+  useEffect(() => {
+    if (!liveDeployments?.size) return;
+    const newest = Math.max(...liveDeployments.keys());
+    if (newest <= noticed.current) return;
+    noticed.current = newest;
+    if (deployment && deployment.id >= newest) return;
+    void fetchOne(newest).then((d) => {
+      setLive({});
+      setStopAsked(null);
+      setDeployment((cur) => (cur && cur.id >= d.id ? cur : d));
+      void fetchHistory();
+    }, setError);
+  }, [liveDeployments, fetchOne, fetchHistory]);
+  // Any run of the environment still running holds Deploy back, the one shown or not.
+  const runningElsewhere = [...(liveDeployments?.values() ?? [])].some((d) => d.status === 'running' && d.id !== deployment?.id);
+
   const names = useMemo(() => new Map((nodes.data ?? []).map((n) => [String(n.id), n.name])), [nodes.data]);
   // Tasks are recorded by node id; people read names (`master` and `sync` are Hearth's own steps).
   const nodeName = useCallback((id: string) => names.get(id) ?? (id === 'master' || id === 'sync' ? `${id} (Hearth)` : `node ${id}`), [names]);
@@ -163,11 +183,17 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
     }
   };
 
-  const isRunning = deployment?.status === 'running';
+  const isRunning = deployment?.status === 'running' || runningElsewhere;
+  const startedHere = async (started: Deployment) => {
+    setStopAsked(null);
+    setLive({});
+    setDeployment(await fetchOne(started.id).catch(() => started));
+    void fetchHistory();
+  };
   return (
     <div className="deploy">
       <div className="actions">
-        {isRunning && deployment.mode === 'real' && <StopButton deployment={deployment} asked={stopAsked?.id === deployment.id ? stopAsked.at : undefined} onStop={() => void stop()} />}
+        {deployment?.status === 'running' && deployment.mode === 'real' && <StopButton deployment={deployment} asked={stopAsked?.id === deployment.id ? stopAsked.at : undefined} onStop={() => void stop()} />}
         {resumable && (
           <button type="button" disabled={busy || !nodes.data || isRunning} onClick={() => void resume()} title={`Runs only what deployment ${last.id} did not finish`}>
             Resume deployment {last.id}
@@ -187,11 +213,12 @@ export function DeployTab({ cluster, onDeployed }: { cluster: Cluster; onDeploye
         </p>
       )}
       {!isRunning && <Plan plan={plan.data} error={plan.error} />}
+      <GraphRun cluster={cluster} nodes={nodes.data ?? []} disabled={!nodes.data || isRunning} onStarted={(d) => void startedHere(d)} />
       <Problems error={error} title="Deployment refused" />
       {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} onSnapshot={(key, snapshot) => setLive((l) => ({ ...l, [key]: joinSnapshot(l[key], snapshot) ?? l[key] }))} />}
       <h2 className="section-title">History</h2>
       <History
-        list={history.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : h))}
+        list={history.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : liveDeployments?.has(h.id) ? { ...h, ...liveDeployments.get(h.id) } : h))}
         current={deployment?.id ?? null}
         nodeName={nodeName}
         onOpen={(id) =>

@@ -40,7 +40,8 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
   return (
     <div aria-live="polite" className="deployment">
       <p role="status" data-status={deployment.status} data-mode={dryRun ? 'dry-run' : 'real'} title={runMeaning(deployment.status)}>
-        {dryRun ? 'Dry run' : 'Deployment'} {deployment.id} {runWord(deployment.status)}
+        {dryRun ? 'Dry run' : 'Deployment'} {deployment.id}
+        {deployment.graph_type && deployment.graph_type !== 'default' ? ` of the ${deployment.graph_type} graph` : ''} {runWord(deployment.status)}
         {dryRun ? ' (a simulation: nothing is installed on machines)' : ' (real, over SSH on the hosts)'} — {done} of {deployment.total} tasks done
         {apart ? ` (${apart})` : ''}
         {took !== null ? `, in ${formatSeconds(took)}` : ''}

@@ -19,6 +19,8 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
   const [type, setType] = useState('default');
   const graph = useApi('/clusters/{id}/graphs/{type}', { params: { id: cluster.id, type }, query: { format: 'json' } });
   const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
+  // The graph types the environment has (its release's and its plugins'), not a fixed list.
+  const types = useApi('/clusters/{id}/graphs', { params: { id: cluster.id } });
   // How long it takes from past runs, and the order the runner starts tasks in (not needed to draw).
   const estimate = useApi('/clusters/{id}/graphs/{type}/estimate', { params: { id: cluster.id, type } });
   const [zoom, setZoom] = useState(1);
@@ -88,7 +90,7 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
       <div className="title-row">
         <label htmlFor="graph-type">Graph</label>
         <select id="graph-type" value={type} onChange={(e) => setType(e.target.value)}>
-          {['default', 'provisioning', 'deletion', 'network_verification'].map((t) => (
+          {(types.data?.map((g) => g.type) ?? ['default']).map((t) => (
             <option key={t}>{t}</option>
           ))}
         </select>

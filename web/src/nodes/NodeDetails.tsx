@@ -3,7 +3,8 @@ import { ApiError, call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
-import { formatBytes, formatSpeed, hostKeyChanged, NODE_STATUS, sshTarget, type NodeView } from './realNode.js';
+import { formatBytes, formatSpeed, hostKeyChanged, sshTarget, type NodeView } from './realNode.js';
+import { NodeStatusLine } from '../components/NodeStatus.js';
 
 /**
  * One node in full: its status, how Hearth reaches it, its host key and its facts (OS, CPUs,
@@ -48,10 +49,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
       <div className="title-row">
         <h2 id="node-details-title">{n.name}</h2>
         {n.simulated !== false && <span className="badge">simulated</span>}
-        <span className="muted" data-testid="node-status" data-status={n.status}>
-          {n.status}
-          {n.status && NODE_STATUS[n.status] ? `: ${NODE_STATUS[n.status]}` : ''}
-        </span>
+        <NodeStatusLine node={n} />
         {n.simulated === false && (
           <button type="button" disabled={busy !== null} onClick={() => void refresh()}>
             Refresh facts

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
+import { nodeLabel, nodeMeaning } from '../components/states.js';
 
 const PAGE = 60;
 
@@ -72,7 +73,7 @@ export function NodePool({ clusterId, clusterName, version, onChanged }: { clust
               {n.name}
             </label>
             {n.simulated === false ? <span className="muted address"> {n.address}</span> : <span className="badge">simulated</span>}
-            <span className="muted"> {n.status}</span>
+            <span className="muted" title={nodeMeaning(n.status)}> {nodeLabel(n.status)}</span>
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
 import type { Role } from '../types.js';
 import { conflictReason } from './roleRules.js';
-import { hostKeyChanged, NODE_STATUS, type NodeView as Node } from './realNode.js';
+import { hostKeyChanged, type NodeView as Node } from './realNode.js';
+import { NodeStatusCell } from '../components/NodeStatus.js';
 
 interface Props {
   nodes: Node[];
@@ -66,9 +67,7 @@ export function NodeTable({ nodes, roles, restricted, draft, selected, onSelect,
                   )}
                   {n.roles.length > 0 && <span className="muted"> deployed: {n.roles.join(', ')}</span>}
                 </th>
-                <td className={n.status === 'offline' || n.status === 'error' ? 'bad' : undefined} title={n.status === 'offline' && n.reach_error ? n.reach_error.message : NODE_STATUS[n.status ?? '']}>
-                  {n.status ?? ''}
-                </td>
+                <NodeStatusCell node={n} />
                 {roles.map((r) => {
                   const deployed = n.roles.includes(r.name);
                   const has = held.includes(r.name);

@@ -4,6 +4,7 @@
  * `simulated: true`.
  */
 import type { Schemas } from '../../../src/api/client.js';
+import { NODE_MEANING } from '../../../src/core/lifecycle/states.js';
 
 export type NodeFacts = Schemas['NodeFacts'];
 export type DiskFact = NodeFacts['disks'][number];
@@ -13,15 +14,8 @@ export type ReachError = NonNullable<Schemas['Node']['reach_error']>;
 /** A node with how it is reached (the API's Node: real nodes carry address, host key, facts). */
 export type NodeView = Schemas['Node'];
 
-/** What each status means to the operator, said where the status is shown. */
-export const NODE_STATUS: Record<string, string> = {
-  discovered: 'registered; not deployed yet',
-  ready: 'reachable; the last run ended before deploying it',
-  deploying: 'a deployment is running on it',
-  deployed: 'its roles are deployed',
-  error: 'a task failed on it in the last deployment',
-  offline: 'Hearth cannot reach it over SSH',
-};
+/** What each status means to the operator: the lifecycle model's meanings (src/core/lifecycle/states.ts). */
+export const NODE_STATUS: Record<string, string> = Object.fromEntries(Object.entries(NODE_MEANING).map(([state, m]) => [state, m.meaning]));
 
 export const isReal = (n: NodeView) => n.simulated === false;
 
