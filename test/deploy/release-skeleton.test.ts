@@ -146,7 +146,7 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
 
     const inUse = hearth('plugin', 'uninstall', `${NAME}@1.0.0`);
     assert.equal(inUse.code, 1, 'refused while an environment uses its release');
-    assert.equal(hearth('env', 'delete', 'skel-env').code, 0);
+    assert.equal(hearth('env', 'delete', 'skel-env', '--no-clean').code, 0, 'deleted without cleaning: this test is about the packages');
     for (const id of [`${NAME}@1.0.0`, 'ext@1.0.0']) {
       const removed = hearth('plugin', 'uninstall', id);
       assert.equal(removed.code, 0, removed.err);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { call } from '../api.js';
+import { ApiError, call } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
@@ -9,6 +9,7 @@ import { NodeDetails } from './NodeDetails.js';
 import { NodePool } from './NodePool.js';
 import type { NodeView as Node } from './realNode.js';
 import { RolesPanel } from './RolesPanel.js';
+import { RemovalChoice } from './RemovalChoice.js';
 import { isRecommendation, rankFindings, restrictionReason, type Finding } from './roleRules.js';
 
 type SortKey = 'name' | 'role' | 'status';
@@ -50,7 +51,8 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
     call('post', '/clusters/{id}/nodes', { params: { id: cluster.id }, query: { dry_run: true }, body: { assignments: assignment() } }).then(
       // With dry_run the answer is the verdict (ok and findings), never the node list.
       (c) => live && setCheck('ok' in c ? c : null),
-      (e) => live && setError(e),
+      // During a run (a node's deletion graph too) roles are locked: not an error of this page.
+      (e) => live && !(e instanceof ApiError && e.code === 'cluster/deploying') && setError(e),
     );
     return () => {
       live = false;
@@ -91,17 +93,34 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
       await call('post', '/clusters/{id}/nodes', { params: { id: cluster.id }, body: { assignments: assignment() } });
       return 'Saved.';
     });
+  const [removal, setRemoval] = useState<{ chosen: Node[]; deployed: Node[] } | null>(null);
   const removeSelected = () => {
     const chosen = (nodes.data ?? []).filter((n) => selected.has(String(n.id)));
-    const deployed = chosen.filter((n) => n.roles.length > 0);
-    const text = `Remove ${chosen.length} node${chosen.length === 1 ? '' : 's'} (${chosen.map((n) => n.name).join(', ')}) from ${cluster.name}? They return to the pool of unassigned nodes${deployed.length ? `; ${deployed.length} of them are deployed and lose their roles` : ''}.`;
-    if (!window.confirm(text)) return;
+    // Deployed on a real host: the deletion graph cleans it first, unless the operator says not to.
+    const deployed = chosen.filter((n) => n.roles.length > 0 && !n.simulated);
+    if (deployed.length) return setRemoval({ chosen, deployed });
+    const text = `Remove ${chosen.length} node${chosen.length === 1 ? '' : 's'} (${chosen.map((n) => n.name).join(', ')}) from ${cluster.name}? They return to the pool of unassigned nodes.`;
+    if (window.confirm(text)) remove(chosen, true);
+  };
+  const remove = (chosen: Node[], clean: boolean) => {
+    setRemoval(null);
     void run(async () => {
-      await call('post', '/clusters/{id}/nodes/unassign', { params: { id: cluster.id }, body: { node_ids: chosen.map((n) => n.id) } });
+      const res = await call('delete', '/clusters/{id}/nodes', { params: { id: cluster.id }, body: { node_ids: chosen.map((n) => n.id), clean } });
       setSelected(new Set());
-      return `Removed ${chosen.map((n) => n.name).join(', ')} from the environment.`;
+      return `${res.message.charAt(0).toUpperCase()}${res.message.slice(1)}.${res.deployment ? ' Its output is on the Deploy tab.' : ''}`;
     });
   };
+  // Nodes being cleaned leave when their deletion run ends: look again until none is removing.
+  const removingNodes = (nodes.data ?? []).filter((n) => n.status === 'removing');
+  const removing = removingNodes.length > 0;
+  useEffect(() => {
+    if (!removing) return;
+    const t = setInterval(() => nodes.reload(), 2000);
+    return () => {
+      clearInterval(t);
+      setVersion((v) => v + 1);
+    };
+  }, [removing]);
 
   const setRole = (role: string, on: boolean) => {
     setSaved(null);
@@ -193,10 +212,16 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
               Remove selected from the environment
             </button>
           </div>
+          {removal && <RemovalChoice cluster={cluster.name} chosen={removal.chosen} deployed={removal.deployed} onChoose={(clean) => remove(removal.chosen, clean)} onCancel={() => setRemoval(null)} />}
           <NodeTable nodes={shown} roles={roleList} restricted={restricted} draft={draft} selected={selected} onSelect={select} onToggle={toggle} onOpen={(id) => setOpen(id)} />
         </>
       )}
       <div aria-live="polite">
+        {removingNodes.length > 0 && (
+          <p className="notice" data-testid="removing">
+            Removing {removingNodes.map((n) => n.name).join(', ')}: the deletion graph runs on {removingNodes.length === 1 ? 'it' : 'them'}; {removingNodes.length === 1 ? 'it leaves' : 'each leaves'} the environment when that succeeded. Its output is on the Deploy tab.
+          </p>
+        )}
         {bare.length > 0 && (
           <p className="warn-note" data-testid="no-roles">
             {bare.length} node{bare.length === 1 ? ' has' : 's have'} no role and will not be deployed: {bare.slice(0, 8).map((n) => n.name).join(', ')}

@@ -5,6 +5,8 @@ import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { NameField, nameProblem } from '../components/NameField.js';
+import { RemovalChoice } from '../nodes/RemovalChoice.js';
+import type { NodeView } from '../nodes/realNode.js';
 
 /**
  * Rename, reset and delete an environment. Each asks first, saying what it does; the server's
@@ -46,12 +48,30 @@ export function EnvironmentActions({ cluster, onChanged }: { cluster: Cluster; o
         return `${cluster.name} is reset: nothing is deployed, and every role is pending.`;
       },
     );
-  const remove = () =>
-    act(`Delete ${cluster.name}? The environment, its settings and its deployment history are removed; its ${nodes} node${nodes === 1 ? '' : 's'} return to the pool of unassigned nodes. This cannot be undone.`, async () => {
+  const [deletion, setDeletion] = useState<{ chosen: NodeView[]; deployed: NodeView[] } | null>(null);
+  const remove = async () => {
+    // Nodes deployed on real hosts: clean them first (the deletion graph) or forget them, as chosen.
+    const list = await call('get', '/clusters/{id}/nodes', { params: { id: cluster.id } }).catch(() => []);
+    const deployed = list.filter((n) => n.roles.length > 0 && !n.simulated);
+    if (deployed.length) return setDeletion({ chosen: list, deployed });
+    return act(`Delete ${cluster.name}? The environment, its settings and its deployment history are removed; its ${nodes} node${nodes === 1 ? '' : 's'} return to the pool of unassigned nodes. This cannot be undone.`, async () => {
       await call('delete', '/clusters/{id}', { params: { id: cluster.id } });
       go('/');
       return null;
     });
+  };
+  const removeWith = (clean: boolean) => {
+    setDeletion(null);
+    void act('', async () => {
+      const res = await call('delete', '/clusters/{id}', { params: { id: cluster.id }, query: { clean } });
+      if (!res) {
+        go('/');
+        return null;
+      }
+      onChanged();
+      return `${res.message.charAt(0).toUpperCase()}${res.message.slice(1)}.`;
+    });
+  };
 
   return (
     <div className="env-actions">
@@ -82,11 +102,12 @@ export function EnvironmentActions({ cluster, onChanged }: { cluster: Cluster; o
           <button type="button" disabled={cluster.status === 'new' || cluster.status === 'deploying'} title={cluster.status === 'new' ? 'Nothing is deployed yet' : undefined} onClick={() => void reset()}>
             Reset to undeployed…
           </button>
-          <button type="button" className="danger" disabled={cluster.status === 'deploying'} onClick={() => void remove()}>
+          <button type="button" className="danger" disabled={cluster.status === 'deploying' || cluster.status === 'removing'} onClick={() => void remove()}>
             Delete environment…
           </button>
         </div>
       )}
+      {deletion && <RemovalChoice environment cluster={cluster.name} chosen={deletion.chosen} deployed={deletion.deployed} onChoose={removeWith} onCancel={() => setDeletion(null)} />}
       {done && <p role="status">{done}</p>}
       <Problems error={error} title="The environment was not changed" />
     </div>
