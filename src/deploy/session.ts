@@ -17,14 +17,15 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
 /**
  * How a command without stdin data runs on the node, so that it cannot outlive its connection (a
  * server killed mid-task left it running, and a resumed run started it again beside it): in a
- * session of its own (setsid), holding the node's task lock (flock, where the node has it: a
- * resumed task waits there until an earlier attempt is gone), while a watcher reads the shell's
- * stdin. Hearth sends nothing while a command runs (the next command follows its end line), so
+ * session of its own (setsid), holding the node's task lock (flock on /etc/hearth/task.lock, once
+ * Hearth's folder is there and where the node has flock: a resumed task waits there until an
+ * earlier attempt is gone; not in /run/lock, which the test hosts share), while a watcher reads
+ * the shell's stdin. Hearth sends nothing while a command runs (the next command follows its end line), so
  * that read ends only when the connection is gone; then the command's session gets TERM, and
  * KILL 5 s later. A command that ends normally takes the watcher down with it; what the command
- * started in the background (a service) is left alone.
+ * started in the background (a service) is left alone, and does not hold the lock (flock -o).
  */
-const LOCK = `l=/run/lock; [ -d "$l" ] && [ -w "$l" ] || l=\${TMPDIR:-/tmp}; if command -v flock >/dev/null 2>&1; then exec flock "$l/hearth-task.lock" sh -c "$1"; else exec sh -c "$1"; fi`;
+const LOCK = `if [ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1; then exec flock -o /etc/hearth/task.lock sh -c "$1"; fi; exec sh -c "$1"`;
 const WATCH = `cat >/dev/null; pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; setsid sh -c 'sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
 export const guarded = (command: string): string =>
   `( setsid sh -c ${quote(LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; exit "$s" ) 3<&0 </dev/null`;
