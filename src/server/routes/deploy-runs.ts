@@ -31,7 +31,7 @@ export const DEFAULT_STOP_GRACE_S = 30;
 
 export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
   // A server that stops ends its runs' bookkeeping first (their tasks are let finish for a grace period).
-  api.addHook('onClose', () => settleRealDeployments(registryOf(ctx)));
+  api.addHook('onClose', () => settleRealDeployments(registryOf(ctx), ctx.deploy.shutdownGraceMs));
   environmentEventRoutes(api, ctx);
 
   api.get<{ Querystring: { cluster_id?: number } }>(
