@@ -44,11 +44,12 @@ function settingsValues(editable: Record<string, unknown>): Record<string, Recor
 }
 
 /** What core needs to build an environment's graph, read from the database (and the composition cache). */
-export async function clusterGraphInput(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>) {
+export async function clusterGraphInput(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>, read?: store.NodeRecord[]) {
   const composition = await composeCluster(q, cluster);
   if (!Object.hasOwn(composition.composed.graphs, type)) throw new HttpError(404, 'graph/not-found', `environment '${cluster.name}' has no '${type}' graph`, { types: Object.keys(composition.composed.graphs) });
   // `leaveOut`: nodes a run leaves out (offline ones, with skip_offline); the checks still see them.
-  const nodes = (await store.listNodes(q, { clusterId: cluster.id })).filter((n) => rolesOfNode(n).length > 0 && !leaveOut?.has(n.id));
+  // `read`: the environment's nodes, when the caller has just read them.
+  const nodes = (read ?? (await store.listNodes(q, { clusterId: cluster.id }))).filter((n) => rolesOfNode(n).length > 0 && !leaveOut?.has(n.id));
   // Core builds the graph the CLI builds too, with task conditions evaluated on the deployment
   // data and lifecycle conditions compared with what was deployed last.
   const input: Parameters<typeof graphForCluster>[0] = {
@@ -135,8 +136,8 @@ async function graphStamp(q: store.Queryable, cluster: store.ClusterRecord, inpu
 export async function buildDeployableGraph(q: store.Queryable, clusterId: number, type: string, options: RunChoice = {}): Promise<BuiltGraph | undefined> {
   const cluster = await store.getCluster(q, clusterId);
   if (!cluster || cluster.status === 'deploying') return undefined;
-  const { leaveOut } = await nodesOfRun(q, clusterId, options);
-  const read = await clusterGraphInput(q, cluster, type, leaveOut).catch(() => undefined);
+  const { withRoles, leaveOut } = await nodesOfRun(q, clusterId, options);
+  const read = await clusterGraphInput(q, cluster, type, leaveOut, withRoles).catch(() => undefined);
   if (!read) return undefined;
   const stamp = await graphStamp(q, cluster, read.input);
   try {
@@ -147,8 +148,8 @@ export async function buildDeployableGraph(q: store.Queryable, clusterId: number
 }
 
 /** The graph built before the transaction, if what it was built from is what the transaction reads. */
-async function builtGraph(tx: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut: ReadonlySet<number> | undefined, built: BuiltGraph) {
-  const { input, nodes, composition } = await clusterGraphInput(tx, cluster, type, leaveOut);
+async function builtGraph(tx: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut: ReadonlySet<number> | undefined, withRoles: store.NodeRecord[], built: BuiltGraph) {
+  const { input, nodes, composition } = await clusterGraphInput(tx, cluster, type, leaveOut, withRoles);
   if ((await graphStamp(tx, cluster, input)) !== built.stamp) {
     throw new HttpError(409, 'deploy/changed-meanwhile', `environment '${cluster.name}' changed while its deployment graph was being built (its settings, nodes, roles, release or plugins)`, { hint: 'deploy again: the graph is built from what the environment is then' });
   }
@@ -173,7 +174,7 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
   // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
   if (offline.length && !options.skipOffline) throw await refuseOffline(tx, cluster.name, offline);
-  const { graph, nodes, composition, findings } = options.built ? await builtGraph(tx, cluster, type, leaveOut, options.built) : await clusterGraph(tx, cluster, type, leaveOut);
+  const { graph, nodes, composition, findings } = options.built ? await builtGraph(tx, cluster, type, leaveOut, withRoles, options.built) : await clusterGraph(tx, cluster, type, leaveOut);
   if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no ${leaveOut ? 'reachable ' : ''}nodes with roles`, { hint: leaveOut ? 'bring its nodes back online (hearth node show <id> says why each is offline)' : 'assign roles to nodes first' });
   if (options.real) {
     const { simulated } = await simulatedNodes(tx, cluster.id);
