@@ -22,6 +22,7 @@ export const ENVIRONMENT_TRANSITIONS: readonly Transition<EnvironmentState>[] = 
   { from: ['deploying'], to: 'error', cause: 'the run failed, or its server shut down or died (interrupted)' },
   { from: ['new', 'operational', 'partially_deployed', 'stopped', 'error'], to: 'removing', cause: 'deleted with its deployed nodes cleaned (the deletion graph runs on them)' },
   { from: ['removing'], to: 'error', cause: 'the deletion graph failed on a node: the environment stays, with that node' },
+  { from: ['removing'], to: 'previous', cause: 'the deletion run was stopped or interrupted before it ended: the environment stays as it was (it is deleted only when the deletion graph succeeded on every node)' },
 ];
 
 export const NODE_TRANSITIONS: readonly Transition<NodeState>[] = [
@@ -32,7 +33,7 @@ export const NODE_TRANSITIONS: readonly Transition<NodeState>[] = [
   { from: ['discovered', 'provisioned', 'ready', 'error'], to: 'deploying', cause: 'a real run with tasks on it starts' },
   { from: ['deploying', 'provisioning'], to: 'ready', cause: 'every task of its own in the run succeeded or was skipped (or succeeded in the run resumed)' },
   { from: ['deploying', 'provisioning', 'removing'], to: 'error', cause: 'one of its own tasks failed, timed out or was killed' },
-  { from: ['deploying', 'provisioning'], to: 'previous', cause: 'the run ended before its tasks did (stopped, interrupted, a dependency elsewhere failed): back to what it was before the run' },
+  { from: ['deploying', 'provisioning', 'removing'], to: 'previous', cause: 'the run ended before its tasks did (stopped, interrupted, a dependency elsewhere failed): back to what it was before the run' },
   { from: '*', to: 'offline', cause: 'Hearth could not reach it over SSH' },
   { from: ['offline'], to: 'previous', cause: 'reached again: back to the state it had before it went offline' },
   { from: ['ready', 'error', 'provisioned'], to: 'removing', cause: 'removed from its environment: the deletion graph runs on it' },
