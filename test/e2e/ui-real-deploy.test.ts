@@ -147,7 +147,7 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     const eth0 = details.locator('table.interfaces tbody tr', { hasText: 'eth0' });
     assert.match(await eth0.innerText(), new RegExp(`${apiNode.facts.interfaces.find((i) => i.name === 'eth0')!.mac}.*${ctlAddress.replace(/\./g, '\\.')}/24`, 's'));
     assert.ok((await details.locator('table.disks tbody tr').count()) >= 1);
-    assert.match(await details.locator('[data-testid="node-status"]').innerText(), /^discovered: registered; not deployed yet$/);
+    assert.match(await details.locator('[data-testid="node-status"]').innerText(), /^Discovered: a real host Hearth reaches, nothing deployed on it$/);
     await step('3-first-node');
 
     await p.fill('#node-address', cmpAddress);
@@ -170,7 +170,7 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     assert.match(dialogs[dialogs.length - 1], /^Remove 1 node \(hearth-test-15\) from real-ui\?/);
     const pooled = p.locator('.node-pool li[data-node="hearth-test-15"]');
     await pooled.waitFor();
-    assert.match(await pooled.innerText(), new RegExp(`hearth-test-15\\s+${cmpAddress.replace(/\./g, '\\.')}\\s+discovered`));
+    assert.match(await pooled.innerText(), new RegExp(`hearth-test-15\\s+${cmpAddress.replace(/\./g, '\\.')}\\s+Discovered`));
     assert.equal(await p.locator('table.roles-table tr[data-node="hearth-test-15"]').count(), 0);
     await step('3b-pool');
     await pooled.locator('input[type="checkbox"]').check();
@@ -277,7 +277,13 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     await p.click('nav.tabs a:has-text("Nodes")');
     await p.click('table.roles-table tr[data-node="hearth-test-15"] th button.link');
     const node15 = p.locator('section.node-details[data-node="hearth-test-15"]');
-    await node15.locator('[data-testid="node-status"][data-status="deployed"]').waitFor();
+    // The page says what the API says, in the lifecycle's words (docs/lifecycle.md): after the run
+    // the node is deployed, `ready`, or `error` by the model's rule that any failed task of its own
+    // (here optional-check, fail_on_error: false) makes it so; never the obsolete `deployed`.
+    const id15 = (await ui.call<Array<{ id: number; name: string }>>('GET', `/clusters/${clusterId}/nodes`)).find((n) => n.name === 'hearth-test-15')!.id;
+    const after15 = (await ui.call<{ status: string }>('GET', `/nodes/${id15}`)).status;
+    assert.ok(after15 === 'ready' || after15 === 'error', `hearth-test-15 after the run: ${after15}`);
+    await node15.locator(`[data-testid="node-status"][data-status="${after15}"]`).waitFor();
     await node15.locator('button:has-text("Refresh facts")').click();
     await node15.locator('[role="status"]:has-text("Facts gathered again.")').waitFor({ timeout: 60_000 });
     const before15 = await node15.locator('[data-testid="host-key"]').innerText();
@@ -307,7 +313,7 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
       await gone.waitFor({ timeout: 120_000 });
       assert.match(await gone.innerText(), new RegExp(`Cannot refresh node 'hearth-test-15' at ${cmpAddress.replace(/\./g, '\\.')}: the node (cannot be reached|stopped answering)`), 'in the SSH error\'s words: no route, or the kept connection lost');
       await node15.locator('[data-testid="node-status"][data-status="offline"]').waitFor();
-      assert.match(await node15.locator('[data-testid="node-status"]').innerText(), /^offline: Hearth cannot reach it over SSH$/);
+      assert.match(await node15.locator('[data-testid="node-status"]').innerText(), /^Offline: Hearth cannot reach it over SSH;/);
       await p.locator('table.roles-table tr[data-node="hearth-test-15"] td.bad:has-text("offline")').waitFor();
       await step('11-offline');
     } finally {
@@ -315,7 +321,8 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     }
     await node15.locator('button:has-text("Refresh facts")').click();
     await node15.locator('[role="status"]:has-text("Facts gathered again.")').waitFor({ timeout: 120_000 });
-    await node15.locator('[data-testid="node-status"][data-status="deployed"]').waitFor();
+    // Back from offline: the state it had before it went offline.
+    await node15.locator(`[data-testid="node-status"][data-status="${after15}"]`).waitFor();
 
     // 10. A dry run of these real nodes is named so, and nothing runs on them.
     await onHost(15, 'rm -f /var/lib/hearth/ui-joined');
