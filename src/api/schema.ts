@@ -2308,6 +2308,15 @@ export interface operations {
                     };
                 };
             };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description no such resource */
             404: {
                 headers: {
@@ -2319,6 +2328,15 @@ export interface operations {
             };
             /** @description the resource's state does not allow it now */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
