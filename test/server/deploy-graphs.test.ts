@@ -128,7 +128,7 @@ for (const engine of engines()) {
       assert.equal((await api('GET', `/clusters/${id}/attributes`)).json().editable.common.debug.value, false);
       const graph = (await api('GET', `/clusters/${id}/graphs/default`)).json();
       assert.deepEqual(graph.findings.filter((f: { severity: string }) => f.severity !== 'info'), []);
-      assert.deepEqual(tasksOf(graph, nodes[0]), ['controller-services', 'diagnostics']);
+      assert.deepEqual(tasksOf(graph, nodes[0]), ['controller-services', 'controller-nodes', 'diagnostics']);
       assert.deepEqual(tasksOf(graph, nodes[1]), ['compute-controllers', 'compute-services', 'diagnostics']);
       const done = await deploy(id);
       assert.equal(done.status, 'succeeded', JSON.stringify(done.message));
