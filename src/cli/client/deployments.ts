@@ -126,8 +126,8 @@ export const envGraphRun = (ref: string, type: string, o: ServerOptions & { node
       const wanted = o.nodes.split(',').map((s) => s.trim()).filter(Boolean);
       if (!wanted.length) throw usage('--nodes needs node names or ids, comma-separated');
       nodes = wanted.map((w) => {
-        const at = nodeRef(names, w);
-        if (!names.has(at)) throw new ClientError(`node '${w}' is not in environment '${ref}' (hearth env show ${ref} lists its nodes)`, EXIT_FINDINGS);
+        const at = [...names].find(([nodeId, name]) => nodeId === w || name === w)?.[0];
+        if (at === undefined) throw new ClientError(`node '${w}' is not in environment '${ref}' (hearth env show ${ref} lists its nodes)`, EXIT_FINDINGS);
         return Number(at);
       });
     }
