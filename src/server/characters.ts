@@ -32,7 +32,14 @@ const decodePointer = (pointer: string): string => (pointer.split('/')[1] ?? '')
 
 export function refuseBadCharacters(app: FastifyInstance): void {
   // A path no route matches is answered 404 as it is: there is nothing there to protect.
-  app.addHook('preValidation', async (request) => {
-    if (!request.is404) checkCharacters(request);
+  // A callback hook: it runs on every request, and an async one costs a promise each.
+  app.addHook('preValidation', (request, _reply, done) => {
+    if (request.is404) return done();
+    try {
+      checkCharacters(request);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
   });
 }

@@ -52,12 +52,12 @@ export interface HostRule {
   publicUrl?: string;
 }
 
-/** Whether a request with this `Host` header is answered (undefined: no header, no browser sent it). */
-export function hostAllowed(host: string | undefined, rule: HostRule): boolean {
-  if (host === undefined || rule.allowed?.includes('*')) return true;
-  if (rule.allowed === undefined && !isLoopback(rule.bound)) return true;
-  const name = hostName(host);
-  const names = new Set([...LOOPBACK_NAMES, hostName(rule.bound), ...(rule.allowed ?? []).map(hostName)]);
+/** The names a rule answers to, made once per rule (a request's check is then one lookup). */
+const namesOf = new WeakMap<HostRule, Set<string>>();
+function allowedNames(rule: HostRule): Set<string> {
+  let names = namesOf.get(rule);
+  if (names) return names;
+  names = new Set([...LOOPBACK_NAMES, hostName(rule.bound), ...(rule.allowed ?? []).map(hostName)]);
   if (rule.publicUrl) {
     try {
       names.add(hostName(new URL(rule.publicUrl).host));
@@ -65,22 +65,36 @@ export function hostAllowed(host: string | undefined, rule: HostRule): boolean {
       // Not a URL: it names no host to allow.
     }
   }
-  return names.has(name);
+  namesOf.set(rule, names);
+  return names;
+}
+
+/** Whether a request with this `Host` header is answered (undefined: no header, no browser sent it). */
+export function hostAllowed(host: string | undefined, rule: HostRule): boolean {
+  if (host === undefined || rule.allowed?.includes('*')) return true;
+  if (rule.allowed === undefined && !isLoopback(rule.bound)) return true;
+  return allowedNames(rule).has(hostName(host));
 }
 
 /** Refuse requests for a name the server does not go by (403 `request/unknown-host`), before anything else runs. */
 export function guardHosts(app: FastifyInstance, options: { allowed?: readonly string[]; publicUrl: () => string | undefined }): void {
-  app.addHook('onRequest', async (request) => {
+  // The rule is made again only when the bound address or the public URL changes (start-up).
+  let rule: HostRule | undefined;
+  // A callback hook, not an async one: it runs on every request, and a promise each costs throughput.
+  app.addHook('onRequest', (request, _reply, done) => {
     const address = app.server.address();
     // Not listening on a socket (`inject` in tests, a Unix socket): no browser can reach it by name.
-    if (address === null || typeof address === 'string') return;
-    if (PROBES.has(request.url.split('?')[0])) return;
+    if (address === null || typeof address === 'string') return done();
     const host = request.headers.host;
-    if (hostAllowed(host, { bound: address.address, ...(options.allowed ? { allowed: options.allowed } : {}), ...(options.publicUrl() ? { publicUrl: options.publicUrl() } : {}) })) return;
+    const publicUrl = options.publicUrl();
+    if (!rule || rule.bound !== address.address || rule.publicUrl !== publicUrl) rule = { bound: address.address, ...(options.allowed ? { allowed: options.allowed } : {}), ...(publicUrl ? { publicUrl } : {}) };
+    if (hostAllowed(host, rule) || PROBES.has(request.url.split('?')[0])) return done();
     const shown = String(host).slice(0, 100);
-    throw new HttpError(403, 'request/unknown-host', `this server does not answer to the name '${shown}'`, {
-      host: shown,
-      hint: `call it as localhost or 127.0.0.1, or start it with --allowed-hosts ${hostName(shown) || '<name>'} (or HEARTH_ALLOWED_HOSTS) to answer that name; a server bound to loopback refuses other names so that a web page cannot reach it through DNS rebinding`,
-    });
+    done(
+      new HttpError(403, 'request/unknown-host', `this server does not answer to the name '${shown}'`, {
+        host: shown,
+        hint: `call it as localhost or 127.0.0.1, or start it with --allowed-hosts ${hostName(shown) || '<name>'} (or HEARTH_ALLOWED_HOSTS) to answer that name; a server bound to loopback refuses other names so that a web page cannot reach it through DNS rebinding`,
+      }),
+    );
   });
 }

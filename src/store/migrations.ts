@@ -223,6 +223,9 @@ ALTER TABLE deployment_tasks ADD COLUMN outcome text CHECK (outcome IN ('pending
 ALTER TABLE deployments ADD COLUMN stopped_by text;
 ALTER TABLE deployments ADD COLUMN stopped_at timestamptz;
 ALTER TABLE deployments ADD COLUMN skipped_nodes jsonb;
+-- A finished run's counts by outcome, kept once read (its task rows no longer change), so lists
+-- and streams do not count a large run's rows again.
+ALTER TABLE deployments ADD COLUMN counts jsonb;
 ALTER TABLE nodes ADD COLUMN status_before text;
 -- Fuel's node words: \`ready\` is deployed and healthy (Hearth said \`deployed\`); a real node
 -- Hearth called \`ready\` with no roles deployed had only been reached: \`discovered\`.

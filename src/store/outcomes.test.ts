@@ -39,6 +39,12 @@ test('the database reads each stored task end as core does, and counts a run by 
     const counts = (await runCounts(db, [id])).get(id)!;
     assert.equal(Object.values(counts).reduce((a, b) => a + b, 0), CASES.length, 'the counts sum to the run');
     assert.deepEqual(counts, { pending: 1, running: 1, succeeded: 2, failed: 2, timed_out: 1, killed: 2, skipped: 2, not_run: 2, stopped: 2 });
+    // A running run is counted afresh each time; a finished one is counted once and kept.
+    assert.equal((await db.query<{ counts: unknown }>('SELECT counts FROM deployments WHERE id = $1', [id]))[0].counts, null);
+    await db.query(`UPDATE deployments SET status = 'failed' WHERE id = $1`, [id]);
+    await runCounts(db, [id]);
+    assert.deepEqual((await db.query<{ counts: unknown }>('SELECT counts FROM deployments WHERE id = $1', [id]))[0].counts, counts);
+    assert.deepEqual((await runCounts(db, [id])).get(id), counts, 'read back from the run');
   } finally {
     await db.close();
   }

@@ -23,14 +23,33 @@ export const OUTCOME_SQL = `CASE
 export async function runCounts(q: Queryable, ids: readonly number[]): Promise<Map<number, RunCounts>> {
   const out = new Map<number, RunCounts>();
   if (!ids.length) return out;
-  for (const id of ids) out.set(id, emptyCounts());
+  // A finished run's rows no longer change (only a running run takes reports): its counts, once
+  // counted, are kept on the run and read from there.
+  const kept = await q.query<{ id: number; status: string; counts: RunCounts | null }>('SELECT id, status, counts FROM deployments WHERE id = ANY($1::int[])', [ids]);
+  const toCount: number[] = [];
+  for (const r of kept) {
+    if (r.counts) out.set(r.id, { ...emptyCounts(), ...r.counts });
+    else toCount.push(r.id);
+  }
+  if (!toCount.length) return out;
+  for (const id of toCount) out.set(id, emptyCounts());
   const rows = await q.query<{ id: number; outcome: TaskOutcome; n: number }>(
     `SELECT deployment_id AS id, ${OUTCOME_SQL} AS outcome, count(*)::int AS n FROM deployment_tasks WHERE deployment_id = ANY($1::int[]) GROUP BY 1, 2`,
-    [ids],
+    [toCount],
   );
   for (const r of rows) {
     const c = out.get(r.id);
     if (c && r.outcome in c) c[r.outcome] += r.n;
+  }
+  const finished = kept.filter((r) => !r.counts && r.status !== 'running').map((r) => r.id);
+  if (finished.length) {
+    // Kept only while the run is still finished; a failed write (a full disk, a read-only
+    // database) costs nothing but counting again next time.
+    await q
+      .query(`UPDATE deployments d SET counts = c.counts FROM jsonb_each($1::jsonb) AS c(id, counts) WHERE d.id = c.id::int AND d.status <> 'running' AND d.counts IS NULL`, [
+        JSON.stringify(Object.fromEntries(finished.map((id) => [id, out.get(id)]))),
+      ])
+      .catch(() => undefined);
   }
   return out;
 }
