@@ -125,7 +125,9 @@ export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRun
 }
 
 /**
- * Runs whose server is gone are marked `interrupted`, their unfinished tasks skipped and their
+ * Runs whose server is gone are marked `interrupted`, their tasks that never started `stopped`
+ * and those that were running `killed` (their processes on the node die with the connection), their
+ * nodes back to their state before the run (or `error` where a task was killed), and their
  * environments put in `error`, so nothing stays "deploying" and `--resume` can continue them on any
  * server. A server is gone when `alive(owner)` says so (crashed or killed: on PostgreSQL its
  * presence lock is free), or when its run's lease has expired: it stopped renewing it (hung, or
@@ -147,9 +149,14 @@ export async function failInterruptedDeployments(q: Queryable, alive: (owner: nu
          UPDATE deployments SET status = 'interrupted', message = $2, finished_at = now()
          WHERE id = $1 AND status = 'running' AND (NOT $3 OR lease_expires_at < now()) RETURNING id, cluster_id),
        skipped AS (
-         UPDATE deployment_tasks SET status = 'skipped' WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running')),
+         UPDATE deployment_tasks SET status = CASE WHEN status = 'running' THEN 'error' ELSE 'skipped' END,
+           message = coalesce(message, CASE WHEN status = 'running' THEN 'killed: its server stopped while it ran' ELSE 'stopped: its server stopped before it started' END)
+         WHERE deployment_id IN (SELECT id FROM failed) AND status IN ('pending', 'running')),
        errored AS (
-         UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying')
+         UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying'),
+       nodes_back AS (
+         UPDATE nodes n SET status = CASE WHEN EXISTS (SELECT 1 FROM deployment_tasks t WHERE t.deployment_id IN (SELECT id FROM failed) AND t.node = n.id::text AND t.status = 'running') THEN 'error' ELSE coalesce(n.status_before, 'discovered') END
+         WHERE n.cluster_id IN (SELECT cluster_id FROM failed) AND n.status = 'deploying')
        SELECT count(*)::int AS failed FROM failed`,
       [d.id, leaseLost ? 'interrupted: the server running it stopped renewing its lease' : 'interrupted: the server running it stopped', leaseLost],
     );

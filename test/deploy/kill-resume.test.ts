@@ -58,6 +58,13 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
     const interrupted = (await call('GET', `/clusters/${cluster}/deployments/${first.id}`)).body;
     assert.equal(interrupted.status, 'interrupted');
     assert.match(interrupted.message, /interrupted/);
+    // What the killed server's records say, in the lifecycle's words: b was running (killed with
+    // its connection), c never started (stopped), and the nodes are in error, not "deploying" for ever.
+    const left = (await call('GET', `/deployments/${first.id}/tasks`)).body as Array<{ task_id: string; outcome: string; message: string | null }>;
+    assert.deepEqual(left.filter((t) => t.task_id === 'b').map((t) => t.outcome), ['killed', 'killed']);
+    assert.deepEqual(left.filter((t) => t.task_id === 'c').map((t) => t.outcome), ['stopped', 'stopped']);
+    assert.equal(interrupted.counts.killed, 2);
+    assert.deepEqual((await call('GET', `/clusters/${cluster}/nodes`)).body.map((n: any) => n.status), ['error', 'error']);
     const resumed = await call('POST', `/clusters/${cluster}/deploy`, { resume: true });
     assert.equal(resumed.status, 202, JSON.stringify(resumed.body));
     let d = resumed.body;
@@ -71,5 +78,6 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
       assert.deepEqual(names, ['a', 'b', 'b', 'c'], `host ${i}: a ran once; b, cut short, again; then c`);
     }
     assert.equal((await call('GET', `/clusters/${cluster}`)).body.status, 'operational');
+    assert.deepEqual((await call('GET', `/clusters/${cluster}/nodes`)).body.map((n: any) => n.status), ['ready', 'ready']);
   });
 });
