@@ -8,8 +8,9 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 
-/** Longer than any token Hearth makes or an operator should choose; longer headers are refused unread. */
-export const MAX_TOKEN_LENGTH = 512;
+// One token rule (core/access/admin-token.ts); re-exported for the callers that read it here.
+import { MAX_TOKEN_LENGTH } from '../core/access/admin-token.js';
+export { MAX_TOKEN_LENGTH };
 
 export const generateToken = (): string => `hearth_${randomBytes(24).toString('base64url')}`;
 

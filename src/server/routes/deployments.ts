@@ -14,17 +14,16 @@ import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, DEPLOYMENT_GRAPH } from './shapes.js';
-import type { RunCounts } from '../../core/lifecycle/index.js';
+import { emptyCounts, type RunCounts } from '../../core/lifecycle/index.js';
 
 const GRAPH_TYPE = { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } as const;
 
 /**
- * A run as the API shows it. With its `counts` (the lifecycle's outcomes), `done` is the tasks that
- * succeeded and `progress` their share: skipped, failed or never-run work is not done. Without
- * counts (a caller that has none at hand), `done` is the runner's finished count as before.
+ * A run as the API shows it: with its `counts` (the lifecycle's outcomes), `done` is the tasks that
+ * succeeded and `progress` their share; skipped, failed or never-run work is not done.
  */
-export function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'real' = 'dry-run', counts?: RunCounts) {
-  const done = counts ? counts.succeeded : d.done;
+function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'real' = 'dry-run', counts: RunCounts = emptyCounts()) {
+  const done = counts.succeeded;
   return {
     id: d.id,
     mode,
@@ -35,7 +34,7 @@ export function deploymentView(d: store.DeploymentRecord, mode: 'dry-run' | 'rea
     total: d.total,
     done,
     progress: d.total ? Math.round((done / d.total) * 100) : 100,
-    ...(counts ? { counts } : {}),
+    counts,
     message: d.message ?? null,
     started_at: d.startedAt,
     finished_at: d.finishedAt ?? null,
