@@ -44,11 +44,7 @@ describe('a server killed while a task runs on a node', { skip: hosts && hosts.a
   };
   const working = async () => (await onHost(HOST, 'pgrep -fx "hearth-long-work 40" | wc -l')).trim();
 
-  // KNOWN DEFECT (issue 24 item 7, open): passed when written, then failed twice in a row at the end
-  // of the session (in the full run and alone): the task's processes on the node outlived the
-  // killed server by 15 s, the watcher that should kill them gone. Reported as a todo (it still runs
-  // and prints its failure) until the wrapper in src/deploy/session.ts is fixed; see the stop note.
-  test('the remote task dies with the connection, and the resumed run runs it alone', { todo: 'issue 24 item 7: the remote task outlived its killed server in the last runs' }, async () => {
+  test('the remote task dies with the connection, and the resumed run runs it alone', async () => {
     await onHost(HOST, 'rm -rf /var/lib/hearth/* /etc/hearth/*; pkill -fx "hearth-long-work 40" || true');
     const made = createPlugin('killremote', { releasePlugin: true, parentDir: dir });
     const release = join(made.dir!, 'killremote-release');
@@ -70,6 +66,16 @@ describe('a server killed while a task runs on a node', { skip: hosts && hosts.a
     while ((await working()) !== '1') {
       assert.ok(Date.now() < until, 'b never started its work on the node');
       await new Promise((r) => setTimeout(r, 300));
+    }
+    // Reports are written in batches (every 250 ms): a task that ended just before the kill may not
+    // be recorded yet, and a resumed run rightly does it again. The kill waits until a is recorded,
+    // so what is checked is b's attempts.
+    until = Date.now() + 30_000;
+    for (;;) {
+      const tasks: Array<{ task_id: string; outcome: string }> = (await call('GET', `/deployments/${first.id}/tasks`)).body;
+      if (tasks.find((t) => t.task_id === 'a')?.outcome === 'succeeded' && tasks.find((t) => t.task_id === 'b')?.outcome === 'running') break;
+      assert.ok(Date.now() < until, `a was never recorded succeeded with b running: ${JSON.stringify(tasks)}`);
+      await new Promise((r) => setTimeout(r, 100));
     }
     await killed(server.process, 'SIGKILL');
     const killedAt = Date.now();
