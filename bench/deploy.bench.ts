@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { buildDeploymentGraph, describeVertex, type NodeInput } from '../src/core/graph/index.js';
 import type { Task } from '../src/core/tasks/model.js';
 import { DryRunTransport, runDeployment } from '../src/deploy/index.js';
-import { runReports } from '../src/server/domain/run-reports.js';
+import { runReports } from '../src/server/domain/runs/run-reports.js';
 import * as store from '../src/store/index.js';
 import * as runs from '../src/store/task-runs.js';
 

@@ -41,7 +41,7 @@ import { templateRoutes } from './routes/templates.js';
 import { realNodeRoutes } from './routes/real-nodes.js';
 import { repositoryRoutes } from './routes/repositories.js';
 import type { SshTransport } from '../deploy/ssh.js';
-import type { DeployOptions } from './domain/deploy.js';
+import type { DeployOptions } from './domain/runs/deploy.js';
 
 export interface AppOptions {
   db: Database;

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import type { Task } from '../../src/core/tasks/model.js';
 import type { VertexRef } from '../../src/deploy/index.js';
-import { runReports } from '../../src/server/domain/run-reports.js';
+import { runReports } from '../../src/server/domain/runs/run-reports.js';
 import type { Database } from '../../src/store/index.js';
 import * as runs from '../../src/store/task-runs.js';
 import { engines } from '../server/support/engines.js';

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { createPlugin } from '../../src/package/create/index.js';
-import { STREAMS_PER_ADDRESS } from '../../src/server/domain/deployment-events.js';
+import { STREAMS_PER_ADDRESS } from '../../src/server/domain/runs/deployment-events.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { HOSTS_NOTE, testHosts } from '../support/test-hosts.js';
 

@@ -11,10 +11,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPlugin } from '../../src/package/create/index.js';
-import { clusterGraph } from '../../src/server/domain/deploy.js';
+import { clusterGraph } from '../../src/server/domain/runs/deploy.js';
 import { clusterOr404 } from '../../src/server/domain/environment.js';
 import { PluginFiles } from '../../src/server/domain/plugin-files.js';
-import { refuseMissingFiles, sourcesOf } from '../../src/server/domain/real-plan.js';
+import { refuseMissingFiles, sourcesOf } from '../../src/server/domain/runs/real-plan.js';
 import { engines } from './support/engines.js';
 import { testApp, type TestApp } from './support/app.js';
 

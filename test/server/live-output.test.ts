@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { describe, test } from 'node:test';
-import { keepLiveOutput, LiveOutput, liveOutputOf, type LiveChunk } from '../../src/server/domain/live-output.js';
+import { keepLiveOutput, LiveOutput, liveOutputOf, type LiveChunk } from '../../src/server/domain/runs/live-output.js';
 
 describe('live output of a running deployment', () => {
   test('every chunk a follower receives says where it starts; the whole output so far is read', () => {

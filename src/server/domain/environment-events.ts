@@ -6,7 +6,7 @@
  * per environment however many follow it (one statement, store/environment-changes.ts), bounded
  * client buffers, the same per-address limits. Only what changed is then read in full.
  */
-import { PolledFeed, eventText, type EventClient } from './deployment-events.js';
+import { PolledFeed, eventText, type EventClient } from './runs/deployment-events.js';
 import type { EnvironmentLook } from '../../store/environment-changes.js';
 
 /** A comment line sent when nothing happened for this long: proxies keep the connection, a gone client is noticed. */

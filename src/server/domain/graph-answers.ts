@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import type { graphToJson } from '../../core/graph/format.js';
 import * as store from '../../store/index.js';
-import { clusterGraphInput } from './deploy.js';
+import { clusterGraphInput } from './runs/deploy.js';
 import { buildGraphText, type GraphFormat } from './graph-build.js';
 
 export type { GraphFormat } from './graph-build.js';

@@ -9,7 +9,7 @@ import { MARKER_TYPES } from '../../deploy/index.js';
 import type * as store from '../../store/index.js';
 import { pastTaskDurations } from '../../store/task-durations.js';
 import { HttpError } from '../errors.js';
-import { clusterGraphInput } from './deploy.js';
+import { clusterGraphInput } from './runs/deploy.js';
 import { clusterOr404 } from './environment.js';
 import { buildDeployGraph } from './graph-build.js';
 

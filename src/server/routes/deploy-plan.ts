@@ -1,11 +1,11 @@
 /**
  * `GET /clusters/:id/deploy/plan?graph_type=&resume=`: what a deployment will run before it runs,
- * per node, each task with whether it runs and why (domain/deploy-plan.ts, core's planDeployment).
+ * per node, each task with whether it runs and why (domain/runs/deploy-plan.ts, core's planDeployment).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
-import { deployPlan } from '../domain/deploy-plan.js';
+import { deployPlan } from '../domain/runs/deploy-plan.js';
 import { answer, errors } from './answers.js';
 import { clusterIdParam } from './schemas.js';
 import { DEPLOY_PLAN } from './shapes.js';

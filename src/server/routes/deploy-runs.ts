@@ -14,8 +14,8 @@ import { outcomeOfStored } from '../../core/lifecycle/index.js';
 import * as store from '../../store/index.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/real-deploy.js';
-import { admitStream, EventClient, followDeployment, streamsOf } from '../domain/deployment-events.js';
+import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/runs/real-deploy.js';
+import { admitStream, EventClient, followDeployment, streamsOf } from '../domain/runs/deployment-events.js';
 import { clusterIdParam } from './schemas.js';
 import { deploymentViewOf, deploymentViews } from './deployments.js';
 import { answer, errors, listOf } from './answers.js';
@@ -125,7 +125,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(req.id) });
       const client = new EventClient(res);
       client.whenClosed(release);
-      // One poll of the database per deployment, however many follow it (domain/deployment-events.ts).
+      // One poll of the database per deployment, however many follow it (domain/runs/deployment-events.ts).
       followDeployment<runs.TaskRunView>(streamsOf(ctx), id, client, () => ({
         poll: async (since) => {
           const d = (await store.getDeployment(ctx.db, id))!;

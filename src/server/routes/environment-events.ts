@@ -10,7 +10,7 @@ import { PUBLIC_READ } from '../access.js';
 import * as store from '../../store/index.js';
 import { lookAtEnvironment } from '../../store/environment-changes.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
-import { admitStream, EventClient, followFeed, streamsOf } from '../domain/deployment-events.js';
+import { admitStream, EventClient, followFeed, streamsOf } from '../domain/runs/deployment-events.js';
 import { EnvironmentFeed } from '../domain/environment-events.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors, listOf } from './answers.js';

@@ -1,6 +1,6 @@
 /**
  * A running task's output so far (`GET /deployments/:id/live-output?node=&task=`): what the
- * server running the deployment kept of it (domain/live-output.ts), so a page opened while the
+ * server running the deployment kept of it (domain/runs/live-output.ts), so a page opened while the
  * task runs shows all of it and then follows the live stream's `output` events, whose `offset`
  * says where each chunk goes. A task that ended has its output in `GET /deployments/:id/tasks`.
  */
@@ -9,8 +9,8 @@ import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
-import { liveOutputOf } from '../domain/live-output.js';
-import { registryOf } from '../domain/real-deploy.js';
+import { liveOutputOf } from '../domain/runs/live-output.js';
+import { registryOf } from '../domain/runs/real-deploy.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors } from './answers.js';
 

@@ -12,7 +12,7 @@ import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
-import { beingRemoved } from '../domain/deploy.js';
+import { beingRemoved } from '../domain/runs/deploy.js';
 import { startRun } from './deployments.js';
 import { nodeViews } from './real-nodes.js';
 import { clusterIdParam } from './schemas.js';

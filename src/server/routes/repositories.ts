@@ -12,7 +12,7 @@ import type { AppContext } from '../app.js';
 import { OPEN } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
-import { repositoryFolder } from '../domain/real-plan.js';
+import { repositoryFolder } from '../domain/runs/real-plan.js';
 import { answer, errors } from './answers.js';
 
 const SCHEMA = {

@@ -10,10 +10,10 @@
  * a write that failed, so no task that ran reads as "not run" because of one.
  */
 import type { EventEmitter } from 'node:events';
-import { OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type VertexRef } from '../../deploy/index.js';
-import type { Database } from '../../store/index.js';
-import * as runs from '../../store/task-runs.js';
-import { storageFailure } from '../errors.js';
+import { OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type VertexRef } from '../../../deploy/index.js';
+import type { Database } from '../../../store/index.js';
+import * as runs from '../../../store/task-runs.js';
+import { storageFailure } from '../../errors.js';
 
 export interface RunReportsOptions {
   /** Each vertex's row (its place in the run), as the run was created. */

@@ -5,12 +5,12 @@
  * does not stop the server answering everyone else. Node ids become the environment's (integers)
  * with their names; the master's tasks, if the graph has any, are apart.
  */
-import { MASTER_NODE, type PlannedNode } from '../../core/graph/index.js';
-import type * as store from '../../store/index.js';
-import * as runs from '../../store/task-runs.js';
-import { HttpError } from '../errors.js';
+import { MASTER_NODE, type PlannedNode } from '../../../core/graph/index.js';
+import type * as store from '../../../store/index.js';
+import * as runs from '../../../store/task-runs.js';
+import { HttpError } from '../../errors.js';
 import { clusterGraphInput } from './deploy.js';
-import { clusterOr404 } from './environment.js';
+import { clusterOr404 } from '../environment.js';
 import { planInWorker, type PlanJob } from './plan-build.js';
 
 export async function deployPlan(q: store.Queryable, clusterId: number, type: string, options: { resume?: boolean } = {}) {

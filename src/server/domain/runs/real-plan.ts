@@ -6,17 +6,17 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
-import { MASTER_NODE, SYNC_NODE, deploymentCommon, nodeDeploymentInfo, type DeploymentGraph } from '../../core/graph/index.js';
-import { finding, type Finding } from '../../core/findings.js';
-import { scriptsNamedBy } from '../../core/tasks/scripts.js';
-import { refused, type HttpError } from '../errors.js';
-import type { ComposedRelease } from '../../core/release/compose.js';
-import type { DeployTarget, PluginScripts } from '../../deploy/index.js';
-import { PLUGINS_ROOT } from '../../deploy/index.js';
-import * as store from '../../store/index.js';
-import * as real from '../../store/real-nodes.js';
-import { targetOf } from './real-nodes.js';
-import type { PluginFiles, PluginRoot } from './plugin-files.js';
+import { MASTER_NODE, SYNC_NODE, deploymentCommon, nodeDeploymentInfo, type DeploymentGraph } from '../../../core/graph/index.js';
+import { finding, type Finding } from '../../../core/findings.js';
+import { scriptsNamedBy } from '../../../core/tasks/scripts.js';
+import { refused, type HttpError } from '../../errors.js';
+import type { ComposedRelease } from '../../../core/release/compose.js';
+import type { DeployTarget, PluginScripts } from '../../../deploy/index.js';
+import { PLUGINS_ROOT } from '../../../deploy/index.js';
+import * as store from '../../../store/index.js';
+import * as real from '../../../store/real-nodes.js';
+import { targetOf } from '../real-nodes.js';
+import type { PluginFiles, PluginRoot } from '../plugin-files.js';
 
 /** `{section: {field: value}}` from a settings tree, and the values of password fields. */
 export function settingsOf(editable: Record<string, unknown>): { values: Record<string, Record<string, unknown>>; secrets: string[] } {

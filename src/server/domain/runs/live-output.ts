@@ -9,7 +9,7 @@
  * (ended tasks stop printing, and their output is read from the database by then).
  */
 import type { EventEmitter } from 'node:events';
-import { OUTPUT_LIMIT } from '../../deploy/index.js';
+import { OUTPUT_LIMIT } from '../../../deploy/index.js';
 
 /** All the live output one run keeps (16 tasks printing 1 MiB each at once). */
 export const RUN_LIVE_LIMIT = 16 * OUTPUT_LIMIT;

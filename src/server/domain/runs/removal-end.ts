@@ -5,8 +5,8 @@
  * `removing` → `discovered`); otherwise it stays, in `error` when one of its tasks broke (the
  * run's task output says why), or back in its state before when the run ended first (a stop).
  */
-import type { NodeState } from '../../core/lifecycle/index.js';
-import * as store from '../../store/index.js';
+import type { NodeState } from '../../../core/lifecycle/index.js';
+import * as store from '../../../store/index.js';
 
 /** What a deletion run was started to remove: these nodes, and the environment itself when `environment`. */
 export interface Removal {

@@ -6,14 +6,14 @@
  * executes nothing.
  */
 import { createHash } from 'node:crypto';
-import { describeVertex, graphForCluster, type DeploymentGraph } from '../../core/graph/index.js';
-import type { Finding } from '../../core/findings.js';
-import { checkRoleAssignment } from '../../core/roles/index.js';
-import * as store from '../../store/index.js';
-import * as real from '../../store/real-nodes.js';
-import { HttpError, errorsOf, refused } from '../errors.js';
-import { clusterOr404, composeCluster } from './environment.js';
-import { buildDeployGraph } from './graph-build.js';
+import { describeVertex, graphForCluster, type DeploymentGraph } from '../../../core/graph/index.js';
+import type { Finding } from '../../../core/findings.js';
+import { checkRoleAssignment } from '../../../core/roles/index.js';
+import * as store from '../../../store/index.js';
+import * as real from '../../../store/real-nodes.js';
+import { HttpError, errorsOf, refused } from '../../errors.js';
+import { clusterOr404, composeCluster } from '../environment.js';
+import { buildDeployGraph } from '../graph-build.js';
 
 export interface DeployOptions {
   /** Pause per slice of tasks (ms), so progress is visible; 0 in tests. */

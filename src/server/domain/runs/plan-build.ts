@@ -4,11 +4,11 @@
  * capped, given up after a minute). This module imports only core and the runner's marker types,
  * so the worker loads little.
  */
-import { planDeployment, type ClusterGraphInput, type DeploymentPlan } from '../../core/graph/index.js';
-import { MARKER_TYPES } from '../../deploy/tasks.js';
-import { HttpError } from '../errors.js';
-import { GRAPH_BUILD_TIMEOUT_MS } from './graph-build.js';
-import { runInWorker, workerScript } from './worker-run.js';
+import { planDeployment, type ClusterGraphInput, type DeploymentPlan } from '../../../core/graph/index.js';
+import { MARKER_TYPES } from '../../../deploy/tasks.js';
+import { HttpError } from '../../errors.js';
+import { GRAPH_BUILD_TIMEOUT_MS } from '../graph-build.js';
+import { runInWorker, workerScript } from '../worker-run.js';
 
 /** What the worker is given: plain data, cloned into it. */
 export interface PlanJob {
@@ -29,7 +29,7 @@ export function planOfJob(job: PlanJob): DeploymentPlan {
 }
 
 export function planInWorker(job: PlanJob): Promise<DeploymentPlan> {
-  const script = workerScript('plan-worker');
+  const script = workerScript('runs/plan-worker');
   if (!script) return Promise.resolve(planOfJob(job));
   return runInWorker<DeploymentPlan>(script, {
     data: job,

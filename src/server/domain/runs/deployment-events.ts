@@ -13,7 +13,7 @@
  */
 import type { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../errors.js';
 
 /** What one client may leave unread before it is dropped (characters of events). */
 export const CLIENT_BUFFER_LIMIT = 4 * 1024 * 1024;
