@@ -8,6 +8,8 @@
 #   scripts/test-hosts.sh rekey I       give host I a new SSH host key (sshd restarted)
 #   scripts/test-hosts.sh unplug I | plug I   take host I off the network and back
 #   scripts/test-hosts.sh run I CMD...  run a command inside host I (its namespaces)
+#   scripts/test-hosts.sh disks I [MB...]  give host I loop-device disks of these sizes (none: take
+#                                       its disks away); the host's earlier disks go first
 #
 # Host I is 10.77.0.(10+I) on the bridge hearthbr0 (10.77.0.1, this machine). Each host is a
 # network namespace (veth pair to the bridge), a PID namespace (so a real reboot(2) inside ends the
@@ -17,6 +19,16 @@
 # Its sshd is Debian's openssh-server with its own host key; root logs in with the keys authorized
 # here (a client key made by `up` in $STATE/client_key, and any added by `authorize`).
 # `reboot` inside a host kills everything in it but its init, which starts sshd again after 2 s.
+#
+# Disks of its own (`disks`, for the disk layout tests of issue 26): each size makes a sparse file
+# $STATE/hI/disks/dN.img attached to a loop device of this machine (losetup -P, so partitions get
+# their /dev/loopNpM). Inside the host, /sys/block (where lsblk finds disks) is a tmpfs holding
+# links to the disk that holds / and to the host's own loop devices only, so lsblk, the node's
+# facts and the release's scripts see that host's disks, not the whole machine's. /dev stays this
+# machine's devtmpfs (partition nodes appear there as the kernel makes them; there is no udev, so
+# a partition table is read again with `partx -u`). `disks I` without sizes, and `down`, unmount
+# what the host mounted from them, detach them and remove the files. The kernel has no
+# device-mapper here: loop disks take partitions and filesystems, not LVM.
 set -euo pipefail
 
 STATE=${HEARTH_TEST_HOSTS_STATE:-/run/hearth-test-hosts}
@@ -141,6 +153,60 @@ host_down() {
   ip link del "hth$i" 2>/dev/null || true
 }
 
+# The PID of host I's init (its namespaces), or nothing when it is not running.
+host_init() { [ -f "$STATE/h$1/pid" ] && pgrep -P "$(cat "$STATE/h$1/pid")" | head -1; }
+
+# Host I's loop devices, one a line (from the list `disks` keeps).
+host_loops() { [ -f "$STATE/h$1/disks/loops" ] && cat "$STATE/h$1/disks/loops" || true; }
+
+# Takes host I's disks away: what the host mounted or swapped from them first (in its mount
+# namespace), then the loop devices and their files.
+disks_remove() {
+  local i=$1 dir="$STATE/h$1/disks" init loops
+  [ -d "$dir" ] || return 0
+  loops=$(host_loops "$i")
+  init=$(host_init "$i" || true)
+  if [ -n "$init" ] && [ -n "$loops" ]; then
+    # Deepest mounts first; swap off; then the filtered /sys/block shows the root disk alone.
+    nsenter -t "$init" -m -p -- bash -c '
+      for l in "$@"; do
+        findmnt -rn -o TARGET,SOURCE | while read -r t src; do
+          [[ "$src" =~ ^$l(p[0-9]+)?$ ]] && echo "$t"
+        done | sort -r | while read -r t; do umount "$t" 2>/dev/null || umount -l "$t"; done
+        while read -r sw _; do [[ "$sw" =~ ^$l(p[0-9]+)?$ ]] && swapoff "$sw"; done < /proc/swaps
+        rm -f "/sys/block/${l#/dev/}"
+      done' - $loops || true
+  fi
+  for l in $loops; do losetup -d "$l" 2>/dev/null || true; done
+  rm -rf "$dir"
+}
+
+# Gives host I loop disks of the sizes given (MB), after taking its earlier ones away.
+disks_add() {
+  local i=$1 dir="$STATE/h$1/disks" init n=0 l links="" root
+  shift
+  init=$(host_init "$i" || true)
+  [ -n "$init" ] || die "host $i is not running (scripts/test-hosts.sh up $i first)"
+  for mb in "$@"; do [[ "$mb" =~ ^[0-9]+$ ]] && [ "$mb" -ge 1 ] || die "disk size '$mb' must be a whole number of MB"; done
+  disks_remove "$i"
+  mkdir -p "$dir"
+  : > "$dir/loops"
+  for mb in "$@"; do
+    n=$((n + 1))
+    truncate -s "${mb}M" "$dir/d$n.img"
+    l=$(losetup -f --show -P "$dir/d$n.img") || die "losetup found no free loop device for $dir/d$n.img"
+    echo "$l" >> "$dir/loops"
+    links="$links ${l#/dev/}"
+  done
+  # The whole disk that holds / (vda, or sda for sda1): lsblk's parent of the root device.
+  root=$(findmnt -n -o SOURCE / | sed 's|^/dev/||')
+  [ -e "/sys/class/block/$root/partition" ] && root=$(basename "$(dirname "$(readlink -f "/sys/class/block/$root")")")
+  nsenter -t "$init" -m -p -- sh -c '
+    mountpoint -q /sys/block || mount -t tmpfs -o mode=0755,size=1m hearth-blocks /sys/block
+    for d in '"$root $links"'; do [ -e "/sys/block/$d" ] || ln -s "../devices/$(readlink /sys/class/block/$d | sed "s|.*/devices/||")" "/sys/block/$d"; done'
+  cat "$dir/loops"
+}
+
 hosts() { for d in "$STATE"/h*; do [ -d "$d" ] && basename "$d" | sed 's/^h//'; done | sort -n; }
 
 case "${1:-}" in
@@ -155,7 +221,7 @@ case "${1:-}" in
     "$0" list
     ;;
   down)
-    for i in $(hosts); do host_down "$i"; done
+    for i in $(hosts); do disks_remove "$i"; host_down "$i"; done
     ip link del "$BRIDGE" 2>/dev/null || true
     rm -rf "$STATE"
     ;;
@@ -182,13 +248,17 @@ case "${1:-}" in
     sleep 0.5
     wait_ssh "$2"
     ;;
+  disks)
+    check_index "${2:-}"; i=$2; shift 2
+    if [ $# -eq 0 ]; then disks_remove "$i"; else disks_add "$i" "$@"; fi
+    ;;
   unplug) check_index "${2:-}"; ip link set "hth$2" down ;;
   plug) check_index "${2:-}"; ip link set "hth$2" up ;;
   run)
     check_index "${2:-}"; i=$2; shift 2
-    init=$(pgrep -P "$(cat "$STATE/h$i/pid")" | head -1)
+    init=$(host_init "$i" || true)
     [ -n "$init" ] || die "host $i is not running"
     exec nsenter -t "$init" -n -m -u -p -- "$@"
     ;;
-  *) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
