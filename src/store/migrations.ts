@@ -232,4 +232,20 @@ ALTER TABLE nodes ADD COLUMN status_before text;
 UPDATE nodes SET status = CASE WHEN status = 'deployed' THEN 'ready' WHEN status = 'ready' AND address IS NOT NULL AND jsonb_array_length(roles) = 0 THEN 'discovered' ELSE status END;
 `,
   },
+  {
+    version: 9,
+    name: 'disk layouts',
+    sql: `
+-- The disk layout an operator saved for a node (issue 26): per disk, the size of each volume and
+-- whether the disk is left out. A node without a row has its default layout, computed from its
+-- disks (facts), its roles and the volumes of the release and plugins whenever it is read, so a
+-- role change moves it; a saved layout stays until the operator changes or resets it. It goes with
+-- its node.
+CREATE TABLE node_disk_layouts (
+  node_id integer PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
+  disks jsonb NOT NULL,
+  saved_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];

@@ -104,6 +104,8 @@ export async function assignNodes(q: Queryable, clusterId: number, assignments: 
 export const UNDEPLOYED = "CASE WHEN address IS NULL THEN 'discover' ELSE 'discovered' END";
 
 export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> {
+  // A layout was saved for the node's roles in that environment: it starts again from its defaults, as in Fuel.
+  if (ids.length) await q.query('DELETE FROM node_disk_layouts WHERE node_id = ANY($1::int[])', [ids]);
   await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = ${UNDEPLOYED} WHERE id = ANY($1::int[])`, [ids]);
 }
 
