@@ -102,6 +102,28 @@ for (const engine of engines()) {
       await db.close();
     });
 
+    test('disk layouts: a saved layout is kept per node, replaced when saved again, forgotten when the node leaves its environment or is deleted', async () => {
+      const db = await engine.open();
+      await store.insertRelease(db, release('rel'));
+      const cid = await store.insertCluster(db, { name: 'env', releaseId: 'rel', components: [], attributes: {} });
+      const [a, b] = await store.insertNodes(db, [{ name: 'a', hardware: {} }, { name: 'b', hardware: {} }]);
+      await store.assignNodes(db, cid, [{ id: a, pendingRoles: ['compute'] }, { id: b, pendingRoles: ['compute'] }]);
+      assert.equal((await store.savedDiskLayouts(db, [a, b])).size, 0, 'a node follows its defaults until a layout is saved');
+      await store.saveDiskLayout(db, a, [{ id: 'sda', volumes: [{ name: 'vm', size: 1000 }] }]);
+      await store.saveDiskLayout(db, a, [{ id: 'sda', volumes: [{ name: 'vm', size: 2000 }] }]);
+      await store.saveDiskLayout(db, b, [{ id: 'vdb', exclude: true, volumes: [] }]);
+      const saved = await store.savedDiskLayouts(db, [a, b]);
+      assert.deepEqual(saved.get(a)?.disks, [{ id: 'sda', volumes: [{ name: 'vm', size: 2000 }] }]);
+      assert.match(saved.get(a)?.savedAt ?? '', /^\d{4}-\d\d-\d\dT/);
+      await store.unassignNodes(db, [a]);
+      assert.deepEqual([...(await store.savedDiskLayouts(db, [a, b])).keys()], [b], 'a node that left its environment starts again from its defaults');
+      await store.unassignNodes(db, [b]);
+      await store.saveDiskLayout(db, b, []);
+      await store.deleteNodes(db, [b]);
+      assert.equal((await db.query('SELECT 1 FROM node_disk_layouts')).length, 0, 'a deleted node takes its layout with it');
+      await db.close();
+    });
+
     test('deployments record per-task status and interrupted runs are marked interrupted at start', async () => {
       const db = await engine.open();
       await store.insertRelease(db, release('rel'));
