@@ -3,10 +3,12 @@
  * dry runs, stops and server shutdowns while a task runs, resumes, and nodes going offline and
  * back, against a real server (the app over a real embedded database) whose transport is scripted:
  * it reaches no host, but each task's command is started, held and killed as SSH's would be.
- * After every step: dry runs changed no real state; every run's counts sum to its tasks and its
+ * After every step: the built CLI's `--json` says what the API says; dry runs changed no real state; every run's counts sum to its tasks and its
  * `done` is what succeeded; no task started after a stop or a shutdown; a resume ran exactly what
  * had not succeeded; each node's state follows its own tasks, and the environment's the run.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,9 @@ import * as real from '../../src/store/real-nodes.js';
 import type { DeployTarget, ExecOptions, ExecResult, Transport } from '../../src/deploy/transport.js';
 import type { SshTransport } from '../../src/deploy/ssh.js';
 import { runs } from './options.js';
+import { hearthBin } from '../support/serve.js';
+
+const execFileAsync = promisify(execFile);
 
 const TOKEN = 'model-admin-token-0123456789';
 const TASKS = ['a', 'b', 'c'] as const;
@@ -65,6 +70,8 @@ class ScriptedTransport implements Transport {
 
 interface Server {
   app: FastifyInstance;
+  /** Where it listens, for the CLI. */
+  url: string;
   call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
 }
 
@@ -92,7 +99,9 @@ async function serverOn(transport: ScriptedTransport): Promise<Server> {
     const res = await app.inject({ method: method as never, url: `/api/v1${url}`, headers: { authorization: `Bearer ${TOKEN}` }, ...(body === undefined ? {} : { payload: body as never }) });
     return { status: res.statusCode, body: res.body ? res.json() : undefined };
   };
-  return { app, call };
+  // The CLI is a client like any other: it reaches the same app over HTTP.
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, url, call };
 }
 
 /** What the model knows of the world, beside what the server says. */
@@ -127,9 +136,28 @@ const realState = async (s: Server, m: Model) => ({
 
 const outcomesOf = async (s: Server, id: number) => new Map<string, TaskOutcome>((await s.call('GET', `/deployments/${id}/tasks`)).body.map((t: any) => [`${t.node} ${t.task_id}`, t.outcome]));
 
+/** The built CLI's `--json` answer (as a script reads it), against this server. */
+async function cliJson(s: Server, ...args: string[]): Promise<any> {
+  const { stdout } = await execFileAsync(process.execPath, [hearthBin, ...args, '--json', '--server', s.url, '--token', TOKEN], { timeout: 60_000 });
+  return JSON.parse(stdout);
+}
+
+/** The CLI's `--json` says what the API says: the environment's and its nodes' states, each run's status and counts. */
+async function cliAgrees(s: Server, m: Model): Promise<void> {
+  const [env, runsSeen] = await Promise.all([cliJson(s, 'env', 'show', String(m.cluster)), cliJson(s, 'deployment', 'list', '--env', String(m.cluster))]);
+  const cluster = (await s.call('GET', `/clusters/${m.cluster}`)).body;
+  const nodes = (await s.call('GET', `/clusters/${m.cluster}/nodes`)).body as Array<{ id: number; status: string }>;
+  const history = (await s.call('GET', `/clusters/${m.cluster}/deployments`)).body as Array<{ id: number; status: string; counts: unknown; done: number }>;
+  assert.equal(env.status, cluster.status, 'the CLI and the API say the same environment state');
+  assert.deepEqual(env.nodes.map((n: any) => [n.id, n.status]), nodes.map((n) => [n.id, n.status]), 'the CLI and the API say the same node states');
+  const view = (d: { id: number; status: string; counts: unknown; done: number }) => [d.id, d.status, d.counts, d.done];
+  assert.deepEqual(runsSeen.map(view).sort(), history.map(view).sort(), 'the CLI and the API say the same runs');
+}
+
 /** Checked after every step. */
 async function invariants(r: Real, m: Model, nodesBefore: Map<number, NodeState>, ran?: { id: number }): Promise<void> {
   const s = r.server;
+  await cliAgrees(s, m);
   for (const d of (await s.call('GET', `/clusters/${m.cluster}/deployments`)).body) {
     assert.equal(Object.values(d.counts as Record<string, number>).reduce((a, b) => a + b, 0), d.total, `run ${d.id}: counts sum to its tasks`);
     assert.equal(d.done, d.counts.succeeded, `run ${d.id}: done is what succeeded`);
