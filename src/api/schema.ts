@@ -1165,9 +1165,19 @@ export interface components {
         NodeFacts: {
             cpus: number | null;
             disks: {
+                /** @description Holds / (itself or a volume on it) */
+                holds_root?: boolean;
+                /** @description Stable disk id, as Fuel's: a disk/by-path/… or disk/by-id/… link, else the device name */
+                id?: string;
+                /** @description Holds a mounted filesystem, /, swap, a partition table, or a filesystem, LVM or RAID signature: Hearth never touches it */
+                in_use?: boolean;
+                /** @description Why the disk is in use, in words */
+                in_use_reasons?: string[];
                 model: string | null;
                 name: string;
                 rotational: boolean | null;
+                /** @description Whole disk in MB (MiB) */
+                size?: number;
                 size_bytes: number;
                 type: string;
             }[];

@@ -11,6 +11,7 @@
  */
 import { ENVIRONMENT_STATES, NODE_STATES, TASK_OUTCOMES } from '../../core/lifecycle/index.js';
 import { ERROR_SCHEMA } from '../errors.js';
+import { NETWORK, NETWORK_CONFIGURATION, NETWORK_DATA, NETWORK_FINDING, NODE_INTERFACE, VIP } from './network-shapes.js';
 
 const STRING = { type: 'string' } as const;
 const STRINGS = { type: 'array', items: STRING } as const;
@@ -158,7 +159,24 @@ export const NODE_FACTS = {
     memory_bytes: NULLABLE_NUMBER,
     disks: {
       type: 'array',
-      items: { type: 'object', required: ['name', 'size_bytes', 'type', 'model', 'rotational'], additionalProperties: false, properties: { name: STRING, size_bytes: { type: 'number' }, type: STRING, model: NULLABLE_STRING, rotational: { type: ['boolean', 'null'] } } },
+      items: {
+        type: 'object',
+        required: ['name', 'size_bytes', 'type', 'model', 'rotational'],
+        additionalProperties: false,
+        properties: {
+          name: STRING,
+          size_bytes: { type: 'number' },
+          type: STRING,
+          model: NULLABLE_STRING,
+          rotational: { type: ['boolean', 'null'] },
+          // Issue 26; absent from facts gathered before it.
+          id: { type: 'string', description: "Stable disk id, as Fuel's: a disk/by-path/… or disk/by-id/… link, else the device name" },
+          size: { type: 'integer', description: 'Whole disk in MB (MiB)' },
+          in_use: { type: 'boolean', description: 'Holds a mounted filesystem, /, swap, a partition table, or a filesystem, LVM or RAID signature: Hearth never touches it' },
+          in_use_reasons: { ...STRINGS, description: 'Why the disk is in use, in words' },
+          holds_root: { type: 'boolean', description: 'Holds / (itself or a volume on it)' },
+        },
+      },
     },
     interfaces: {
       type: 'array',
@@ -193,6 +211,7 @@ export const NODE = {
       additionalProperties: false,
       properties: { code: STRING, message: STRING, at: TIME, host_key: { type: 'string', description: 'a changed host key: the one the node shows now' } },
     },
+    network_data: NETWORK_DATA,
   },
 } as const;
 export const NODES = { type: 'array', items: NODE } as const;
@@ -486,4 +505,9 @@ export const COMPONENTS: Record<string, object> = {
   DeploymentGraph: DEPLOYMENT_GRAPH,
   DeployPlan: DEPLOY_PLAN,
   GraphType: GRAPH_TYPE_ENTRY,
+  Network: NETWORK,
+  NetworkConfiguration: NETWORK_CONFIGURATION,
+  NetworkFinding: NETWORK_FINDING,
+  Vip: VIP,
+  NodeInterface: NODE_INTERFACE,
 };
