@@ -12,13 +12,11 @@ import { join } from 'node:path';
 import { hearthBin, startServer } from '../support/serve.js';
 import { changes, snapshot, STACK_TRACE } from '../hostile/harness.js';
 import { TOKEN } from './support.js';
+import { asRoot, NOBODY, nobodyCannotRun } from '../support/nobody.js';
 
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
-/** As root the server runs as `nobody`, who must be able to read Hearth itself, or the refusal would prove nothing. */
-const nobodyCanRun = !asRoot || spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(hearthBin)}, 4)`], { uid: NOBODY, gid: NOBODY }).status === 0;
 const built = existsSync(new URL('../../dist/server/start.js', import.meta.url));
-const skip = !built ? 'dist/ is not built' : nobodyCanRun ? false : 'running as root and user nobody cannot read the checkout';
+/** As root the server runs as `nobody`, who must be able to run Node and read Hearth itself, or the refusal would prove nothing. */
+const skip = !built ? 'dist/ is not built' : nobodyCannotRun();
 
 /** Run `hearth serve` on `dataDir` as a user who may not write it; resolve with its exit and output. */
 function serveReadOnly(dataDir: string, home: string): Promise<{ code: number | null; signal: string | null; output: string }> {

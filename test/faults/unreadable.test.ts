@@ -14,12 +14,10 @@ import { createPlugin } from '../../src/package/create/index.js';
 import { STACK_TRACE } from '../hostile/harness.js';
 import { hearthBin } from '../support/serve.js';
 import { TOKEN } from './support.js';
+import { asRoot, NOBODY, nobodyCannotRun } from '../support/nobody.js';
 
-const asRoot = process.getuid?.() === 0;
-const NOBODY = 65534;
-const nobodyCanRun = !asRoot || spawnSync(process.execPath, ['-e', `require('fs').accessSync(${JSON.stringify(hearthBin)}, 4)`], { uid: NOBODY, gid: NOBODY }).status === 0;
 const built = existsSync(new URL('../../dist/cli/main.js', import.meta.url));
-const skip = !built ? 'dist/ is not built' : nobodyCanRun ? false : 'running as root and user nobody cannot read the checkout';
+const skip = !built ? 'dist/ is not built' : nobodyCannotRun();
 const user = asRoot ? { uid: NOBODY, gid: NOBODY } : {};
 
 /** Plugin folders, one per way of being unreadable, under a folder everyone may enter. */
