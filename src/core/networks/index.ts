@@ -3,7 +3,7 @@
  * Nailgun ran before a deployment (for every network), the address and VIP plan, the default
  * interface mapping, and astute.yaml's `network_scheme` and `network_metadata`.
  *
- * Public face (all pure; the functions land in the next commits of issue 27, with these signatures):
+ * Public face (all pure):
  * - `defaultNetworkConfiguration(release: Pick<Release, 'networks_metadata'>, options?: { segmentationType?: SegmentationType; enabled?: (condition: string) => boolean }): NetworkConfiguration`
  *   (the admin network `fuelweb_admin` is always there, without CIDR: its addresses are the nodes' SSH addresses)
  * - `networkRolesOf(release: Pick<Release, 'network_roles_metadata'>): NetworkRole[]` (typed, plugin roles included once composed)
@@ -46,3 +46,7 @@ export type {
   VipRequest,
 } from './model.js';
 export { parseIp, formatIp, parseCidr } from './ip.js';
+export { ADMIN_NETWORK, defaultNetworkConfiguration, networkFromMetadata, networkRolesOf, type DefaultNetworkOptions } from './defaults.js';
+export { DEFAULT_VIP_NODE_ROLES, compareNodeIds, isAddressed, needsPublic, networksForNode, planAddresses, planVips, vipRequests, withPrefix } from './addresses.js';
+export { checkConfiguration, checkNetworks } from './checks.js';
+export { checkInterfaceMapping, defaultInterfaces, isUntagged } from './interfaces.js';

@@ -160,11 +160,17 @@ export interface VipAssignment {
   is_user_defined?: boolean;
 }
 
-/** An address already held: a stored node address (`node` set) or a VIP (no `node`). */
+/**
+ * An address already held: a stored node address (`node` set) or a VIP (no `node`; `name` its VIP
+ * name, so a VipAssignment is a TakenAddress). Never handed out again; a planned node's or VIP's own
+ * is kept while it still lies in its network's ranges.
+ */
 export interface TakenAddress {
   node?: string;
+  name?: string;
   network: string;
   ip: string;
+  is_user_defined?: boolean;
 }
 
 /** The address plan: what changed is for the caller to store; `findings` say why something is missing. */
@@ -195,6 +201,9 @@ export interface NodeInterface {
   assigned_networks: Array<{ id?: number; name: string }>;
   /** True for the interface Hearth reaches the node on (Fuel's PXE/admin interface). */
   pxe?: boolean;
+  /** From the facts, passed to `network_scheme.interfaces[].vendor_specific` as Fuel did. */
+  driver?: string;
+  bus_info?: string;
 }
 
 /**
@@ -221,6 +230,8 @@ export interface CheckNode {
   roles: readonly string[];
   networksNeeded?: readonly string[];
   interfaces?: readonly NodeInterface[];
+  /** The interface holding the node's SSH address: the admin network must stay on it. */
+  adminInterface?: string;
 }
 
 /** What `checkNetworks` reads besides the configuration. */
@@ -274,4 +285,8 @@ export interface SchemeNode {
   interfaces: readonly NodeInterface[];
   /** The node's SSH address (admin network), with its prefix when known: `10.77.0.11/24`. */
   adminAddress?: string;
+  /** The node's current default gateway on the admin network, kept when it has no public address. */
+  adminGateway?: string;
+  /** `user_node_name` in `network_metadata`. */
+  userName?: string;
 }
