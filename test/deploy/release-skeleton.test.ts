@@ -107,7 +107,7 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     const [puppet] = (await res.json()) as Array<{ status: string; output: string }>;
     assert.equal(puppet.status, 'ready');
     assert.match(puppet.output, /ext: deployed/, 'puppet applied the plugin\'s manifest');
-    assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh erase.sh provision.sh verify_networks.sh');
+    assert.equal((await onHost(CONTROLLER, `ls /etc/hearth/plugins/${NAME}-1.0.0/`)).split('\n').filter(Boolean).sort().join(' '), 'common.sh compute.sh controller.sh diagnostics.sh disks.py erase.sh provision.sh verify_networks.sh');
     const controllerAddress = hosts!.addresses[CONTROLLER - 1];
     assert.match(await onHost(CONTROLLER, `cat /etc/hearth-release/${NAME}/controller.conf`), new RegExp(`^address=${controllerAddress.replace(/\./g, '\\.')}\nhostname=hearth-test-${CONTROLLER}\n`));
     assert.equal(await onHost(COMPUTE, `cat /etc/hearth-release/${NAME}/controllers.json`), JSON.stringify([controllerAddress]), 'compute-controllers wrote the controllers from the deployment data');
@@ -119,12 +119,13 @@ describe('the release skeleton, deployed for real from its package', { skip: hos
     assert.deepEqual(cmp.map((l) => l.step), ['compute-services start', 'compute-services done']);
     assert.ok(cmp[0].t >= ctl[1].t, `compute-services started at ${cmp[0].t}, before controller-services ended at ${ctl[1].t}`);
 
-    // The other graphs run too: provisioning (provision.sh) and network verification (each node
-    // holds the address the deployment knows it by).
-    for (const graph of ['provisioning', 'network_verification']) {
+    // The other graphs run too: provisioning (disks.py, which finds no volume on a free disk here,
+    // then provision.sh) and network verification (each node holds the address the deployment
+    // knows it by).
+    for (const [graph, tasks] of [['provisioning', 4], ['network_verification', 2]] as const) {
       const ran = hearth('env', 'deploy', 'skel-env', '--graph', graph, '--follow');
       assert.equal(ran.code, 0, ran.err + ran.out);
-      assert.match(ran.out, /^deployment \d+: succeeded, 2\/2 tasks/m);
+      assert.match(ran.out, new RegExp(`^deployment \\d+: succeeded, ${tasks}/${tasks} tasks`, 'm'));
     }
     for (const i of [CONTROLLER, COMPUTE]) assert.deepEqual((await taskLog(i)).slice(-2).map((l) => l.step), ['provision start', 'provision done']);
 

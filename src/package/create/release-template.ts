@@ -230,10 +230,21 @@ function graph(comment: string, tasks: string): string {
 
 const PROVISIONING = graph(
   'Provisioning graph: install the operating system on new nodes.',
-  `- id: provision
+  `# The node's disk layout (node_volumes in /etc/astute.yaml) on its free disks: GPT partitions,
+# filesystems, mounts and fstab, LVM where the kernel has device-mapper. Disks in use are never
+# touched, and a second run changes nothing. "python3 disks.py --plan" on a node shows the commands.
+- id: disks
   type: shell
   version: 2.0.0
   roles: ['*']
+  parameters:
+    cmd: python3 disks.py
+    timeout: 1800
+- id: provision
+  type: shell
+  version: 2.0.0
+  roles: ['*']
+  requires: [disks]
   parameters:
     cmd: bash provision.sh
     timeout: 3600
