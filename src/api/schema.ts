@@ -230,6 +230,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/network_configuration/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Verify networks: on every real node, probe frames tagged with each network’s VLAN (untagged for untagged ones) are sent to the others over raw sockets and theirs listened for; also duplicate addresses (ARP), the gateway (ARP and ping on its VLAN) and large frames. Nothing of the nodes’ configuration changes. Answers the matrix per network, absent_vlans and what to check */
+        post: operations["postClustersByIdNetworkConfigurationVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/nodes": {
         parameters: {
             query?: never;
@@ -2741,6 +2758,121 @@ export interface operations {
             };
             /** @description an error: {code, message, details} */
             default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClustersByIdNetworkConfigurationVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description seconds each probe listens (default 8) */
+                    budget_s?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the verification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Fuel’s: per node and interface, the VLANs on which it heard none of its peers */
+                        absent_vlans: {
+                            absent_vlans: number[];
+                            interface: string;
+                            name: string;
+                            uid: string;
+                        }[];
+                        /** @description the run in the environment’s history (graph type verify_networks), with each node’s probe output */
+                        deployment_id: number;
+                        findings: {
+                            code: string;
+                            hint?: string;
+                            message: string;
+                            severity: string;
+                        }[];
+                        networks: {
+                            /** @description heard[a][b]: node a heard node b on this network (null: a did not answer) */
+                            heard: {
+                                [key: string]: {
+                                    [key: string]: boolean | null;
+                                };
+                            };
+                            network: string;
+                            nodes: {
+                                interface: string;
+                                name: string;
+                                node: string;
+                            }[];
+                            passes: boolean;
+                            /** @description null: untagged */
+                            vlan: number | null;
+                        }[];
+                        nodes: {
+                            answered: boolean;
+                            failure: string | null;
+                            name: string;
+                            uid: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "passed" | "failed";
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -21,6 +21,7 @@ import { deploymentViewOf, deploymentViews } from './deployments.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, TASK_RUN } from './shapes.js';
 import { environmentEventRoutes } from './environment-events.js';
+import { verifyNetworksRoutes } from './verify-networks.js';
 
 /** A task record with its lifecycle outcome, read from what the runner stored. */
 const withOutcome = <T extends { status: string; message: string | null; exit_status: number | null }>(t: T) => ({ ...t, outcome: outcomeOfStored({ status: t.status, message: t.message, exitStatus: t.exit_status }) });
@@ -33,6 +34,8 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
   // A server that stops ends its runs' bookkeeping first (their tasks are let finish for a grace period).
   api.addHook('onClose', () => settleRealDeployments(registryOf(ctx), ctx.deploy.shutdownGraceMs));
   environmentEventRoutes(api, ctx);
+  // Verify networks is a run too (graph type verify_networks, in the same history).
+  verifyNetworksRoutes(api, ctx);
 
   api.get<{ Querystring: { cluster_id?: number } }>(
     '/deployments',
