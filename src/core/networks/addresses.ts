@@ -136,8 +136,6 @@ export function planAddresses(config: NetworkConfiguration, nodes: readonly Plan
     let mine = own.get(t.node);
     if (!mine) own.set(t.node, (mine = new Map()));
     if (mine.has(t.network)) continue;
-    const gateway = parseIp(pool.network.gateway);
-    if (ip === gateway) continue;
     mine.set(t.network, ip);
   }
   const claimed = new Map<string, Set<number>>();
@@ -241,9 +239,11 @@ export function planVips(config: NetworkConfiguration, networkRoles: readonly Ne
     const network = networks.get(r.role.default_mapping);
     const pool = byName.get(r.role.default_mapping);
     if (!network || !pool) {
+      // Nailgun skipped a VIP on a network the environment lacks (baremetal without Ironic) with a
+      // log line; here it is a warning, and an error when the network exists but has no addresses.
       findings.push({
         code: 'network/vip-without-network',
-        severity: 'error',
+        severity: network ? 'error' : 'warning',
         message: network
           ? `VIP ${r.name} of network role ${r.role.id} is on network ${network.name}, which has no address ranges`
           : `VIP ${r.name} of network role ${r.role.id} is on network ${r.role.default_mapping}, which this environment does not have`,

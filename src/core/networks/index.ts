@@ -50,3 +50,4 @@ export { ADMIN_NETWORK, defaultNetworkConfiguration, networkFromMetadata, networ
 export { DEFAULT_VIP_NODE_ROLES, compareNodeIds, isAddressed, needsPublic, networksForNode, planAddresses, planVips, vipRequests, withPrefix } from './addresses.js';
 export { checkConfiguration, checkNetworks } from './checks.js';
 export { checkInterfaceMapping, defaultInterfaces, isUntagged } from './interfaces.js';
+export { networkMetadata, networkScheme } from './scheme.js';

@@ -249,13 +249,14 @@ export interface NodesInfo {
 export type Transformation =
   | { action: 'add-br'; name: string; provider?: string }
   | { action: 'add-port'; name: string; bridge: string; provider?: string }
-  | { action: 'add-patch'; bridges: [string, string]; provider?: string };
+  | { action: 'add-patch'; bridges: [string, string]; provider?: string; mtu?: number };
 
 export interface Endpoint {
-  /** `['192.168.0.3/24']`, or `'none'` for a bridge without an address. */
-  IP: string[] | 'none';
+  /** `['192.168.0.3/24']`, or `'none'` for a bridge without an address; absent on an unaddressed `br-mesh`. */
+  IP?: string[] | 'none';
   gateway?: string;
-  vendor_specific?: { phy_interfaces?: string[]; vlans?: string | number };
+  /** Fuel 9: `provider_gateway` for a network with a gateway. */
+  vendor_specific?: { provider_gateway?: string; phy_interfaces?: string[]; vlans?: string | number };
 }
 
 export interface NetworkScheme {
