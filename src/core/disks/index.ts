@@ -21,7 +21,8 @@ export type {
   NodeVolumes,
 } from './model.js';
 export { defaultLayout } from './allocate.js';
-export { checkLayout, applyOperatorSizes, type SavedLayout, type AppliedLayout } from './check.js';
+export { checkLayout, applyOperatorSizes, belowMinimum, type SavedLayout, type AppliedLayout } from './check.js';
 export { volumesView, nodeVolumes } from './views.js';
-export { FUEL_GENERATORS, isFuelGenerator } from './generators.js';
-export { nodeSpaces } from './spaces.js';
+export { FUEL_GENERATORS, isFuelGenerator, calcSwapSize, calcRootSize, glanceCacheSize, sizeOf, type GeneratorContext } from './generators.js';
+export { nodeSpaces, defaultOsVolumes, type Space, type NodeSpaces, type VolumeDefinition } from './spaces.js';
+export { pickBootDisk } from './allocate.js';

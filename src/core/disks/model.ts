@@ -69,6 +69,8 @@ export interface LayoutInput {
    * (`calc_mbr_size`) reserved on a free disk.
    */
   mode?: 'running' | 'fuel';
+  /** Images live in Ceph (`storage.images_ceph`): a controller gets no `image` volume, as in Fuel. */
+  imagesCeph?: boolean;
 }
 
 /** One volume on a disk as the operator sees it (Fuel's simple format). */
@@ -177,6 +179,8 @@ export interface FullDisk {
   bootable: boolean;
   /** Hearth: the disk holds something and must not be touched (its `volumes` are empty). */
   in_use?: boolean;
+  /** Hearth: the operator keeps Hearth off this disk. */
+  exclude?: boolean;
 }
 
 export interface FullLogicalVolume {
