@@ -230,6 +230,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/network_configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment's networks (Fuel's network_configuration) with what the checks found and what to change */
+        get: operations["getClustersByIdNetworkConfiguration"];
+        /** Change networks (cidr, gateway, vlan_start, ip_ranges; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan */
+        put: operations["putClustersByIdNetworkConfiguration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/network_configuration/verify": {
         parameters: {
             query?: never;
@@ -328,6 +346,23 @@ export interface paths {
         put?: never;
         /** Stop the environment's running deployment: nothing new starts; running tasks finish, or are killed after a grace period (grace_s, default 30 s) */
         post: operations["postClustersByIdStop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{id}/vips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment's VIPs: one per VIP the network roles of the release and plugins ask for, from their network's ranges */
+        get: operations["getClustersByIdVips"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -444,12 +479,83 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One node: roles, status, how it is reached and its facts */
+        /** One node: roles, status, how it is reached, its facts and its addresses (network_data) */
         get: operations["getNodesById"];
         put?: never;
         post?: never;
         /** Remove an unassigned node */
         delete: operations["deleteNodesById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nodes/{id}/disks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A node's disks and the volumes on each (MB): the layout the operator saved, else the default one from its disks, roles, release and plugins */
+        get: operations["getNodesByIdDisks"];
+        /** Save the operator's layout: per disk (by id), each volume's size in MB, and `exclude` for a free disk Hearth must not touch. Checked: disks the node has, volume names its roles bring, sizes that fit each disk, free disks only; volumes below their minimum are saved with a warning (a deployment refuses them) */
+        put: operations["putNodesByIdDisks"];
+        post?: never;
+        /** Forget the saved layout: the node goes back to its default one, which follows its roles */
+        delete: operations["deleteNodesByIdDisks"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nodes/{id}/disks/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether a node's layout holds: where a saved layout no longer fits its roles, volumes below their minimum */
+        get: operations["getNodesByIdDisksCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nodes/{id}/disks/defaults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A node's default layout: what its disks, roles, release and plugins give, whatever was saved */
+        get: operations["getNodesByIdDisksDefaults"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nodes/{id}/interfaces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The node's interfaces (its facts; three for a simulated node) with the networks assigned to each (Fuel's shape) */
+        get: operations["getNodesByIdInterfaces"];
+        /** Map the node's networks onto its interfaces (Fuel's shape: each interface with assigned_networks); a network left out stays where it is. The admin network stays on the interface Hearth reaches the node on */
+        put: operations["putNodesByIdInterfaces"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -466,6 +572,23 @@ export interface paths {
         put?: never;
         /** Connect to a real node and gather its facts again; accept_host_key (the fingerprint shown) replaces a changed host key */
         post: operations["postNodesByIdRefresh"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/nodes/{id}/volumes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The volumes a node's roles bring, from its release and enabled plugins: Fuel's {name, label, min_size} (MB), with each group's logical volumes, sizes and mount points */
+        get: operations["getNodesByIdVolumes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1139,6 +1262,53 @@ export interface components {
             /** @description the graph type, as POST /clusters/{id}/graphs/{type}/run takes it */
             type: string;
         };
+        Network: {
+            /** @description IPv4 CIDR; null for networks without addresses (admin, Neutron VLAN private) */
+            cidr: string | null;
+            gateway: string | null;
+            group_id?: number | null;
+            /** @description the network's number in its environment (assigned_networks refer to it) */
+            id: number;
+            /** @description where node addresses and VIPs come from */
+            ip_ranges: string[][];
+            /** @description the release's description of the network: notation, map_priority, use_gateway, assign_vip, configurable, ... */
+            meta: {
+                [key: string]: unknown;
+            };
+            name: string;
+            /** @description the VLAN tag; null: untagged */
+            vlan_start: number | null;
+        };
+        NetworkConfiguration: {
+            /** @description the checks Fuel made before a deployment, for every network; errors refuse a deployment */
+            findings: components["schemas"]["NetworkFinding"][];
+            /** @description Neutron's parameters: segmentation_type, vlan_range, gre_id_range, floating_ranges, internal_cidr, dns_nameservers, ... */
+            networking_parameters: {
+                dns_nameservers?: string[];
+                floating_ranges?: string[][];
+                segmentation_type?: string;
+                vlan_range?: number[] | null;
+            } & {
+                [key: string]: unknown;
+            };
+            networks: components["schemas"]["Network"][];
+            /** @description false while the environment has the release's defaults */
+            saved?: boolean;
+        };
+        /** @description What the network checks found, with the networks involved, the field to change and what to change it to */
+        NetworkFinding: {
+            code: string;
+            /** @description the field to edit: `public.cidr`, `networking_parameters.floating_ranges`, ... */
+            field?: string;
+            hint: string;
+            interface?: string;
+            message: string;
+            networks: string[];
+            /** @description the node, where the finding is about its wiring */
+            node?: string;
+            /** @enum {string} */
+            severity: "error" | "warning";
+        };
         Node: {
             address?: string;
             cluster_id: number | null;
@@ -1156,6 +1326,17 @@ export interface components {
             host_key_fingerprint?: string | null;
             id: number;
             name: string;
+            /** @description the node's addresses, one per network it is on (Fuel's network_data) */
+            network_data?: {
+                cidr?: string | null;
+                /** @description the interface the network is mapped to */
+                dev: string | null;
+                gateway: string | null;
+                /** @description address/prefix; null where the network has no address for it */
+                ip: string | null;
+                name: string;
+                vlan: number | null;
+            }[];
             /** @description roles assigned, not yet deployed */
             pending_roles: string[];
             /** @description why the node could not be reached last time (null when it could) */
@@ -1212,6 +1393,21 @@ export interface components {
                 pretty_name: string | null;
                 version_id: string | null;
             };
+        };
+        NodeInterface: {
+            assigned_networks: {
+                id?: number;
+                name: string;
+            }[];
+            /** @description Mb/s */
+            current_speed?: number | null;
+            ip_addresses?: string[];
+            mac?: string | null;
+            name: string;
+            /** @description the interface Hearth reaches the node on (it carries the admin network) */
+            pxe?: boolean;
+            state?: string;
+            type: string;
         };
         Plugin: {
             description: string | null;
@@ -1397,6 +1593,15 @@ export interface components {
             status: "pending" | "running" | "ready" | "error" | "skipped" | "stopped";
             task_id: string;
             type: string | null;
+        };
+        Vip: {
+            ipaddr: string;
+            is_user_defined: boolean;
+            name: string;
+            namespace: string | null;
+            network: string;
+            network_role: string;
+            node_roles: string[];
         };
         WizardState: {
             blocked?: string;
@@ -2462,6 +2667,244 @@ export interface operations {
             };
         };
     };
+    getClustersByIdNetworkConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description networks, Neutron parameters and findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkConfiguration"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putClustersByIdNetworkConfiguration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description check the change and answer the configuration it would make, without saving it */
+                    dry_run?: boolean;
+                    networking_parameters?: {
+                        dns_nameservers?: string[];
+                        floating_ranges?: string[][];
+                        gre_id_range?: number[] | null;
+                        vlan_range?: number[] | null;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    networks?: (({
+                        cidr?: string | null;
+                        gateway?: string | null;
+                        id?: number;
+                        ip_ranges?: string[][];
+                        name?: string;
+                        vlan_start?: number | null;
+                    } & {
+                        [key: string]: unknown;
+                    }) | unknown | unknown)[];
+                };
+            };
+        };
+        responses: {
+            /** @description the configuration as saved (or as it would be, with dry_run), with the findings left */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NetworkConfiguration"];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postClustersByIdNetworkConfigurationVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description seconds each probe listens (default 8) */
+                    budget_s?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description the verification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Fuel’s: per node and interface, the VLANs on which it heard none of its peers */
+                        absent_vlans: {
+                            absent_vlans: number[];
+                            interface: string;
+                            name: string;
+                            uid: string;
+                        }[];
+                        /** @description the run in the environment’s history (graph type verify_networks), with each node’s probe output */
+                        deployment_id: number;
+                        findings: {
+                            code: string;
+                            hint?: string;
+                            message: string;
+                            severity: string;
+                        }[];
+                        networks: {
+                            /** @description heard[a][b]: node a heard node b on this network (null: a did not answer) */
+                            heard: {
+                                [key: string]: {
+                                    [key: string]: boolean | null;
+                                };
+                            };
+                            network: string;
+                            nodes: {
+                                interface: string;
+                                name: string;
+                                node: string;
+                            }[];
+                            passes: boolean;
+                            /** @description null: untagged */
+                            vlan: number | null;
+                        }[];
+                        nodes: {
+                            answered: boolean;
+                            failure: string | null;
+                            name: string;
+                            uid: string;
+                        }[];
+                        /** @enum {string} */
+                        status: "passed" | "failed";
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClustersByIdNodes: {
         parameters: {
             query?: {
@@ -2765,121 +3208,6 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description an error: {code, message, details} */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postClustersByIdNetworkConfigurationVerify: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description seconds each probe listens (default 8) */
-                    budget_s?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description the verification */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Fuel’s: per node and interface, the VLANs on which it heard none of its peers */
-                        absent_vlans: {
-                            absent_vlans: number[];
-                            interface: string;
-                            name: string;
-                            uid: string;
-                        }[];
-                        /** @description the run in the environment’s history (graph type verify_networks), with each node’s probe output */
-                        deployment_id: number;
-                        findings: {
-                            code: string;
-                            hint?: string;
-                            message: string;
-                            severity: string;
-                        }[];
-                        networks: {
-                            /** @description heard[a][b]: node a heard node b on this network (null: a did not answer) */
-                            heard: {
-                                [key: string]: {
-                                    [key: string]: boolean | null;
-                                };
-                            };
-                            network: string;
-                            nodes: {
-                                interface: string;
-                                name: string;
-                                node: string;
-                            }[];
-                            passes: boolean;
-                            /** @description null: untagged */
-                            vlan: number | null;
-                        }[];
-                        nodes: {
-                            answered: boolean;
-                            failure: string | null;
-                            name: string;
-                            uid: string;
-                        }[];
-                        /** @enum {string} */
-                        status: "passed" | "failed";
-                    };
-                };
-            };
-            /** @description the request is malformed or refused by the domain's rules (details say which) */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description no such resource */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description the resource's state does not allow it now */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
         };
     };
     postClustersByIdReset: {
@@ -3036,6 +3364,46 @@ export interface operations {
             };
             /** @description the resource's state does not allow it now */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdVips: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the VIPs, by name */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Vip"][];
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3499,6 +3867,443 @@ export interface operations {
             };
         };
     };
+    getNodesByIdDisks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its disks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @description the whole disk, MB (MiB) */
+                        disk_size?: number;
+                        /** @description the operator keeps Hearth off this free disk */
+                        exclude?: boolean;
+                        /** @description holds /: the operating system's volumes are checked against it */
+                        holds_root?: boolean;
+                        /** @description stable id: the disk/by-path (or by-id) link, else the device name */
+                        id: string;
+                        /** @description holds something (a filesystem, /, swap, a partition table, a signature): Hearth leaves it as it is */
+                        in_use: boolean;
+                        /** @description device name (sda, vdb, loop3) */
+                        name: string;
+                        /** @description MB the volumes may take on this disk (MiB) */
+                        size: number;
+                        volumes: ({
+                            keep_data?: boolean;
+                            name: string;
+                            /** @description MB (MiB, Fuel's unit) */
+                            size: number;
+                            type?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putNodesByIdDisks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    exclude?: boolean;
+                    id: string;
+                    volumes: {
+                        keep_data?: boolean;
+                        name: string;
+                        size: number;
+                    }[];
+                }[];
+            };
+        };
+        responses: {
+            /** @description the layout saved, and its warnings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disks: ({
+                            /** @description the whole disk, MB (MiB) */
+                            disk_size?: number;
+                            /** @description the operator keeps Hearth off this free disk */
+                            exclude?: boolean;
+                            /** @description holds /: the operating system's volumes are checked against it */
+                            holds_root?: boolean;
+                            /** @description stable id: the disk/by-path (or by-id) link, else the device name */
+                            id: string;
+                            /** @description holds something (a filesystem, /, swap, a partition table, a signature): Hearth leaves it as it is */
+                            in_use: boolean;
+                            /** @description device name (sda, vdb, loop3) */
+                            name: string;
+                            /** @description MB the volumes may take on this disk (MiB) */
+                            size: number;
+                            volumes: ({
+                                keep_data?: boolean;
+                                name: string;
+                                /** @description MB (MiB, Fuel's unit) */
+                                size: number;
+                                type?: string;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        findings: components["schemas"]["Finding"][];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNodesByIdDisks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description back to the defaults */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNodesByIdDisksCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the layout's findings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description where a saved layout no longer fits (after a role change) and volumes below their minimum: a deployment refuses the node until they are fixed */
+                        findings: components["schemas"]["Finding"][];
+                        /** @description the operator saved a layout (false: the defaults, which follow the roles) */
+                        saved: boolean;
+                        /** Format: date-time */
+                        saved_at: string | null;
+                    };
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNodesByIdDisksDefaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its disks with the default volumes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @description the whole disk, MB (MiB) */
+                        disk_size?: number;
+                        /** @description the operator keeps Hearth off this free disk */
+                        exclude?: boolean;
+                        /** @description holds /: the operating system's volumes are checked against it */
+                        holds_root?: boolean;
+                        /** @description stable id: the disk/by-path (or by-id) link, else the device name */
+                        id: string;
+                        /** @description holds something (a filesystem, /, swap, a partition table, a signature): Hearth leaves it as it is */
+                        in_use: boolean;
+                        /** @description device name (sda, vdb, loop3) */
+                        name: string;
+                        /** @description MB the volumes may take on this disk (MiB) */
+                        size: number;
+                        volumes: ({
+                            keep_data?: boolean;
+                            name: string;
+                            /** @description MB (MiB, Fuel's unit) */
+                            size: number;
+                            type?: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNodesByIdInterfaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its interfaces */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeInterface"][];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putNodesByIdInterfaces: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": ({
+                    assigned_networks: (({
+                        id?: number;
+                        name?: string;
+                    } & {
+                        [key: string]: unknown;
+                    }) | unknown | unknown)[];
+                    name: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            };
+        };
+        responses: {
+            /** @description its interfaces as saved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NodeInterface"][];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postNodesByIdRefresh: {
         parameters: {
             query?: never;
@@ -3554,6 +4359,70 @@ export interface operations {
             };
             /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNodesByIdVolumes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description its volumes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": ({
+                        /** @enum {string} */
+                        allocate_size?: "min" | "all" | "full-disk";
+                        /** @description laid out on free disks (false: an operating-system volume, only checked against the disk holding /) */
+                        applied?: boolean;
+                        file_system?: string;
+                        label: string;
+                        /** @description MB (MiB, Fuel's unit) */
+                        min_size: number;
+                        mount?: string;
+                        name: string;
+                        /** @description vg (an LVM volume group), partition or raid */
+                        type?: string;
+                        /** @description a volume group's logical volumes (size null: what is left) */
+                        volumes?: ({
+                            file_system?: string;
+                            mount?: string;
+                            name: string;
+                            size: number | null;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

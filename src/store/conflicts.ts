@@ -38,6 +38,10 @@ const MEANINGS: Record<string, { duplicate?: Meaning; gone?: Meaning; referenced
   cluster_plugins_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
   cluster_plugins_pkey: { duplicate: ['cluster/plugin-conflict', () => 'another request changed the plugins of this environment meanwhile'] },
   nodes_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
+  network_addresses_ip_key: { duplicate: ['network/address-taken', (v) => `the address ${v.split(', ').pop() ?? ''} was given to another node or VIP meanwhile (another request or server planned the same network)`] },
+  network_addresses_node: { duplicate: ['network/address-taken', () => 'another request gave this node an address on the same network meanwhile'] },
+  network_addresses_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
+  network_addresses_node_id_fkey: { gone: ['node/gone', () => 'the node was removed meanwhile'] },
   deployments_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
 };
 

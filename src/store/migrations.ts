@@ -248,4 +248,45 @@ CREATE TABLE node_disk_layouts (
 );
 `,
   },
+  {
+    version: 10,
+    name: 'networks',
+    sql: `
+-- An environment's networks as the operator set them (Nailgun's network_configuration resource,
+-- src/core/networks/model.ts); an environment without a row has the release's defaults.
+CREATE TABLE network_configurations (
+  cluster_id integer PRIMARY KEY REFERENCES clusters(id) ON DELETE CASCADE,
+  body jsonb NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Every address an environment hands out on its networks: a node's (one per node and network) or
+-- a VIP's (by name), as Nailgun's ip_addrs rows. The UNIQUE constraint is what keeps two nodes, or
+-- a node and a VIP, from one address, whichever server planned them: several servers sharing one
+-- PostgreSQL each plan from what they read, and the database is the one place that sees both.
+CREATE TABLE network_addresses (
+  cluster_id integer NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+  network text NOT NULL,
+  ip text NOT NULL,
+  node_id integer REFERENCES nodes(id) ON DELETE CASCADE,
+  vip text,
+  network_role text,
+  namespace text,
+  node_roles jsonb,
+  is_user_defined boolean NOT NULL DEFAULT false,
+  CHECK ((node_id IS NULL) <> (vip IS NULL)),
+  CONSTRAINT network_addresses_ip_key UNIQUE (cluster_id, network, ip)
+);
+CREATE UNIQUE INDEX network_addresses_node ON network_addresses(node_id, network) WHERE node_id IS NOT NULL;
+CREATE UNIQUE INDEX network_addresses_vip ON network_addresses(cluster_id, vip) WHERE vip IS NOT NULL;
+
+-- A node's networks on its interfaces as the operator mapped them (Nailgun's interfaces with
+-- assigned_networks); a node without a row is mapped by map_priority. Dropped when the node leaves.
+CREATE TABLE node_interfaces (
+  node_id integer PRIMARY KEY REFERENCES nodes(id) ON DELETE CASCADE,
+  cluster_id integer NOT NULL REFERENCES clusters(id) ON DELETE CASCADE,
+  interfaces jsonb NOT NULL
+);
+`,
+  },
 ];

@@ -1,6 +1,7 @@
 /** Nodes: registered machines (real or simulated), their environment, and deployed and pending roles. */
 import { StoreConflict } from './conflicts.js';
 import { type Queryable, json } from './database.js';
+import { releaseNodeNetworks } from './networks.js';
 
 export interface NodeHardware {
   cpus?: number;

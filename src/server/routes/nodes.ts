@@ -13,6 +13,8 @@ import { NAME, clusterIdParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { FINDING, NODE, NODES } from './shapes.js';
 import { REMOVE_BODY, removeNodes } from './node-removal.js';
+import { networkRoutes } from './networks.js';
+import { environmentNetworks, syncAddresses } from '../domain/networks.js';
 
 const REGISTERED = {
   type: 'object',
@@ -37,6 +39,7 @@ const HARDWARE = { type: 'object', maxProperties: 50, properties: { cpus: { type
 const NOT_YET = new Set(['role/too-few', 'role/below-recommended']);
 
 export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
+  networkRoutes(api, ctx);
   api.post<{ Body: { nodes?: Array<{ name: string; hardware?: store.NodeHardware }>; simulate?: { count: number; prefix?: string; hardware?: store.NodeHardware }; address?: string; name?: string; ssh_user?: string; ssh_port?: number; cluster_id?: number } }>(
     '/nodes',
     {
@@ -155,6 +158,8 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         if (req.query.dry_run) return { dryRun: true as const, ok: blocking.length === 0, findings: [...droppedDeployedRoles(nodes, wanted), ...checks.map((f) => (f.severity === 'error' && NOT_YET.has(f.code) ? { ...f, severity: 'warning' as const } : f))] };
         if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking, blocking.some((f) => f.code === 'node/deployed-role') ? 409 : 400);
         await store.assignNodes(tx, cluster.id, [...wanted].map(([id, roles]) => ({ id, pendingRoles: roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r)) })));
+        // Addresses follow the roles, in this transaction: a node with roles has one on each network it needs.
+        await syncAddresses(tx, await environmentNetworks(tx, cluster));
         return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
       });
       if ('dryRun' in findings) return { ok: findings.ok, findings: findings.findings };

@@ -11,6 +11,7 @@ import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
 import { accessView, checkReachability, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
+import { networkDataOf } from '../domain/networks.js';
 import { deployRunRoutes } from './deploy-runs.js';
 import { liveOutputRoutes } from './live-output.js';
 import { graphEstimateRoutes } from './graph-estimate.js';
@@ -71,10 +72,10 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     return { public_key: ssh.publicKey, fingerprint: ssh.fingerprint, type: ssh.publicKey.split(' ')[0] };
   });
 
-  api.get<{ Params: { id: number } }>('/nodes/:id', { config: PUBLIC_READ, schema: { summary: 'One node: roles, status, how it is reached and its facts', tags: ['nodes'], params: nodeIdParam, response: { 200: answer('the node', NODE), ...errors(404) } } }, async (req) => {
+  api.get<{ Params: { id: number } }>('/nodes/:id', { config: PUBLIC_READ, schema: { summary: 'One node: roles, status, how it is reached, its facts and its addresses (network_data)', tags: ['nodes'], params: nodeIdParam, response: { 200: answer('the node', NODE), ...errors(404) } } }, async (req) => {
     const [node] = await store.getNodes(ctx.db, [req.params.id]);
     if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
-    return (await nodeViews(ctx.db, [node], true))[0];
+    return { ...(await nodeViews(ctx.db, [node], true))[0], network_data: await networkDataOf(ctx.db, node) };
   });
 
   api.post<{ Params: { id: number }; Body: { accept_host_key?: string } | undefined }>(

@@ -1,0 +1,87 @@
+/**
+ * Networks of environments: the configuration the operator edited, the addresses handed out to
+ * nodes and VIPs, and each node's interface mapping. The plans themselves are core's
+ * (src/core/networks); this file only keeps them. The UNIQUE constraint on (environment, network,
+ * address) is the last word on "never two holders of one address" (migrations.ts, version 10).
+ */
+import type { AddressAssignment, NetworkConfiguration, NodeInterface, VipAssignment } from '../core/networks/model.js';
+import { type Queryable, json } from './database.js';
+
+export async function networkConfiguration(q: Queryable, clusterId: number): Promise<NetworkConfiguration | undefined> {
+  const [row] = await q.query<{ body: NetworkConfiguration }>('SELECT body FROM network_configurations WHERE cluster_id = $1', [clusterId]);
+  return row?.body;
+}
+
+export async function saveNetworkConfiguration(q: Queryable, clusterId: number, body: NetworkConfiguration): Promise<void> {
+  await q.query(
+    `INSERT INTO network_configurations (cluster_id, body) VALUES ($1, $2::jsonb)
+     ON CONFLICT (cluster_id) DO UPDATE SET body = EXCLUDED.body, updated_at = now()`,
+    [clusterId, json(body)],
+  );
+}
+
+/** Node addresses of an environment, by node id then network (the order `network_data` lists them). */
+export async function nodeAddresses(q: Queryable, filter: { clusterId: number } | { nodeIds: readonly number[] }): Promise<Array<AddressAssignment & { nodeId: number }>> {
+  const rows =
+    'clusterId' in filter
+      ? await q.query<{ node_id: number; network: string; ip: string }>('SELECT node_id, network, ip FROM network_addresses WHERE cluster_id = $1 AND node_id IS NOT NULL ORDER BY node_id, network', [filter.clusterId])
+      : await q.query<{ node_id: number; network: string; ip: string }>('SELECT node_id, network, ip FROM network_addresses WHERE node_id = ANY($1::int[]) ORDER BY node_id, network', [filter.nodeIds]);
+  return rows.map((r) => ({ nodeId: r.node_id, node: String(r.node_id), network: r.network, ip: r.ip }));
+}
+
+export async function vips(q: Queryable, clusterId: number): Promise<VipAssignment[]> {
+  const rows = await q.query<{ vip: string; network: string; ip: string; network_role: string | null; namespace: string | null; node_roles: string[] | null; is_user_defined: boolean }>(
+    'SELECT vip, network, ip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1 AND vip IS NOT NULL ORDER BY vip',
+    [clusterId],
+  );
+  return rows.map((r) => ({ name: r.vip, network: r.network, ip: r.ip, network_role: r.network_role ?? '', namespace: r.namespace, node_roles: r.node_roles ?? [], ...(r.is_user_defined ? { is_user_defined: true } : {}) }));
+}
+
+/**
+ * Makes the environment's stored addresses the plan's: rows the plan no longer has go, new ones are
+ * added, unchanged ones stay untouched (a node keeps its address across plans). Removals are made
+ * first, so an address moving from one holder to another does not collide with itself. A holder
+ * another server gave the same address meanwhile makes the insert fail on the constraint, which
+ * the caller's transaction turns into a conflict (conflicts.ts).
+ */
+export async function replaceAddresses(q: Queryable, clusterId: number, addresses: ReadonlyArray<{ nodeId: number; network: string; ip: string }>, vipList: readonly VipAssignment[]): Promise<void> {
+  const rows = [
+    ...addresses.map((a) => ({ network: a.network, ip: a.ip, node_id: a.nodeId, vip: null, network_role: null, namespace: null, node_roles: null, is_user_defined: false })),
+    ...vipList.map((v) => ({ network: v.network, ip: v.ip, node_id: null, vip: v.name, network_role: v.network_role, namespace: v.namespace, node_roles: v.node_roles, is_user_defined: v.is_user_defined === true })),
+  ];
+  const wanted = `SELECT (r->>'network') AS network, (r->>'ip') AS ip, (r->>'node_id')::int AS node_id, (r->>'vip') AS vip, (r->>'network_role') AS network_role, (r->>'namespace') AS namespace, (r->'node_roles') AS node_roles, (r->>'is_user_defined')::boolean AS is_user_defined FROM jsonb_array_elements($2::jsonb) r`;
+  await q.query(
+    `DELETE FROM network_addresses a WHERE a.cluster_id = $1 AND NOT EXISTS (
+       SELECT 1 FROM (${wanted}) w WHERE w.network = a.network AND w.ip = a.ip AND w.node_id IS NOT DISTINCT FROM a.node_id AND w.vip IS NOT DISTINCT FROM a.vip
+         AND w.network_role IS NOT DISTINCT FROM a.network_role AND w.namespace IS NOT DISTINCT FROM a.namespace AND w.node_roles IS NOT DISTINCT FROM a.node_roles AND w.is_user_defined = a.is_user_defined)`,
+    [clusterId, json(rows)],
+  );
+  await q.query(
+    `INSERT INTO network_addresses (cluster_id, network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined)
+     SELECT $1, w.network, w.ip, w.node_id, w.vip, w.network_role, w.namespace, w.node_roles, w.is_user_defined FROM (${wanted}) w
+     WHERE NOT EXISTS (SELECT 1 FROM network_addresses a WHERE a.cluster_id = $1 AND a.network = w.network AND a.ip = w.ip AND a.node_id IS NOT DISTINCT FROM w.node_id AND a.vip IS NOT DISTINCT FROM w.vip)`,
+    [clusterId, json(rows)],
+  );
+}
+
+/** The node's interfaces as the operator mapped them; undefined: never mapped by hand. */
+export async function nodeInterfaces(q: Queryable, nodeIds: readonly number[]): Promise<Map<number, NodeInterface[]>> {
+  if (!nodeIds.length) return new Map();
+  const rows = await q.query<{ node_id: number; interfaces: NodeInterface[] }>('SELECT node_id, interfaces FROM node_interfaces WHERE node_id = ANY($1::int[])', [nodeIds]);
+  return new Map(rows.map((r) => [r.node_id, r.interfaces]));
+}
+
+export async function saveNodeInterfaces(q: Queryable, nodeId: number, clusterId: number, interfaces: readonly NodeInterface[]): Promise<void> {
+  await q.query(
+    `INSERT INTO node_interfaces (node_id, cluster_id, interfaces) VALUES ($1, $2, $3::jsonb)
+     ON CONFLICT (node_id) DO UPDATE SET cluster_id = EXCLUDED.cluster_id, interfaces = EXCLUDED.interfaces`,
+    [nodeId, clusterId, json(interfaces)],
+  );
+}
+
+/** A node leaving its environment gives back its addresses and forgets its mapping (they were the environment's). */
+export async function releaseNodeNetworks(q: Queryable, nodeIds: readonly number[]): Promise<void> {
+  if (!nodeIds.length) return;
+  await q.query('DELETE FROM network_addresses WHERE node_id = ANY($1::int[])', [nodeIds]);
+  await q.query('DELETE FROM node_interfaces WHERE node_id = ANY($1::int[])', [nodeIds]);
+}
