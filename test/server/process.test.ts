@@ -121,6 +121,12 @@ for (const setup of setups) {
         const refused = hearth('env', 'create', 'cli-bad', '--release', release, '--components', 'hypervisor:qemu');
         assert.equal(refused.status, 1);
         assert.match(refused.err, /component\/required-type-missing/);
+        // No --components: the release's default components, as the API reads an absent list (issue 31).
+        const plain = hearth('env', 'create', 'cli-defaults', '--release', release, '--json');
+        assert.equal(plain.status, 0, plain.err);
+        const defaults = JSON.parse(hearth('release', 'show', release, '--json').out).components.filter((c: { default?: boolean }) => c.default).map((c: { name: string }) => c.name);
+        assert.ok(defaults.length > 0);
+        assert.deepEqual([...JSON.parse(plain.out).components].sort(), [...defaults].sort());
         const ids: number[] = JSON.parse(hearth('node', 'add', '--count', '8', '--json').out).ids;
         const assign = hearth('node', 'assign', 'cli-env', `--node=${ids[0]}=controller`, `--node=${ids[1]}=compute`, `--node=${ids[2]}=database,messaging`, `--node=${ids[3]}=cliplug-node`, ...ids.slice(4, 7).map((id) => `--node=${id}=ceph-osd`));
         assert.equal(assign.status, 0, assign.err);

@@ -94,7 +94,8 @@ export const pluginSync = (id: string, o: ServerOptions) =>
 export const envCreate = (name: string, o: ServerOptions & { release?: string; components?: string }) =>
   run(o, async (c) => {
     if (!o.release) throw usage('env create needs --release <id> (hearth release list shows them)');
-    const res = await c.call('post', '/clusters', { body: { name, release_id: o.release, components: splitList(o.components) } });
+    // Components left out mean the release's defaults, as the API reads an absent list.
+    const res = await c.call('post', '/clusters', { body: { name, release_id: o.release, ...(o.components !== undefined ? { components: splitList(o.components) } : {}) } });
     print(o.json, res, () => `created environment ${res.name} (id ${res.id})${Object.keys(res.plugins).length ? `, plugins enabled: ${Object.values(res.plugins).join(', ')}` : ''}\n`);
   });
 

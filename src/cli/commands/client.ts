@@ -52,7 +52,7 @@ function registerPlugins(program: Command): void {
 
 function registerEnvironments(program: Command): void {
   const env = group(program, 'env', 'Environments on a Hearth server');
-  remote(env.command('create').argument('<name>').description('Create an environment').option('--release <id>', 'the release').option('--components <list>', 'comma-separated components, e.g. hypervisor:qemu,network:neutron:core:ml2')).action(
+  remote(env.command('create').argument('<name>').description('Create an environment').option('--release <id>', 'the release').option('--components <list>', 'comma-separated components, e.g. hypervisor:qemu,network:neutron:core:ml2 (default: the release\'s default components)')).action(
     async (name, o) => (await load()).envCreate(name, o),
   );
   remote(env.command('list').description('List environments')).action(async (o) => (await load()).envList(o));
@@ -133,6 +133,14 @@ function registerNodes(program: Command): void {
   remote(node.command('refresh').argument('<id>').description('Connect to a real node and gather its facts again').option('--accept-host-key <fingerprint>', 'accept the changed host key with this fingerprint (after a reinstall)')).action(
     async (id, o) => (await loadNodes()).nodeRefresh(id, o),
   );
+  remote(
+    node
+      .command('disks')
+      .argument('<node>', 'node id or name')
+      .description("Show a node's disks and the volumes on each (the saved layout, else the default one from its roles); --set saves sizes, --defaults goes back to the default layout")
+      .option('--set <VOLUME=SIZE[@DISK]>', 'give a volume this size (20G, 512M, MB alone) on a disk (name or id; needed when the volume is on no disk or several); repeatable, saved together', collect, [])
+      .option('--defaults', 'forget the saved layout: back to the default one, which follows the roles'),
+  ).action(async (ref, o) => (await import('../client/disks.js')).nodeDisks(ref, o));
   remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
