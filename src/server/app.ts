@@ -35,6 +35,7 @@ import { releaseRoutes } from './routes/releases.js';
 import { pluginRoutes } from './routes/plugins.js';
 import { clusterRoutes } from './routes/clusters.js';
 import { nodeRoutes } from './routes/nodes.js';
+import { diskRoutes } from './routes/disks.js';
 import { deploymentRoutes } from './routes/deployments.js';
 import { nodeRemovalRoutes } from './routes/node-removal.js';
 import { templateRoutes } from './routes/templates.js';
@@ -251,6 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     pluginRoutes(api, ctx);
     clusterRoutes(api, ctx);
     nodeRoutes(api, ctx);
+    diskRoutes(api, ctx);
     deploymentRoutes(api, ctx);
     nodeRemovalRoutes(api, ctx);
     templateRoutes(api, ctx);

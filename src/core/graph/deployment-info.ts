@@ -241,8 +241,8 @@ export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined
     fail_if_error: primary.length > 0,
     ip: roles.management,
     swift_zone: node.id,
-    // Volumes come from the roles' volume allocation; conditions only compare them between deployments.
-    node_volumes: [],
+    // The node's disk layout (core/disks), given by the caller; none for a bare task folder.
+    node_volumes: own.node_volumes ?? [],
     vms_conf: [],
     network_scheme: {
       version: '1.1',

@@ -136,6 +136,15 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
     overrides: boolean;
   }
   const dataOf = new WeakMap<GraphNode, NodeState>();
+  // `node_volumes` is a class key, yet two nodes of a class may have different disks: their layout
+  // (one shared value per distinct layout, by identity) is part of the class.
+  const layouts = new Map<unknown, number>();
+  const layoutKey = (input: NodeInput | undefined): string => {
+    if (!input?.node_volumes) return '';
+    let key = layouts.get(input.node_volumes);
+    if (key === undefined) layouts.set(input.node_volumes, (key = layouts.size));
+    return String(key);
+  };
   const nodeState = (node: GraphNode, input: NodeInput | undefined): NodeState => {
     let hit = dataOf.get(node);
     if (!hit) {
@@ -143,7 +152,7 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
       // Nodes of a class share a verdict only if they also share their history.
       const history = options.previous ? (before ? `was:${before.labels.join(',')}` : 'new') : '';
       const attributes = input?.attributes ? Object.keys(input.attributes) : [];
-      hit = { own: nodeData(node, input), ownOld: before?.overlay ?? (options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED)), classKey: `${node.classIndex}|${history}`, hasOld: before !== undefined || (!options.previous && options.old !== undefined), overrides: attributes.some((k) => !nodeKeys.has(k)) };
+      hit = { own: nodeData(node, input), ownOld: before?.overlay ?? (options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED)), classKey: `${node.classIndex}|${history}|${layoutKey(input)}`, hasOld: before !== undefined || (!options.previous && options.old !== undefined), overrides: attributes.some((k) => !nodeKeys.has(k)) };
       dataOf.set(node, hit);
     }
     return hit;

@@ -16,6 +16,11 @@ export interface NodeInput {
   tags?: string[];
   /** Anything per-node a condition evaluator may read (deployment info, status, ...). */
   attributes?: Record<string, unknown>;
+  /**
+   * astute.yaml's `node_volumes`: the node's disk layout (core/disks). Nodes with the same layout
+   * should share one value: conditions reading it are then still evaluated once per node class.
+   */
+  node_volumes?: unknown[];
 }
 
 /** What the graph needs to know of a role (a subset of the release's roles metadata). */

@@ -14,6 +14,8 @@ import * as real from '../../../store/real-nodes.js';
 import { HttpError, errorsOf, refused } from '../../errors.js';
 import { clusterOr404, composeCluster } from '../environment.js';
 import { buildDeployGraph } from '../graph-build.js';
+import { blockingProblems, diskStates, nodeVolumesOf, type DiskState } from '../disks.js';
+import type { NodeVolumes } from '../../../core/disks/index.js';
 
 export interface DeployOptions {
   /** Pause per slice of tasks (ms), so progress is visible; 0 in tests. */
@@ -50,25 +52,60 @@ export async function clusterGraphInput(q: store.Queryable, cluster: store.Clust
   // `leaveOut`: nodes a run leaves out (offline ones, with skip_offline); the checks still see them.
   // `read`: the environment's nodes, when the caller has just read them.
   const nodes = (read ?? (await store.listNodes(q, { clusterId: cluster.id }))).filter((n) => rolesOfNode(n).length > 0 && !leaveOut?.has(n.id));
+  // Each node's disk layout, once per node: its `node_volumes`, and what the checks judge.
+  const disks = await diskStates(q, nodes, composition.composed);
+  const volumes = sharedNodeVolumes(nodes, disks);
   // Core builds the graph the CLI builds too, with task conditions evaluated on the deployment
   // data and lifecycle conditions compared with what was deployed last.
   const input: Parameters<typeof graphForCluster>[0] = {
     composed: composition.composed,
-    nodes: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })),
+    nodes: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n), node_volumes: volumes.get(n.id)! })),
     settings: settingsValues(cluster.attributes),
+    // What was deployed keeps no layout: a node's is taken as unchanged since (Fuel's `changed($.node_volumes)` is then false).
     ...(cluster.deployed
-      ? { previous: { nodes: Object.entries(cluster.deployed.nodes).filter(([, roles]) => roles.length).map(([id, roles]) => ({ id, roles })), settings: settingsValues(cluster.deployed.attributes) } }
+      ? { previous: { nodes: Object.entries(cluster.deployed.nodes).filter(([, roles]) => roles.length).map(([id, roles]) => ({ id, roles, ...(volumes.has(Number(id)) ? { node_volumes: volumes.get(Number(id))! } : {}) })), settings: settingsValues(cluster.deployed.attributes) } }
       : {}),
     type,
     cluster: { id: cluster.id, name: cluster.name },
   };
-  return { input, nodes, composition };
+  return { input, nodes, composition, disks };
 }
 
-export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>> }> {
-  const { input, nodes, composition } = await clusterGraphInput(q, cluster, type, leaveOut);
+/**
+ * Each node's `node_volumes`, one value shared by the nodes with the same layout: the graph then
+ * still evaluates a condition reading it once per class of nodes, not once per node.
+ */
+function sharedNodeVolumes(nodes: readonly store.NodeRecord[], disks: ReadonlyMap<number, DiskState>): Map<number, NodeVolumes> {
+  const byText = new Map<string, NodeVolumes>();
+  const out = new Map<number, NodeVolumes>();
+  for (const n of nodes) {
+    const own = nodeVolumesOf(disks.get(n.id)!);
+    const text = JSON.stringify(own);
+    let shared = byText.get(text);
+    if (!shared) byText.set(text, (shared = own));
+    out.set(n.id, shared);
+  }
+  return out;
+}
+
+/**
+ * A deployment refuses nodes whose disks cannot take their volumes, before anything runs, each
+ * node with Fuel's words ("Volume group 'vm' requires a minimum of 5120 MB").
+ */
+function refuseSmallDisks(clusterName: string, nodes: readonly store.NodeRecord[], disks: ReadonlyMap<number, DiskState>): HttpError | undefined {
+  const bad = nodes.map((n) => ({ id: n.id, name: n.name, findings: blockingProblems(disks.get(n.id)) })).filter((n) => n.findings.length);
+  if (!bad.length) return undefined;
+  const said = bad.slice(0, 10).map((n) => `'${n.name}' (${n.findings.map((f) => f.message).join('; ')})`);
+  return new HttpError(400, 'deploy/disks-too-small', `environment '${clusterName}' has node${bad.length === 1 ? '' : 's'} whose disks cannot take their volumes: ${said.join(', ')}${bad.length > 10 ? ` and ${bad.length - 10} more` : ''}`, {
+    nodes: bad,
+    hint: 'give the volumes more space, or the node bigger disks (hearth node disks <node> --set VOLUME=SIZE@DISK; --defaults for the default layout)',
+  });
+}
+
+export async function clusterGraph(q: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut?: ReadonlySet<number>): Promise<ClusterGraph & { nodes: store.NodeRecord[]; composition: Awaited<ReturnType<typeof composeCluster>>; disks: Map<number, DiskState> }> {
+  const { input, nodes, composition, disks } = await clusterGraphInput(q, cluster, type, leaveOut);
   const graph = graphForCluster(input);
-  return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition };
+  return { graph, findings: [...composition.findings, ...graph.findings], nodes, composition, disks };
 }
 
 /** Which of an environment's nodes (with roles) are simulated: a real run refuses them by name. */
@@ -149,12 +186,12 @@ export async function buildDeployableGraph(q: store.Queryable, clusterId: number
 
 /** The graph built before the transaction, if what it was built from is what the transaction reads. */
 async function builtGraph(tx: store.Queryable, cluster: store.ClusterRecord, type: string, leaveOut: ReadonlySet<number> | undefined, withRoles: store.NodeRecord[], built: BuiltGraph) {
-  const { input, nodes, composition } = await clusterGraphInput(tx, cluster, type, leaveOut, withRoles);
+  const { input, nodes, composition, disks } = await clusterGraphInput(tx, cluster, type, leaveOut, withRoles);
   if ((await graphStamp(tx, cluster, input)) !== built.stamp) {
     throw new HttpError(409, 'deploy/changed-meanwhile', `environment '${cluster.name}' changed while its deployment graph was being built (its settings, nodes, roles, release or plugins)`, { hint: 'deploy again: the graph is built from what the environment is then' });
   }
   if (built.error || !built.graph) throw built.error;
-  return { graph: built.graph, nodes, composition, findings: [...composition.findings, ...built.graph.findings] };
+  return { graph: built.graph, nodes, composition, disks, findings: [...composition.findings, ...built.graph.findings] };
 }
 
 /**
@@ -174,12 +211,14 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   // A real run does not start on a node Hearth already knows it cannot reach: it would fail there
   // in seconds and leave the others half-reconfigured. Refused by name, unless asked to leave them out.
   if (offline.length && !options.skipOffline) throw await refuseOffline(tx, cluster.name, offline);
-  const { graph, nodes, composition, findings } = options.built ? await builtGraph(tx, cluster, type, leaveOut, withRoles, options.built) : await clusterGraph(tx, cluster, type, leaveOut);
+  const { graph, nodes, composition, findings, disks } = options.built ? await builtGraph(tx, cluster, type, leaveOut, withRoles, options.built) : await clusterGraph(tx, cluster, type, leaveOut);
   if (!nodes.length) throw new HttpError(400, 'deploy/no-nodes', `environment '${cluster.name}' has no ${leaveOut ? 'reachable ' : ''}nodes with roles`, { hint: leaveOut ? 'bring its nodes back online (hearth node show <id> says why each is offline)' : 'assign roles to nodes first' });
   if (options.real) {
     const { simulated } = await simulatedNodes(tx, cluster.id);
     if (simulated.length) throw refuseSimulated(cluster.name, simulated);
   }
+  const small = refuseSmallDisks(cluster.name, nodes, disks);
+  if (small) throw small;
   // The role rules hold for the whole environment, whichever nodes this run touches.
   const checks = checkRoleAssignment(composition.composed, withRoles.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
   // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.
