@@ -39,12 +39,12 @@ describe('web UI: what operators expect', { skip, timeout: 600_000 }, () => {
   test('Plugins page: fit per release and why not, install warnings, versions side by side, enable in an existing environment', async () => {
     const env = await makeEnvironment(ui, 'plugins-page');
     const p = await ui.page('#/plugins');
-    // Contrail fits by name and version, but cannot be composed with the release: the page says so, and why.
+    // Contrail fits: its roles without a disk layout get the layout of their other roles, as in Fuel 9.0 (issue 26).
     const contrail = p.locator('article[data-plugin="contrail"]');
     await contrail.waitFor();
     const contrailFit = contrail.locator('[data-fit]').first();
-    assert.equal(await contrailFit.getAttribute('data-fit'), 'no');
-    assert.match(await contrailFit.innerText(), /No: .*has no disk layout/);
+    assert.equal(await contrailFit.getAttribute('data-fit'), 'yes');
+    assert.match(await contrailFit.innerText(), /^Yes: /);
     const murano = p.locator('article[data-plugin="detach-murano"]');
     assert.match(await murano.locator('[data-fit]').first().innerText(), /^Yes: it extends ubuntu\/mitaka-9\.0/);
     // Its warnings from install are kept.

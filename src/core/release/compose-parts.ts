@@ -54,7 +54,10 @@ export function mergeVolumes(release: Release, plugins: readonly PluginContribut
   for (const role of Object.keys(roles).sort()) {
     if (!(role in volumes.volumes_roles_mapping)) {
       const owner = roleSources[role] ?? 'release';
-      findings.push(finding('volume/role-without-mapping', 'error', `role '${role}' (${owner === 'release' ? 'release' : `plugin ${owner}`}) has no disk layout in volumes_roles_mapping`, positionAt(roles, [role]), `add '${role}: [{id: os, allocate_size: min}]' (or its own volumes) to volumes_roles_mapping`));
+      // Fuel 9.0 (get_node_spaces) skipped such a role and fell back to the release's 'other'
+      // layout when a node had nothing else, so a package Fuel accepted stays usable here.
+      const fallback = 'other' in volumes.volumes_roles_mapping ? "the release's 'other' layout" : 'no volumes';
+      findings.push(finding('volume/role-without-mapping', 'warning', `role '${role}' (${owner === 'release' ? 'release' : `plugin ${owner}`}) has no disk layout in volumes_roles_mapping: its nodes get the volumes of their other roles, or ${fallback} when they have none (as in Fuel 9.0)`, positionAt(roles, [role]), `add '${role}: [{id: os, allocate_size: min}]' (or its own volumes) to volumes_roles_mapping`));
     }
   }
   return { volumes, findings };

@@ -107,6 +107,29 @@ test('misspelt keys get a did-you-mean; unknown types and strategies are finding
   assert.equal(tasks[0].requiredFor.length, 0, 'a misspelt key does not act');
 });
 
+test("a top-level strategy Fuel never read warns, even when it is broken (Contrail 5.1's 'one-by-one'); under parameters it is an error", () => {
+  const top = normalizeTasks(parse(`
+- id: a
+  type: puppet
+  version: 2.1.0
+  groups: [compute]
+  parameters: {puppet_manifest: a.pp, puppet_modules: m, timeout: 10}
+  strategy:
+    type: one-by-one
+`), { source: 'p', file: 'deployment_tasks.yaml' }, 'deployment');
+  assert.deepEqual(top.findings.filter((f) => f.severity === 'error'), []);
+  assert.deepEqual(top.findings.filter((f) => /strategy/.test(f.code)).map((f) => [f.code, f.severity]).sort(), [['task/strategy-outside-parameters', 'warning'], ['task/unknown-strategy', 'warning']]);
+  assert.equal(top.tasks[0].strategy, undefined, 'the task runs without one');
+  const inside = normalizeTasks(parse(`
+- id: a
+  type: puppet
+  version: 2.1.0
+  groups: [compute]
+  parameters: {puppet_manifest: a.pp, puppet_modules: m, timeout: 10, strategy: {type: one-by-one}}
+`), { source: 'p', file: 'deployment_tasks.yaml' }, 'deployment');
+  assert.equal(inside.findings.find((f) => f.code === 'task/unknown-strategy')?.severity, 'error');
+});
+
 test('bad input never throws: each problem is a positioned finding', () => {
   const cases: Array<[string, string[]]> = [
     ['{a: 1}', ['task/not-a-list']],

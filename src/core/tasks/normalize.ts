@@ -171,13 +171,16 @@ function strategyOf(reader: TaskReader, parameters: Record<string, unknown> | un
   }
   if (raw === undefined || raw === null) return undefined;
   const pos = positionOf(holder, 'strategy') ?? reader.where();
+  // Fuel read only parameters.strategy: one it never read cannot make a package unusable, so a
+  // broken top-level strategy is only worth a warning (and the task runs without one).
+  const severity = holder === parameters ? 'error' : 'warning';
   if (!isMapping(raw) || typeof raw.type !== 'string') {
-    reader.findings.push(finding('task/invalid-strategy', 'error', `${reader.label}: strategy must be {type: parallel|one_by_one, amount?}`, pos));
+    reader.findings.push(finding('task/invalid-strategy', severity, `${reader.label}: strategy must be {type: parallel|one_by_one, amount?}`, pos));
     return undefined;
   }
   if (!STRATEGY_TYPES.includes(raw.type)) {
     const near = suggestKey(raw.type, STRATEGY_TYPES);
-    reader.findings.push(finding('task/unknown-strategy', 'error', `${reader.label}: strategy type '${raw.type}' is not parallel or one_by_one; the task runs without one`, positionOf(raw, 'type') ?? pos, near ? `did you mean '${near}'?` : undefined));
+    reader.findings.push(finding('task/unknown-strategy', severity, `${reader.label}: strategy type '${raw.type}' is not parallel or one_by_one; the task runs without one`, positionOf(raw, 'type') ?? pos, near ? `did you mean '${near}'?` : undefined));
     return undefined;
   }
   const strategy: TaskStrategy = { type: raw.type };
@@ -188,7 +191,7 @@ function strategyOf(reader: TaskReader, parameters: Record<string, unknown> | un
   // A share of the nodes that run the task (graph/strategy.ts reads it).
   else if (typeof amount === 'string' && /^\s*\d+(\.\d+)?\s*%\s*$/.test(amount) && Number.parseFloat(amount) > 0) strategy.amount = amount.trim();
   else if (amount !== undefined) {
-    reader.findings.push(finding('task/invalid-strategy', 'error', `${reader.label}: strategy amount ${JSON.stringify(amount)} is not a positive integer, a share of the nodes such as "10%", or {yaql_exp: ...}`, positionOf(raw, 'amount') ?? pos));
+    reader.findings.push(finding('task/invalid-strategy', severity, `${reader.label}: strategy amount ${JSON.stringify(amount)} is not a positive integer, a share of the nodes such as "10%", or {yaql_exp: ...}`, positionOf(raw, 'amount') ?? pos));
   }
   return strategy;
 }

@@ -65,7 +65,7 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
   for (const role of Object.keys(nodeRoles)) {
     if (role in mapping) continue;
     findings.push(
-      finding('volumes/role-without-mapping', 'warning', `role '${role}' has no entry in ${volumesFile}'s volumes_roles_mapping, so Fuel cannot lay out its disks`, keyPositionOf(nodeRoles, role), `add '${role}: [{id: os, allocate_size: min}]' (and its own volumes) to volumes_roles_mapping`),
+      finding('volumes/role-without-mapping', 'warning', `role '${role}' has no entry in ${volumesFile}'s volumes_roles_mapping, so a node with only this role gets the release's 'other' layout (Fuel 9.0)`, keyPositionOf(nodeRoles, role), `add '${role}: [{id: os, allocate_size: min}]' (and its own volumes) to volumes_roles_mapping`),
     );
   }
   const pluginVolumes = Array.isArray(volumes.volumes) ? volumes.volumes.filter(isMapping) : [];
