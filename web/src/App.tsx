@@ -5,6 +5,7 @@ import { Wizard } from './screens/Wizard.js';
 import { Environment } from './screens/Environment.js';
 import { Plugins } from './plugins/Plugins.js';
 import { Releases } from './screens/Releases.js';
+import { Crashed } from './components/Crashed.js';
 
 export function App() {
   const [section, id, tab] = useRoute();
@@ -34,7 +35,12 @@ export function App() {
         </nav>
         <TokenBar />
       </header>
-      <main>{screen}</main>
+      <main>
+        {/* A screen that fails says so in its place; the header (and its links away) stays. */}
+        <Crashed key={`${section ?? ''}/${id ?? ''}`} what="this page">
+          {screen}
+        </Crashed>
+      </main>
     </div>
   );
 }

@@ -9,6 +9,7 @@ import { SettingsTab } from '../settings/SettingsTab.js';
 import { GraphTab } from '../graph/GraphTab.js';
 import { DeployTab } from '../deploy/DeployTab.js';
 import { EnvironmentActions } from './EnvironmentActions.js';
+import { Crashed } from '../components/Crashed.js';
 
 const TABS = [
   { id: 'nodes', title: 'Nodes' },
@@ -51,10 +52,13 @@ export function Environment({ id, tab }: { id: string; tab: string }) {
             </a>
           ))}
         </nav>
-        {tab === 'nodes' && <NodesTab key={c.status} cluster={c} />}
-        {tab === 'settings' && <SettingsTab key={c.status} cluster={c} />}
-        {tab === 'graph' && <GraphTab cluster={c} />}
-        {tab === 'deploy' && <DeployTab cluster={c} onDeployed={cluster.reload} liveDeployments={live.deployments} />}
+        {/* A tab that fails says so in its place; the header and the other tabs stay usable. */}
+        <Crashed key={tab} what={`the ${TABS.find((t) => t.id === tab)?.title ?? tab} tab`}>
+          {tab === 'nodes' && <NodesTab key={c.status} cluster={c} />}
+          {tab === 'settings' && <SettingsTab key={c.status} cluster={c} />}
+          {tab === 'graph' && <GraphTab cluster={c} />}
+          {tab === 'deploy' && <DeployTab cluster={c} onDeployed={cluster.reload} liveDeployments={live.deployments} />}
+        </Crashed>
       </section>
     </LiveNodes.Provider>
   );
