@@ -20,6 +20,7 @@ import { checkReleaseGraphs } from './release-graphs.js';
 import type { ValidationContext } from './context.js';
 import { readReleasePlugin } from '../release/source.js';
 import { conditionsReadingMissingSettings } from '../../core/settings/conditions.js';
+import { checkNetworkRoles, type OtherPluginNetworkRoles } from './network-roles.js';
 
 export interface ValidateOptions {
   /** The release to check against (its roles, tasks and volumes become known). */
@@ -29,6 +30,11 @@ export interface ValidateOptions {
    * the plugin is checked against the one its metadata.yaml names, `release` when it names none.
    */
   releases?: readonly Release[];
+  /**
+   * Network roles of the other plugins installed or enabled beside this one: a role this plugin
+   * defines differently from one of theirs is an error (they could not be enabled together).
+   */
+  otherPlugins?: readonly OtherPluginNetworkRoles[];
 }
 
 export interface ValidationResult {
@@ -103,8 +109,10 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     checkComponents(ctx);
     checkMultiRelease(ctx);
     checkReleaseGraphs(ctx);
+    const ownReleases = plugin.isReleasePlugin ? readReleasePlugin(dir).releases : [];
     // A release's task conditions must read settings it defines (issue 16: monitoring tasks ran without Monitoring).
-    if (plugin.isReleasePlugin) for (const r of readReleasePlugin(dir).releases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
+    for (const r of ownReleases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
+    checkNetworkRoles(ctx, options.otherPlugins, ownReleases);
   }
   const unique = dedupe(findings);
   return { plugin: summary, valid: !hasErrors(unique), findings: inFileOrder(unique) };
