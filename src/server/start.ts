@@ -16,6 +16,7 @@ import { generateToken } from './auth.js';
 import { MAX_TOKEN_LENGTH, MIN_TOKEN_LENGTH, adminTokenProblem } from '../core/access/admin-token.js';
 import { readPluginFolderOffThread, storePlugin } from './domain/plugins.js';
 import { settleSshKey } from './domain/ssh-key.js';
+import { VERIFY_GRAPH_TYPE } from './domain/verify-networks.js';
 import { SshTransport } from '../deploy/ssh.js';
 
 export interface StartOptions {
@@ -257,7 +258,8 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
 async function resumeInterrupted(app: FastifyInstance, db: store.Database, token: string): Promise<void> {
   const runs = await db
     .query<{ cluster_id: number; graph_type: string; id: number; status: string }>(`SELECT DISTINCT ON (cluster_id, graph_type) cluster_id, graph_type, id, status FROM deployments WHERE mode = 'real' ORDER BY cluster_id, graph_type, id DESC`)
-    .then((rows) => rows.filter((r) => r.status === 'interrupted'), () => []);
+    // A verification of networks is re-run by the operator, never resumed (it holds for its moment).
+    .then((rows) => rows.filter((r) => r.status === 'interrupted' && r.graph_type !== VERIFY_GRAPH_TYPE), () => []);
   for (const r of runs) {
     const res = await app.inject({ method: 'POST', url: `/api/v1/clusters/${r.cluster_id}/deploy`, headers: { authorization: `Bearer ${token}` }, payload: { resume: true, graph_type: r.graph_type, dry_run: false } });
     if (res.statusCode === 202) app.log.info({ deployment: r.id, resumedAs: res.json().id }, `resumed interrupted deployment ${r.id} of environment ${r.cluster_id}`);

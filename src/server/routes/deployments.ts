@@ -10,6 +10,7 @@ import { refuseSimulated, simulatedNodes, startDeployment } from '../domain/runs
 import { registryOf, startRealDeployment } from '../domain/runs/real-deploy.js';
 import { accessContext } from './real-nodes.js';
 import type { Removal } from '../domain/runs/removal-end.js';
+import { VERIFY_GRAPH_TYPE } from '../domain/verify-networks.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterIdParam } from './schemas.js';
 import { answer, errors, listOf } from './answers.js';
@@ -72,6 +73,8 @@ interface RunBody {
 export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody, extra: { removal?: Removal } = {}) {
   let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
   if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
+  // A verification is re-run, not resumed: its answer holds for the moment it ran, all nodes at once.
+  if (body.resume && graphType === VERIFY_GRAPH_TYPE) throw new HttpError(409, 'deploy/not-resumable', `a '${VERIFY_GRAPH_TYPE}' run is not resumed: a verification checks every node at once, at one moment`, { hint: 'verify again (hearth env verify-networks <env>, or POST /clusters/{id}/network_configuration/verify)' });
   if (body.simulate_failure && dryRun === false) throw new HttpError(400, 'request/invalid', 'simulate_failure belongs to a dry run');
   if (dryRun === undefined) {
     // No choice made: real when every node is real, the simulation when every node is simulated.
