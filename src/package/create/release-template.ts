@@ -121,6 +121,7 @@ neutron:
     - name: "public"
       cidr: "172.16.0.0/24"
       gateway: "172.16.0.1"
+      ip_range: ["172.16.0.2", "172.16.0.126"]
       use_gateway: true
       notation: "ip_ranges"
       render_type: null
@@ -128,6 +129,7 @@ neutron:
       configurable: true
       floating_range_var: "floating_ranges"
       vlan_start: null
+      vips: ["haproxy", "vrouter"]
     - name: "management"
       cidr: "192.168.0.0/24"
       use_gateway: false
@@ -136,6 +138,7 @@ neutron:
       map_priority: 2
       configurable: true
       vlan_start: 101
+      vips: ["haproxy", "vrouter"]
 `;
 
 const NETWORK_ROLES = `# Network roles: which network each service uses.
