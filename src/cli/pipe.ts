@@ -1,17 +1,22 @@
 /**
- * A command whose reader goes away (`hearth deployment logs 7 | head`) ends quietly, as `cat`
- * does, instead of dying on the write's EPIPE with a stack trace. Set up by the commands that print
- * long or endless output; not at start-up, which would make the stdout stream for every command.
+ * A command whose reader goes away (`hearth graph --format dot | head`, `hearth deployment logs 7
+ * | head`) ends quietly with status 0, as `cat` does, instead of dying on the write's EPIPE with a
+ * stack trace. Every command gets it: `guardTerminalOutput` arms each of stdout and stderr the
+ * first time it is made, so a run that never writes to a stream still never makes it.
  */
-let armed = false;
+let readerGone = (): void => process.exit(0);
 
-export function endQuietlyWhenReaderLeaves(): void {
-  if (armed) return;
-  armed = true;
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') process.exit(0);
-      throw err;
-    });
-  }
+/**
+ * `hearth serve` goes on serving when its log's reader goes away (a `| tee` that died): its output
+ * is a log, not its work, and ending with status 0 would tell a supervisor all was well.
+ */
+export function keepRunningWhenReaderLeaves(): void {
+  readerGone = () => undefined;
+}
+
+export function endQuietlyWhenReaderLeaves(stream: NodeJS.WriteStream): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return readerGone();
+    throw err;
+  });
 }

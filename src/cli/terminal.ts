@@ -5,6 +5,7 @@
  * line's erase pass untouched: the only escape sequences let through are those few, exactly.
  */
 import { escapeControls } from '../core/text/controls.js';
+import { endQuietlyWhenReaderLeaves } from './pipe.js';
 
 /** SGR colours the validation report uses (bold, dim, red, green, yellow, cyan, reset) and the build progress line's "return and erase". */
 const OWN_SEQUENCES = /\u001b\[(?:0|1|2|31|32|33|36)m|\r\u001b\[2K/g;
@@ -20,7 +21,8 @@ export function sanitizeForTerminal(text: string): string {
 }
 
 /**
- * Route this process's stdout and stderr through `sanitizeForTerminal`. Each stream is wrapped the
+ * Route this process's stdout and stderr through `sanitizeForTerminal`, and end quietly when their
+ * reader goes away (./pipe.ts). Each stream is wrapped the
  * first time it is asked for, not here: making one loads Node's stream machinery (and a pipe's,
  * net), which a run that never writes to stderr, as most do, has no need of.
  */
@@ -45,6 +47,7 @@ export function guardTerminalOutput(): void {
 }
 
 function guard(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  endQuietlyWhenReaderLeaves(stream);
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;

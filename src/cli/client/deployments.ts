@@ -9,7 +9,6 @@ import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print, table } from './table.js';
 import { duration, outcomeOf, progressText, stamp, type TaskLike } from './progress.js';
 import { awaitEnd, follow, printOutcome } from './follow.js';
-import { endQuietlyWhenReaderLeaves } from './pipe.js';
 import type { Schemas } from '../../api/client.js';
 
 type Deployment = Schemas['Deployment'];
@@ -47,7 +46,6 @@ const took = (t: { started_at: string | null; finished_at: string | null }) => (
 
 export const deploymentList = (o: ServerOptions & { env?: string }) =>
   run(o, async (c) => {
-    endQuietlyWhenReaderLeaves();
     const query = o.env ? { cluster_id: await clusterId(c, o.env) } : {};
     const list = await c.call('get', '/deployments', { query });
     if (o.json) return print(true, list, () => '');
@@ -65,7 +63,6 @@ export const deploymentShow = (ref: string, o: ServerOptions) =>
     const id = deploymentId(ref);
     const d = await c.call('get', '/deployments/{id}', { params: { id } });
     if (o.json) return print(true, d, () => '');
-    endQuietlyWhenReaderLeaves();
     const [tasks, names, env] = await Promise.all([
       c.call('get', '/deployments/{id}/tasks', { params: { id } }) as Promise<TaskRun[]>,
       nodesOf(c, d.cluster_id).catch(() => new Map<string, string>()),
@@ -84,7 +81,6 @@ export const deploymentShow = (ref: string, o: ServerOptions) =>
 
 export const deploymentLogs = (ref: string, o: ServerOptions & { node?: string; task?: string }) =>
   run(o, async (c) => {
-    endQuietlyWhenReaderLeaves();
     const id = deploymentId(ref);
     const d = await c.call('get', '/deployments/{id}', { params: { id } });
     const names = await nodesOf(c, d.cluster_id).catch(() => new Map<string, string>());

@@ -10,7 +10,6 @@ import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print } from './table.js';
 import { duration, hasEnded, outcomeOf, progressText, stamp, type TaskLike } from './progress.js';
-import { endQuietlyWhenReaderLeaves } from './pipe.js';
 import type { Schemas } from '../../api/client.js';
 
 type Deployment = Schemas['Deployment'];
@@ -40,7 +39,6 @@ export const runSucceeded = (d: Deployment): boolean => d.status === 'succeeded'
  * A stream the server drops (a restart, a proxy) is attached again while the run is running.
  */
 export async function follow(c: Client, start: Deployment, json: boolean): Promise<{ deployment: Deployment; tasks: TaskRun[] }> {
-  endQuietlyWhenReaderLeaves();
   const names = await nodeNames(c, start.cluster_id);
   const nameOf = (node: string) => names.get(node) ?? node;
   const printed = new Set<string>();

@@ -1,5 +1,6 @@
 /** `hearth serve`: the server, its database and the web UI. */
 import type { Command } from 'commander';
+import { keepRunningWhenReaderLeaves } from '../pipe.js';
 
 interface ServeOptions {
   port: string;
@@ -31,6 +32,7 @@ export function registerServe(program: Command): void {
     .option('--log-format <format>', 'json (one record a line) or pretty (default on a terminal)')
     .option('--no-bundled-release', 'do not install the bundled default release on first start')
     .action(async (options: ServeOptions) => {
+      keepRunningWhenReaderLeaves();
       const { serve } = await import('../../server/serve.js');
       await serve(options);
     });
