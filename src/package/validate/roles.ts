@@ -3,25 +3,22 @@
  * nowhere, roles without a volumes mapping, volume ids and size generators Fuel does not know,
  * and the restriction expressions of roles and settings.
  */
+import { FUEL_GENERATORS } from '../../core/disks/index.js';
 import { finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { checkKnownKeys } from './keys.js';
 import { closestNames, closestSuffix } from './spelling.js';
 import { reportExpression } from './tasks.js';
 import { CORE_ROLES, isMapping, type ValidationContext } from './context.js';
+import { checkVolumeSizes } from './volume-sizes.js';
 
 const ROLE_KEYS = [
   'name', 'description', 'conflicts', 'limits', 'restrictions', 'has_primary', 'public_ip_required', 'public_for_dvr_required',
   'update_required', 'update_once', 'weight', 'tags', 'fault_tolerance', 'group', 'tasks', 'roles_metadata',
 ];
 
-/** Nailgun's volume size generators (volume_manager.call_generator, Fuel 6.0 to 10.0). */
-export const SIZE_GENERATORS = new Set([
-  'calc_swap_size', 'calc_root_size', 'calc_boot_size', 'calc_boot_records_size', 'calc_mbr_size', 'calc_lvm_meta_size',
-  'calc_total_vg', 'calc_total_root_vg', 'calc_min_vm_size', 'calc_min_glance_size', 'calc_min_cinder_size',
-  'calc_min_mongo_size', 'calc_min_ceph_size', 'calc_min_ceph_journal_size', 'calc_min_mysql_size', 'calc_os_size',
-  'calc_os_vg_size', 'calc_min_os_size', 'calc_gb_to_mb', 'calc_min_log_size', 'calc_min_horizon_size',
-]);
+/** Nailgun's volume size generators (volume_manager.call_generator), the ones core/disks computes. */
+export const SIZE_GENERATORS: ReadonlySet<string> = new Set(FUEL_GENERATORS);
 /** Volume ids of Fuel's core release (openstack.yaml), known when no release is given. */
 const CORE_VOLUMES = ['os', 'logs', 'mongo', 'ceph', 'cephjournal', 'mysql', 'vm', 'image', 'horizon', 'cinder', 'cinder-block-device'];
 
@@ -81,6 +78,7 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
     });
   }
   for (const volume of pluginVolumes) checkGenerators(ctx, volume, `volume '${String(volume.id)}'`);
+  checkVolumeSizes(ctx, pluginVolumes, mapping, volumesFile);
 }
 
 function checkGenerators(ctx: ValidationContext, node: unknown, label: string, depth = 0): void {

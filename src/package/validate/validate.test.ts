@@ -230,6 +230,23 @@ test('volumes: unknown roles, roles without a mapping, unknown generators and al
   assert.deepEqual(codes(missingVolume, 'warning'), ['volumes/unknown-volume']);
 });
 
+test("volume sizes against the release: a minimum no smallest disk holds, a role needing more than a whole disk, with file:line:col (issue 26)", () => {
+  const big = check({ 'volumes.yaml': BASE_V4['volumes.yaml'].replace('min_size: {generator: calc_min_os_size}', 'min_size: {generator: calc_gb_to_mb, generator_args: [256]}') });
+  const tooLarge = only(big, 'volumes/minimum-too-large');
+  assert.equal(tooLarge.length, 1);
+  assert.match(tooLarge[0].message, /volume 'demo_volume' needs at least 262144 MB, more than a disk of Fuel's smallest supported size \(51200 MB\)/);
+  assert.deepEqual([tooLarge[0].file, tooLarge[0].line, tooLarge[0].column], ['volumes.yaml', 8, 15], 'at the min_size value');
+  const role = only(big, 'volumes/role-needs-more-than-a-disk');
+  assert.deepEqual(role.map((f) => [f.line, f.column]), [[2, 3]]);
+  assert.match(role[0].message, /role 'demo-role' needs 277504 MB/);
+  // Together they fit a 50 GiB disk (os 15 GiB at the least, demo the same); a release with 20 GiB disks does not hold both.
+  assert.deepEqual([...only(check(), 'volumes/minimum-too-large'), ...only(check(), 'volumes/role-needs-more-than-a-disk')], []);
+  const small = { name: 'R', roles_metadata: {}, graphs: {}, volumes_metadata: { min_disk_size: 20480, volumes: [{ id: 'os', min_size: { generator: 'calc_min_os_size' } }], volumes_roles_mapping: {} } } as unknown as Release;
+  assert.deepEqual(only(check({}, { release: small }), 'volumes/role-needs-more-than-a-disk').map((f) => f.message), [
+    "role 'demo-role' needs 30720 MB for its volumes' minimums together, more than a whole disk of release R's smallest supported size gives (19916 MB of 20480 MB)",
+  ]);
+});
+
 test('restriction expressions that do not parse are errors at their line', () => {
   const r = check({ 'environment_config.yaml': BASE_V4['environment_config.yaml'].replace("== 'y'\"", "== 'y' and\"") });
   const [f] = only(r, 'expression/does-not-parse');
