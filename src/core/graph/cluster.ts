@@ -9,13 +9,14 @@ import type { ComposedRelease } from '../release/compose.js';
 import { buildDeploymentGraph } from './build.js';
 import { allConditionsHold, type ConditionEvaluator, type ConditionScope } from './conditions.js';
 import { CLASS_KEYS, NODE_KEYS, deploymentCommon, nodeDeploymentInfo, shareUnchanged, type SettingsValues } from './deployment-info.js';
+import type { DeploymentNetworks } from './deployment-networks.js';
 import { fuelConditions, type PreviousDeployment } from './fuel-conditions.js';
 import { labelNodes } from './labels.js';
 import type { Task } from '../tasks/model.js';
 import type { DeploymentGraph, GraphInput, GraphNode, NodeInput, RoleInfo } from './model.js';
 
 /** What of a composed release the graph reads. */
-export type GraphRelease = Pick<ComposedRelease, 'graphs' | 'roles_metadata' | 'tags_metadata' | 'attributes_metadata' | 'name' | 'version'> & Partial<Pick<ComposedRelease, 'applied_plugins'>>;
+export type GraphRelease = Pick<ComposedRelease, 'graphs' | 'roles_metadata' | 'tags_metadata' | 'attributes_metadata' | 'name' | 'version'> & Partial<Pick<ComposedRelease, 'applied_plugins' | 'networks_metadata' | 'network_roles_metadata'>>;
 
 /** A deployed state: the nodes as they were and the settings they were deployed with. */
 export interface ClusterState {
@@ -35,7 +36,8 @@ export interface ClusterGraphInput {
   /** False takes every condition as true (as on a first deployment, without evaluating anything). */
   evaluateConditions?: boolean;
   defaultDuration?: number;
-  cluster?: { id?: number; name?: string };
+  /** The environment; `networks` is its stored network plan (without it, the release's defaults for these nodes). */
+  cluster?: { id?: number; name?: string; networks?: DeploymentNetworks };
 }
 
 /**
@@ -85,7 +87,7 @@ export function clusterGraphWithData(input: ClusterGraphInput, watch?: Condition
     if (previous) previous.common = shareUnchanged(previous.common, info.common);
     const index = new Map(labelled.map((l, i) => [l.input.id, i]));
     const inputs = new Map(input.nodes.map((n) => [n.id, n]));
-    const nodeData = (node: GraphNode, nodeInput?: NodeInput) => nodeDeploymentInfo(node, nodeInput ?? inputs.get(node.id), index.get(node.id) ?? 0);
+    const nodeData = (node: GraphNode, nodeInput?: NodeInput) => nodeDeploymentInfo(node, nodeInput ?? inputs.get(node.id), index.get(node.id) ?? 0, info.networks);
     base.conditions = fuelConditions({
       common: info.common,
       nodeData,
@@ -128,7 +130,7 @@ function previousDeployment(composed: GraphRelease, base: GraphInput, state: Clu
   const nodes = new Map<string, { overlay: Record<string, unknown>; labels: string[] }>();
   labelled.forEach(({ input, labels }, i) => {
     const node = { id: input.id, roles: [...input.roles], labels, classIndex: -1, base: 0 };
-    nodes.set(input.id, { overlay: nodeDeploymentInfo(node, input, i), labels });
+    nodes.set(input.id, { overlay: nodeDeploymentInfo(node, input, i, info.networks), labels });
   });
   return { common: info.common, nodes };
 }

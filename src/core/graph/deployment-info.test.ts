@@ -43,19 +43,34 @@ test('common part: plugins enabled, network_metadata and legacy nodes from the l
     { input: { id: '1', roles: ['controller'] }, labels: ['primary-controller'] },
     { input: { id: '2', roles: ['compute', 'cinder'] }, labels: ['cinder', 'compute'] },
   ];
-  const { common } = deploymentCommon({ attributes_metadata: attributes, version: 'mitaka-9.0', applied_plugins: [{ name: 'my-plugin', version: '1.0.0' }] }, nodes);
+  const networks_metadata = { neutron: { networks: [{ name: 'management', cidr: '192.168.0.0/24', notation: 'cidr', map_priority: 2, vlan_start: 101, vips: ['haproxy'] }, { name: 'storage', cidr: '192.168.1.0/24', notation: 'cidr', map_priority: 2, vlan_start: 102 }] } };
+  const network_roles_metadata = [
+    { id: 'mgmt/api', default_mapping: 'management', properties: { subnet: true, gateway: false, vip: [{ name: 'management', namespace: 'haproxy' }] } },
+    { id: 'storage', default_mapping: 'storage', properties: { subnet: true, gateway: false, vip: [] } },
+  ];
+  const { common, networks } = deploymentCommon({ attributes_metadata: attributes, version: 'mitaka-9.0', applied_plugins: [{ name: 'my-plugin', version: '1.0.0' }], networks_metadata, network_roles_metadata }, nodes);
   assert.deepEqual((common['my-plugin'] as Record<string, unknown>).metadata, { enabled: true, plugin_version: '1.0.0' });
   assert.deepEqual(common.plugins, [{ name: 'my-plugin', version: '1.0.0' }]);
-  const metadata = common.network_metadata as { nodes: Record<string, { uid: string; node_roles: string[] }>; vips: Record<string, { node_roles: string[] }> };
+  const metadata = common.network_metadata as { nodes: Record<string, { uid: string; node_roles: string[]; network_roles: Record<string, string> }>; vips: Record<string, { node_roles: string[]; ipaddr: string; network_role: string }> };
   assert.deepEqual(Object.keys(metadata.nodes), ['node-1', 'node-2']);
   assert.deepEqual(metadata.nodes['node-1'].node_roles, ['primary-controller']);
-  assert.deepEqual(metadata.vips.management.node_roles, ['primary-controller']);
+  // Addresses and VIPs come from the release's networks and network roles (core/networks), in the stable order.
+  const ofNode = (name: string) => [metadata.nodes[name].network_roles['mgmt/api'], metadata.nodes[name].network_roles.storage];
+  assert.deepEqual(ofNode('node-1'), ['192.168.0.1', '192.168.1.1']);
+  assert.deepEqual(ofNode('node-2'), ['192.168.0.2', '192.168.1.2']);
+  assert.equal(metadata.vips.management.network_role, 'mgmt/api');
+  assert.equal(metadata.vips.management.ipaddr, '192.168.0.3');
+  assert.deepEqual(metadata.vips.management.node_roles, ['controller', 'primary-controller']);
   assert.deepEqual((common.nodes as Array<{ uid: string; role: string }>).map((n) => `${n.uid}:${n.role}`), ['1:primary-controller', '2:cinder', '2:compute']);
-  const overlay = nodeDeploymentInfo({ id: '2', roles: ['compute', 'cinder'], labels: ['cinder', 'compute'], classIndex: 3, base: 0 }, { id: '2', roles: ['compute', 'cinder'], attributes: { fqdn: 'c.example.com' } }, 1);
+  const overlay = nodeDeploymentInfo({ id: '2', roles: ['compute', 'cinder'], labels: ['cinder', 'compute'], classIndex: 3, base: 0 }, { id: '2', roles: ['compute', 'cinder'], attributes: { fqdn: 'c.example.com' } }, 1, networks);
   assert.equal(overlay.uid, '2');
   assert.deepEqual(overlay.roles, ['cinder', 'compute']);
   assert.equal(overlay.fqdn, 'c.example.com');
-  assert.notEqual((overlay.network_scheme as Record<string, unknown>).endpoints, undefined);
+  assert.equal(overlay.ip, '192.168.0.2');
+  const scheme = overlay.network_scheme as { version: string; endpoints: Record<string, { IP: string[] }>; roles: Record<string, string> };
+  assert.equal(scheme.version, '1.1');
+  assert.deepEqual(scheme.endpoints['br-mgmt'].IP, ['192.168.0.2/24']);
+  assert.equal(scheme.roles['mgmt/api'], 'br-mgmt');
 });
 
 test('shareUnchanged: equal sections and network_metadata nodes become the current objects', () => {

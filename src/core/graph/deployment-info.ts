@@ -13,12 +13,13 @@ import { deepEqual } from '../expressions/index.js';
 import { finding, type Finding } from '../findings.js';
 import { positionOf } from '../positions.js';
 import type { GraphNode, NodeInput } from './model.js';
+import { defaultNetworkPlan, networkData, schemeNode, type DeploymentNetworks, type NetworkData, type NetworkSource } from './deployment-networks.js';
 
 /** `{section: {attr: value}}` (or `{section: {attr: {value}}}`, as Nailgun's API took them). */
 export type SettingsValues = Record<string, unknown>;
 
 /** What the deployment data is made from: a composed release's metadata and the cluster. */
-export interface DeploymentInfoSource {
+export interface DeploymentInfoSource extends NetworkSource {
   attributes_metadata?: Record<string, unknown>;
   name?: string;
   version?: string;
@@ -125,47 +126,19 @@ export function flattenSettings(attributes: Record<string, unknown> | undefined,
   return merged;
 }
 
-/** Deterministic addresses: node i gets .(i+1) in its /16 (Fuel's own networks were /24; a large cluster needs more room). */
-const address = (prefix: string, i: number) => `${prefix}.${((i + 4) >> 8) & 255}.${(i + 4) & 255}`;
-const NETWORK_ROLES: Record<string, string> = {
-  management: '192.168',
-  'mgmt/messaging': '192.168',
-  'mgmt/database': '192.168',
-  'mgmt/api': '192.168',
-  'mgmt/memcache': '192.168',
-  'mgmt/corosync': '192.168',
-  'mgmt/vip': '192.168',
-  'nova/api': '192.168',
-  'keystone/api': '192.168',
-  'swift/api': '192.168',
-  'neutron/api': '192.168',
-  'ceph/public': '192.170',
-  'ceph/replication': '192.170',
-  'swift/replication': '192.170',
-  'cinder/iscsi': '192.170',
-  storage: '192.170',
-  'ex': '172.16',
-  'public/vip': '172.16',
-  'neutron/mesh': '192.169',
-};
-
 const nodeName = (input: NodeInput) => (typeof input.attributes?.name === 'string' ? input.attributes.name : `node-${input.id}`);
 const nodeFqdn = (input: NodeInput) => (typeof input.attributes?.fqdn === 'string' ? input.attributes.fqdn : `${nodeName(input)}.domain.local`);
-
-function networkRoles(i: number): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [role, prefix] of Object.entries(NETWORK_ROLES)) out[role] = address(prefix, i);
-  return out;
-}
 
 export interface DeploymentInfo {
   /** `$` without the node's own keys: shared by every node. */
   common: Record<string, unknown>;
   findings: Finding[];
+  /** The network plan the data was written from: each node's `network_scheme` is made from it. */
+  networks: NetworkData;
 }
 
 /** The cluster-wide part of the deployment data, built once. */
-export function deploymentCommon(source: DeploymentInfoSource, nodes: readonly LabelledClusterNode[], settings?: SettingsValues, cluster: { id?: number; name?: string } = {}): DeploymentInfo {
+export function deploymentCommon(source: DeploymentInfoSource, nodes: readonly LabelledClusterNode[], settings?: SettingsValues, cluster: { id?: number; name?: string; networks?: DeploymentNetworks } = {}): DeploymentInfo {
   const findings: Finding[] = [];
   const common = flattenSettings(source.attributes_metadata, settings, findings);
   // A composed release's plugins are enabled ones: their sections say so, as Nailgun's did.
@@ -174,20 +147,20 @@ export function deploymentCommon(source: DeploymentInfoSource, nodes: readonly L
     const section = common[plugin.name];
     if (isMapping(section)) common[plugin.name] = { ...section, metadata: { ...(isMapping(section.metadata) ? section.metadata : {}), enabled: true, plugin_version: plugin.version } };
   }
+  // The environment's network plan (the server's), or the release's defaults for these nodes.
+  const plan = cluster.networks ?? defaultNetworkPlan(source, nodes.map((n) => n.input));
+  const networks = networkData(plan, nodes.map(({ input, labels }) => schemeNode(plan, input.id, nodeName(input), nodeFqdn(input), labels)));
   const metadataNodes: Record<string, unknown> = {};
   const legacy: Array<Record<string, unknown>> = [];
-  const vipRoles = new Set<string>();
-  nodes.forEach(({ input, labels }, i) => {
+  nodes.forEach(({ input, labels }) => {
     const name = nodeName(input);
     const fqdn = nodeFqdn(input);
-    const roles = networkRoles(i);
-    metadataNodes[name] = { uid: input.id, fqdn, name, user_node_name: `Untitled (${input.id})`, swift_zone: input.id, node_roles: labels, network_roles: roles };
+    const ips = networks.addressesOf(input.id);
+    metadataNodes[name] = { uid: input.id, fqdn, name, user_node_name: `Untitled (${input.id})`, swift_zone: input.id, node_roles: labels, network_roles: networks.metadata.nodes[name]?.network_roles ?? {} };
     for (const role of labels) {
-      legacy.push({ uid: input.id, fqdn, name, user_node_name: `Untitled (${input.id})`, role, swift_zone: input.id, internal_address: roles.management, storage_address: roles.storage, public_address: roles.ex });
-      if (/^(primary-)?controller$/.test(role)) vipRoles.add(role);
+      legacy.push({ uid: input.id, fqdn, name, user_node_name: `Untitled (${input.id})`, role, swift_zone: input.id, internal_address: ips.get('management') ?? null, storage_address: ips.get('storage') ?? null, public_address: ips.get('public') ?? null });
     }
   });
-  const vipNodeRoles = [...vipRoles].sort();
   Object.assign(common, {
     deployment_id: cluster.id ?? 1,
     deployment_mode: 'ha_compact',
@@ -202,32 +175,26 @@ export function deploymentCommon(source: DeploymentInfoSource, nodes: readonly L
     test_vm_image: { disk_format: 'qcow2', container_format: 'bare', public: 'true', img_name: 'TestVM', os_name: 'cirros', min_ram: 64 },
     cluster: { id: cluster.id ?? 1, name: cluster.name ?? 'cluster', fuel_version: /\d+\.\d+$/.exec(source.version ?? '')?.[0] ?? '', release: source.version ?? '', status: 'operational', mode: 'ha_compact' },
     plugins: plugins.map((p) => ({ name: p.name, version: p.version })),
-    network_metadata: {
-      nodes: metadataNodes,
-      vips: {
-        management: { ipaddr: '192.168.0.2', network_role: 'mgmt/vip', node_roles: vipNodeRoles, namespace: 'haproxy' },
-        public: { ipaddr: '172.16.0.2', network_role: 'public/vip', node_roles: vipNodeRoles, namespace: 'haproxy' },
-        vrouter: { ipaddr: '192.168.0.1', network_role: 'mgmt/vip', node_roles: vipNodeRoles, namespace: 'vrouter' },
-        vrouter_pub: { ipaddr: '172.16.0.1', network_role: 'public/vip', node_roles: vipNodeRoles, namespace: 'vrouter' },
-      },
-    },
+    network_metadata: { nodes: metadataNodes, vips: networks.metadata.vips },
     nodes: legacy,
   });
-  return { common, findings };
+  return { common, findings, networks };
 }
 
 /**
  * A node's own keys. Attributes the caller gives for the node (from a nodes file, or the store)
  * come last and win: they are the node's real deployment data.
  */
-export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined, index: number): Record<string, unknown> {
+export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined, _index: number, networks?: NetworkData): Record<string, unknown> {
   const own = input ?? { id: node.id, roles: node.roles };
   const name = nodeName(own);
-  const roles = networkRoles(index);
+  const fqdn = nodeFqdn(own);
+  // Without the cluster's plan (a caller with one node in hand), the release-less default for it alone.
+  const net = networks ?? networkData(defaultNetworkPlan({}, [own]), []);
   const primary = node.labels.filter((l) => l.startsWith('primary-'));
   const overlay: Record<string, unknown> = {
     uid: node.id,
-    fqdn: nodeFqdn(own),
+    fqdn,
     name,
     node_name: name,
     user_node_name: `Untitled (${node.id})`,
@@ -239,19 +206,12 @@ export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined
     status: 'provisioned',
     online: true,
     fail_if_error: primary.length > 0,
-    ip: roles.management,
+    ip: net.addressesOf(node.id).get('management') ?? null,
     swift_zone: node.id,
     // The node's disk layout (core/disks), given by the caller; none for a bare task folder.
     node_volumes: own.node_volumes ?? [],
     vms_conf: [],
-    network_scheme: {
-      version: '1.1',
-      provider: 'lnx',
-      endpoints: { 'br-mgmt': { IP: [`${roles.management}/16`] }, 'br-storage': { IP: [`${roles.storage}/16`] }, 'br-ex': { IP: [`${roles.ex}/16`], gateway: '172.16.0.1' } },
-      roles: { management: 'br-mgmt', storage: 'br-storage', ex: 'br-ex' },
-      transformations: [],
-      interfaces: {},
-    },
+    network_scheme: net.scheme(schemeNode(net.plan, node.id, name, fqdn, node.labels)),
   };
   return input?.attributes ? { ...overlay, ...input.attributes } : overlay;
 }

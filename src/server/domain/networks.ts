@@ -20,6 +20,8 @@ import {
   type VipAssignment,
 } from '../../core/networks/index.js';
 import type { Composition } from '../../core/release/index.js';
+import type { DeploymentNetworks } from '../../core/graph/deployment-networks.js';
+import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { composeCluster } from './environment.js';
 import { nodeWirings, type NodeWiring } from './node-interfaces.js';
@@ -141,4 +143,34 @@ export async function networkDataOf(q: store.Queryable, node: store.NodeRecord):
     out.push({ name: n.name, ip: prefix ? `${ip}/${prefix}` : ip, vlan: n.vlan_start, dev, gateway: n.gateway, cidr: n.cidr });
   }
   return out;
+}
+
+/**
+ * The environment's stored network plan as the deployment data is written from it (node ids as the
+ * graph's strings), with what the checks find: the graph's `network_scheme` and `network_metadata`
+ * show the addresses the API shows.
+ */
+export async function deploymentNetworksOf(q: store.Queryable, cluster: store.ClusterRecord, read?: readonly store.NodeRecord[]): Promise<{ plan: DeploymentNetworks; findings: NetworkFinding[] }> {
+  const env = await environmentNetworks(q, cluster);
+  const nodes = read ?? (await store.listNodes(q, { clusterId: cluster.id }));
+  const wirings = await nodeWirings(q, env.config, nodes);
+  const addresses = (await store.nodeAddresses(q, { clusterId: cluster.id })).map((a) => ({ node: a.node, network: a.network, ip: a.ip }));
+  const plan: DeploymentNetworks = {
+    config: env.config,
+    addresses,
+    vips: await store.vips(q, cluster.id),
+    networkRoles: env.networkRoles,
+    nodes: new Map([...wirings.values()].map((w) => [String(w.node.id), { interfaces: w.interfaces, ...(w.adminAddress ? { adminAddress: w.adminAddress } : {}) }])),
+  };
+  return { plan, findings: checksWith(env, env.config, nodes, wirings) };
+}
+
+/** A real deployment does not start on wiring the checks already know is wrong: every error, per network. */
+export function refuseNetworkErrors(clusterName: string, findings: readonly NetworkFinding[]): HttpError | undefined {
+  const errors = findings.filter((f) => f.severity === 'error');
+  if (!errors.length) return undefined;
+  return new HttpError(400, 'deploy/network-errors', `environment '${clusterName}' has network errors: ${errors.slice(0, 5).map((f) => f.message).join('; ')}${errors.length > 5 ? ` and ${errors.length - 5} more` : ''}`, {
+    findings: errors,
+    hint: 'fix them in the Networks tab, with PUT /api/v1/clusters/{id}/network_configuration or hearth env networks <env> --set NETWORK.FIELD=VALUE',
+  });
 }

@@ -5,6 +5,7 @@
  * execution order and records each task's status, so progress can be watched while it runs; it
  * executes nothing.
  */
+import { deploymentNetworksOf, refuseNetworkErrors } from '../networks.js';
 import { createHash } from 'node:crypto';
 import { describeVertex, graphForCluster, type DeploymentGraph } from '../../../core/graph/index.js';
 import type { Finding } from '../../../core/findings.js';
@@ -66,7 +67,8 @@ export async function clusterGraphInput(q: store.Queryable, cluster: store.Clust
       ? { previous: { nodes: Object.entries(cluster.deployed.nodes).filter(([, roles]) => roles.length).map(([id, roles]) => ({ id, roles, ...(volumes.has(Number(id)) ? { node_volumes: volumes.get(Number(id))! } : {}) })), settings: settingsValues(cluster.deployed.attributes) } }
       : {}),
     type,
-    cluster: { id: cluster.id, name: cluster.name },
+    // The addresses, VIPs and interfaces the API shows are those the deployment data is written from.
+    cluster: { id: cluster.id, name: cluster.name, networks: (await deploymentNetworksOf(q, cluster, nodes)).plan },
   };
   return { input, nodes, composition, disks };
 }
@@ -219,6 +221,12 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   }
   const small = refuseSmallDisks(cluster.name, nodes, disks);
   if (small) throw small;
+  // A real run does not start on wiring the network checks already know is wrong. (A dry run plans
+  // as many simulated nodes as asked, beyond what the release's networks hold: it is not refused.)
+  if (options.real) {
+    const wiring = refuseNetworkErrors(cluster.name, (await deploymentNetworksOf(tx, cluster, nodes)).findings);
+    if (wiring) throw wiring;
+  }
   // The role rules hold for the whole environment, whichever nodes this run touches.
   const checks = checkRoleAssignment(composition.composed, withRoles.map((n) => ({ id: n.id, name: n.name, roles: rolesOfNode(n) })), cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
   // The graph finds the same two-definitions conflicts on its nodes; the checks name nodes better.

@@ -4,6 +4,7 @@
  * whose reports are persisted here in batches. A run belongs to the server that started it; stop
  * reaches it through this server's registry.
  */
+import { deploymentNetworksOf } from '../networks.js';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { mkdirSync, rmSync } from 'node:fs';
@@ -115,7 +116,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
     }
     const settings = settingsOf(cluster.attributes);
-    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl), statusBefore: cluster.status };
+    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes)).plan), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const shutdown = new AbortController();

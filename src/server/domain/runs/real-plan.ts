@@ -4,6 +4,7 @@
  * logs. Also the refusals that must come before anything runs: simulated nodes, sources whose files
  * Hearth does not hold, tasks naming files their source does not contain.
  */
+import type { DeploymentNetworks } from '../../../core/graph/deployment-networks.js';
 import { existsSync, statSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import { MASTER_NODE, SYNC_NODE, deploymentCommon, nodeDeploymentInfo, type DeploymentGraph } from '../../../core/graph/index.js';
@@ -142,10 +143,11 @@ export function deploymentData(
   access: ReadonlyMap<number, real.RealNodeRecord>,
   sources: ReadonlyMap<string, SourceFolder>,
   publicUrl?: string,
+  networks?: DeploymentNetworks,
 ): Map<string, Record<string, unknown>> {
   const nodes = graph.nodes.filter((n) => n.id !== MASTER_NODE && n.id !== SYNC_NODE);
   const labelled = nodes.map((n) => ({ input: { id: n.id, roles: n.roles }, labels: n.labels }));
-  const { common } = deploymentCommon(composed, labelled, settings, { id: cluster.id, name: cluster.name });
+  const { common, networks: net } = deploymentCommon(composed, labelled, settings, { id: cluster.id, name: cluster.name, ...(networks ? { networks } : {}) });
   const plugins = [...sources.entries()].map(([source, s]) => ({
     source,
     plugin: s.plugin,
@@ -161,7 +163,7 @@ export function deploymentData(
   const out = new Map<string, Record<string, unknown>>();
   nodes.forEach((n, i) => {
     const a = access.get(Number(n.id));
-    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, nodes: everyNode, plugins } });
+    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i, net), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, nodes: everyNode, plugins } });
   });
   return out;
 }
