@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { needsBrowser, resultsDir } from '../support/browser.js';
 import { hearthBin } from '../support/serve.js';
-import { makeEnvironment, startUi, type UiSession } from '../support/ui.js';
+import { makeEnvironment, startUi, waitOrSay, type UiSession } from '../support/ui.js';
 
 const run = promisify(execFile);
 /** The page as one sees it (the window, not the whole long page), beside the whole-page shot. */
@@ -43,10 +43,12 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
       void d.accept();
     });
     const header = p.locator('[data-testid="env-status"]');
-    await p.locator('[data-testid="env-status"][data-status="new"]').waitFor();
-    await p.locator('text=No deployment yet.').waitFor();
+    // A wait that fails says what the header showed, and what the page showed and said.
+    const headerSays = async () => `the header showed: ${(await header.count()) ? JSON.stringify(`${await header.getAttribute('data-status')}: ${await header.innerText()}`) : '(no header)'}`;
+    await waitOrSay(ui, p, p.locator('[data-testid="env-status"][data-status="new"]'), {}, headerSays);
+    await waitOrSay(ui, p, p.locator('text=No deployment yet.'), {}, headerSays);
     const deploy = p.locator('.deploy .actions button.primary');
-    await p.locator('.deploy .actions button.primary:enabled').waitFor();
+    await waitOrSay(ui, p, p.locator('.deploy .actions button.primary:enabled'), {}, headerSays);
     // Marks this page: a reload would lose it.
     await p.evaluate('window.__notReloaded = true');
     await ui.shot(p, 'live-1-before');
@@ -54,9 +56,9 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
     // From the CLI, as another operator would, while the page stays open.
     const cli = run(process.execPath, [hearthBin, 'env', 'deploy', 'live', '--no-wait', '--server', ui.server.url, '--token', ui.server.token], { timeout: 60_000 });
     const status = p.locator('.deployment p[data-status]');
-    await p.locator('.deployment p[data-status="running"]').waitFor({ timeout: 20_000 });
+    await waitOrSay(ui, p, p.locator('.deployment p[data-status="running"]'), { timeout: 20_000 }, headerSays);
     assert.match(await status.innerText(), /^Dry run \d+ running/);
-    await p.locator('[data-testid="env-status"][data-status="deploying"]').waitFor({ timeout: 10_000 });
+    await waitOrSay(ui, p, p.locator('[data-testid="env-status"][data-status="deploying"]'), { timeout: 10_000 }, headerSays);
     assert.match(await header.innerText(), /Deploying/);
     assert.equal(await deploy.isDisabled(), true, 'Deploy is held back while a run is running');
     await ui.shot(p, 'live-2-started-from-the-cli');
@@ -64,9 +66,9 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
     const { stdout } = await cli;
     const started = Number(/(\d+)/.exec(stdout)?.[1]);
 
-    await p.locator('.deployment p[data-status="succeeded"]').waitFor({ timeout: 120_000 });
+    await waitOrSay(ui, p, p.locator('.deployment p[data-status="succeeded"]'), { timeout: 120_000 }, headerSays);
     assert.match(await status.innerText(), new RegExp(`^Dry run ${started} succeeded`));
-    await p.locator('[data-testid="env-status"][data-status="operational"]').waitFor({ timeout: 10_000 });
+    await waitOrSay(ui, p, p.locator('[data-testid="env-status"][data-status="operational"]'), { timeout: 10_000 }, headerSays);
     assert.match(await header.innerText(), /Operational/);
     await p.locator(`table.history tr[data-deployment="${started}"]`).waitFor();
     await p.locator('.deploy .actions button.primary:has-text("Redeploy"):enabled').waitFor({ timeout: 10_000 });
