@@ -4,18 +4,19 @@
  * interface mapping, and astute.yaml's `network_scheme` and `network_metadata`.
  *
  * Public face (all pure):
- * - `defaultNetworkConfiguration(release: Pick<Release, 'networks_metadata'>, options?: { segmentationType?: SegmentationType; enabled?: (condition: string) => boolean }): NetworkConfiguration`
+ * - `defaultNetworkConfiguration(release, options?: { segmentationType?, restricted? })` → `NetworkConfiguration`
  *   (the admin network `fuelweb_admin` is always there, without CIDR: its addresses are the nodes' SSH addresses)
- * - `networkRolesOf(release: Pick<Release, 'network_roles_metadata'>): NetworkRole[]` (typed, plugin roles included once composed)
- * - `networksForNode(config, node: PlanNode, roles?: Record<string, RoleNetworkNeeds>): string[]` (names, in config order)
- * - `checkNetworks(config: NetworkConfiguration, nodesInfo: NodesInfo): NetworkFinding[]`
- * - `planAddresses(config, nodes: readonly PlanNode[], taken?: readonly TakenAddress[], options?: { roles?: Record<string, RoleNetworkNeeds> }): AddressPlan`
- *   (`taken`: stored node addresses, kept when still valid, and VIPs, never reused)
- * - `planVips(config, networkRoles: readonly NetworkRole[], taken?: readonly TakenAddress[]): VipPlan`
- * - `defaultInterfaces(interfaces: readonly InterfaceFact[], networks: readonly Network[], adminInterface: string): NodeInterface[]`
- * - `checkInterfaceMapping(interfaces: readonly NodeInterface[], networks: readonly Network[], adminInterface: string): NetworkFinding[]`
- * - `networkScheme(config, node: SchemeNode, addresses: readonly AddressAssignment[], networkRoles: readonly NetworkRole[]): NetworkScheme`
- * - `networkMetadata(config, nodes: readonly SchemeNode[], addresses: readonly AddressAssignment[], vips: readonly VipAssignment[], networkRoles: readonly NetworkRole[]): NetworkMetadata`
+ * - `networkRolesOf(release)` → `NetworkRole[]` (typed; a composed release's include the plugins')
+ * - `networksForNode(config, node, roles?)` → names of the networks the node gets an address on
+ * - `checkNetworks(config, nodesInfo)` → `NetworkFinding[]`; `checkConfiguration(config)` for the configuration alone
+ * - `planVips(config, networkRoles, taken?, { presentRoles? })` → `VipPlan`
+ * - `planAddresses(config, nodes, taken?, { roles? })` → `AddressPlan`
+ *   (`taken`: stored node addresses, kept while valid, and VIPs, never reused; plan VIPs first, then
+ *   nodes with the VIPs in `taken`, so adding nodes never moves a VIP)
+ * - `defaultInterfaces(facts, networks, adminInterface)` → `NodeInterface[]`;
+ *   `checkInterfaceMapping(interfaces, networks, adminInterface, { node?, facts? })` → `NetworkFinding[]`
+ * - `networkScheme(config, node, addresses, networkRoles)` → `NetworkScheme`;
+ *   `networkMetadata(config, nodes, addresses, vips, networkRoles)` → `NetworkMetadata`
  */
 export type {
   AddressAssignment,

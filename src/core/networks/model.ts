@@ -241,8 +241,11 @@ export interface NodesInfo {
   roles?: Readonly<Record<string, RoleNetworkNeeds>>;
   /** Composed network roles (release + plugins): VIPs to count and networks they need. */
   networkRoles?: readonly NetworkRole[];
-  /** Addresses held outside the plan (the SSH address on the admin network, ...). */
-  taken?: readonly AddressAssignment[];
+  /**
+   * Addresses held outside the plan. The nodes' SSH addresses as `{node, network: 'fuelweb_admin',
+   * ip}` are checked against every network's CIDR (Nailgun's admin network intersection).
+   */
+  taken?: readonly TakenAddress[];
 }
 
 /** astute.yaml `network_scheme` transformation (Fuel 9, `version: '1.1'`). */

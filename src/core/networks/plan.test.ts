@@ -6,6 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { checkInterfaceMapping, defaultInterfaces, networkMetadata, networkScheme, planAddresses, planVips, type AddressAssignment, type NetworkConfiguration, type NetworkRole, type NodeInterface } from './index.js';
 import { defaultNetworkConfiguration } from './defaults.js';
 import { fuelConfig, FUEL9_RELEASE } from './fixtures/fuel9.js';
@@ -204,4 +205,49 @@ test('network_metadata: every node by name with its address per network role, an
   assert.deepEqual(meta.nodes['node-1'].node_roles, ['primary-controller']);
   assert.deepEqual(meta.vips.management, { network_role: 'mgmt/vip', namespace: 'haproxy', ipaddr: '192.168.0.1', is_user_defined: false, node_roles: ['controller', 'primary-controller'] });
   assert.deepEqual(Object.keys(meta.vips), ['public', 'vrouter_pub', 'management', 'vrouter']);
+});
+
+const numRuns = (n: number) => Number(process.env.HEARTH_PROPERTY_RUNS ?? n);
+
+test('property: whatever is stored, the plan gives every node one address per needed network, inside the ranges, never one taken or given twice, the same for any node order', () => {
+  const config = fuelConfig();
+  // A small management range so that stored addresses collide often.
+  config.networks.find((n) => n.name === 'management')!.ip_ranges = [['192.168.0.10', '192.168.0.40']];
+  const inRange = (network: string, ip: string) => {
+    const n = Number(ip.split('.')[3]);
+    return network === 'management' ? n >= 10 && n <= 40 : network === 'public' ? n >= 2 && n <= 126 : n >= 1 && n <= 254;
+  };
+  const node = fc.record({ id: fc.integer({ min: 1, max: 30 }).map(String), roles: fc.constantFrom(['controller'], ['compute'], [] as string[]) });
+  const stored = fc.record({ node: fc.option(fc.integer({ min: 1, max: 40 }).map(String), { nil: undefined }), network: fc.constantFrom('management', 'storage', 'public'), ip: fc.integer({ min: 0, max: 60 }) });
+  fc.assert(
+    fc.property(fc.uniqueArray(node, { selector: (n) => n.id, maxLength: 25 }), fc.array(stored, { maxLength: 40 }), (nodes, raw) => {
+      const taken = raw.map((t) => ({ ...(t.node ? { node: t.node } : {}), network: t.network, ip: `${t.network === 'public' ? '172.16.0' : t.network === 'management' ? '192.168.0' : '192.168.1'}.${t.ip}` }));
+      const plan = planAddresses(config, nodes, taken, { roles });
+      const planned = new Set(nodes.map((n) => n.id));
+      const reserved = new Set(taken.filter((t) => !t.node || !planned.has(t.node)).map((t) => `${t.network}/${t.ip}`));
+      const seen = new Set<string>();
+      for (const a of plan.addresses) {
+        const key = `${a.network}/${a.ip}`;
+        assert.ok(!seen.has(key), `${key} given twice`);
+        assert.ok(!reserved.has(key), `${key} is held by another node or a VIP`);
+        assert.ok(inRange(a.network, a.ip), `${key} is outside the ranges`);
+        seen.add(key);
+      }
+      const short = plan.findings.length > 0;
+      for (const n of nodes) {
+        const want = n.roles.length === 0 ? [] : n.roles[0] === 'controller' ? ['public', 'management', 'storage'] : ['management', 'storage'];
+        const got = plan.addresses.filter((a) => a.node === n.id).map((a) => a.network);
+        if (!short) assert.deepEqual(got, want);
+        // A stored address still valid and free is kept.
+        for (const t of taken) {
+          if (t.node !== n.id || !want.includes(t.network) || !inRange(t.network, t.ip) || reserved.has(`${t.network}/${t.ip}`)) continue;
+          if (taken.some((o) => o !== t && o.node !== t.node && o.network === t.network && o.ip === t.ip)) continue;
+          if (taken.some((o) => o !== t && o.node === t.node && o.network === t.network)) continue;
+          assert.ok(plan.addresses.some((a) => a.node === n.id && a.network === t.network && a.ip === t.ip), `node ${n.id} lost ${t.ip} on ${t.network}`);
+        }
+      }
+      assert.deepEqual(planAddresses(config, [...nodes].reverse(), taken, { roles }), plan);
+    }),
+    { numRuns: numRuns(300) },
+  );
 });
