@@ -92,7 +92,7 @@ volumes:
     type: "vg"
     label: "Base System"
     min_size: {generator: "calc_min_os_size"}
-    items:
+    volumes:
       - mount: "/"
         type: "lv"
         name: "root"
@@ -107,7 +107,7 @@ volumes:
     type: "vg"
     label: "Virtual Storage"
     min_size: {generator: "calc_min_vm_size"}
-    items:
+    volumes:
       - mount: "/var/lib/nova"
         type: "lv"
         name: "nova"

@@ -159,7 +159,7 @@ volumes:
     type: "vg"
     label: "${name} data"
     min_size: {generator: "calc_gb_to_mb", generator_args: [10]}
-    items:
+    volumes:
       - mount: "/var/lib/${name}"
         type: "lv"
         name: "data"
