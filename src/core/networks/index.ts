@@ -16,7 +16,8 @@
  * - `defaultInterfaces(facts, networks, adminInterface)` → `NodeInterface[]`;
  *   `checkInterfaceMapping(interfaces, networks, adminInterface, { node?, facts? })` → `NetworkFinding[]`
  * - `networkScheme(config, node, addresses, networkRoles)` → `NetworkScheme`;
- *   `networkMetadata(config, nodes, addresses, vips, networkRoles)` → `NetworkMetadata`
+ *   `networkMetadata(config, nodes, addresses, vips, networkRoles)` → `NetworkMetadata`;
+ *   `legacyAddresses(config, nodeId, addresses)` → the legacy `nodes` list's `internal_address`, `internal_netmask`, ...
  */
 export type {
   AddressAssignment,
@@ -51,4 +52,4 @@ export { ADMIN_NETWORK, defaultNetworkConfiguration, networkFromMetadata, networ
 export { DEFAULT_VIP_NODE_ROLES, compareNodeIds, isAddressed, needsPublic, networksForNode, planAddresses, planVips, vipRequests, withPrefix } from './addresses.js';
 export { checkConfiguration, checkNetworks } from './checks.js';
 export { checkInterfaceMapping, defaultInterfaces, isUntagged } from './interfaces.js';
-export { networkMetadata, networkScheme } from './scheme.js';
+export { legacyAddresses, networkMetadata, networkScheme } from './scheme.js';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkInterfaceMapping, defaultInterfaces, networkMetadata, networkScheme, planAddresses, planVips, type AddressAssignment, type NetworkConfiguration, type NetworkRole, type NodeInterface } from './index.js';
+import { checkInterfaceMapping, defaultInterfaces, legacyAddresses, networkMetadata, networkScheme, planAddresses, planVips, type AddressAssignment, type NetworkConfiguration, type NetworkRole, type NodeInterface } from './index.js';
 import { defaultNetworkConfiguration } from './defaults.js';
 import { fuelConfig, FUEL9_RELEASE } from './fixtures/fuel9.js';
 
@@ -250,4 +250,13 @@ test('property: whatever is stored, the plan gives every node one address per ne
     }),
     { numRuns: numRuns(300) },
   );
+});
+
+test('a node without interface facts still gets its endpoints and roles; the legacy nodes list reads its addresses by render_addr_mask', () => {
+  const { config, addresses } = configured();
+  const scheme = networkScheme(config, { id: '2', roles: ['controller'], interfaces: [], adminAddress: '10.77.0.12/24' }, addresses, networkRoles);
+  assert.deepEqual(Object.keys(scheme.endpoints).sort(), ['br-ex', 'br-floating', 'br-fw-admin', 'br-mgmt', 'br-storage']);
+  assert.equal(scheme.roles['mgmt/messaging'], 'br-mgmt');
+  assert.equal(scheme.transformations.some((t) => t.action === 'add-port'), false);
+  assert.deepEqual(legacyAddresses(config, '2', addresses), { public_address: '172.16.0.5', public_netmask: '255.255.255.0', internal_address: '192.168.0.4', internal_netmask: '255.255.255.0', storage_address: '192.168.1.2', storage_netmask: '255.255.255.0' });
 });

@@ -10,6 +10,7 @@
  * - `roles` mapping every network role, the plugins' included, to the bridge of its network.
  */
 import { withPrefix } from './addresses.js';
+import { formatIp, parseCidr } from './ip.js';
 import { ADMIN_NETWORK } from './defaults.js';
 import { isUntagged } from './interfaces.js';
 import type { AddressAssignment, Endpoint, Network, NetworkConfiguration, NetworkMetadata, NetworkRole, NetworkScheme, SchemeNode, Transformation, VipAssignment } from './model.js';
@@ -77,12 +78,15 @@ function nodeNetworks(config: NetworkConfiguration, node: SchemeNode, addresses:
   if (node.adminAddress) ips.set(ADMIN_NETWORK, node.adminAddress);
   const hasPublicIp = ips.has('public');
   const tunnels = config.networking_parameters.segmentation_type !== 'vlan';
+  // A network has a bridge when it is on an interface or the node has an address on it: a node
+  // without interface facts yet (a dry run, an offline graph) still gets its endpoints and roles.
+  const on = (name: string) => placed.has(name) || ips.has(name);
   const bridges = new Map<string, string>();
-  for (const name of [ADMIN_NETWORK, 'storage', 'management']) if (placed.has(name) || (name === ADMIN_NETWORK && node.adminAddress)) bridges.set(name, DEFAULT_BRIDGES[name]);
+  for (const name of [ADMIN_NETWORK, 'storage', 'management']) if (on(name)) bridges.set(name, DEFAULT_BRIDGES[name]);
   if (hasPublicIp) bridges.set('public', 'br-ex');
-  if (tunnels && placed.has('private')) bridges.set('private', 'br-mesh');
-  if (placed.has('baremetal')) bridges.set('baremetal', 'br-baremetal');
-  const custom = [...placed.keys()].filter((n) => !FUEL_NETWORKS.has(n));
+  if (tunnels && on('private')) bridges.set('private', 'br-mesh');
+  if (on('baremetal')) bridges.set('baremetal', 'br-baremetal');
+  const custom = [...new Set([...placed.keys(), ...ips.keys()])].filter((n) => !FUEL_NETWORKS.has(n));
   for (const [name, bridge] of bridgeNames(custom)) bridges.set(name, bridge);
   // Nailgun's should_have_public: public with an address (DVR's public without one is not modelled).
   return { placed, ips, bridges, hasPublicIp, isPublic: hasPublicIp };
@@ -217,5 +221,27 @@ export function networkMetadata(config: NetworkConfiguration, nodes: readonly Sc
     };
   }
   for (const vip of vips) out.vips[vip.name] = { network_role: vip.network_role, namespace: vip.namespace, ipaddr: vip.ip, is_user_defined: vip.is_user_defined === true, node_roles: [...vip.node_roles] };
+  return out;
+}
+
+const netmask = (prefix: number) => formatIp(prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
+/** Nailgun's `render_addr_mask` of the networks it knew, for releases whose metadata lacks it. */
+const LEGACY_MASKS: Record<string, string> = { management: 'internal', storage: 'storage', public: 'public' };
+
+/**
+ * The node's addresses as the legacy `nodes` list of astute.yaml wrote them (`internal_address`,
+ * `internal_netmask`, `storage_address`, `public_address`, ...), by each network's `render_addr_mask`.
+ */
+export function legacyAddresses(config: NetworkConfiguration, node: string, addresses: readonly AddressAssignment[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  const mine = addressesOf(addresses, node);
+  for (const network of config.networks) {
+    const ip = mine.get(network.name);
+    const mask = typeof network.meta.render_addr_mask === 'string' ? network.meta.render_addr_mask : LEGACY_MASKS[network.name];
+    const cidr = parseCidr(network.cidr);
+    if (ip === undefined || !mask || !cidr) continue;
+    out[`${mask}_address`] = ip;
+    out[`${mask}_netmask`] = netmask(cidr.prefix);
+  }
   return out;
 }
