@@ -231,7 +231,8 @@ export function checkNetworks(config: NetworkConfiguration, nodesInfo: NodesInfo
     }
   }
   for (const node of nodesInfo.nodes) {
-    if (!node.interfaces || node.roles.length === 0) continue;
+    // No interfaces: the node's facts are not known yet, so there is no mapping to check.
+    if (!node.interfaces || node.interfaces.length === 0 || node.roles.length === 0) continue;
     const needed = new Set(networksForNode(config, node, nodesInfo.roles));
     const onNode = config.networks.filter((n) => needed.has(n.name) || !isAddressed(n));
     const mapped = new Set(node.interfaces.flatMap((nic) => nic.assigned_networks.map((a) => a.name)));
