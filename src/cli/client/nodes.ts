@@ -14,6 +14,10 @@ export function describeNode(n: Schemas['Node']): string {
   lines.push(`environment: ${n.cluster_id ?? '-'}; roles: ${n.roles.join(', ') || '-'}; pending: ${n.pending_roles.join(', ') || '-'}`);
   if (!n.simulated) lines.push(`host key: ${n.host_key_fingerprint ?? '-'}`);
   if (n.reach_error) lines.push(`last SSH error (${n.reach_error.at}): ${n.reach_error.code}: ${n.reach_error.message}`);
+  if (n.network_data?.length) {
+    lines.push('', 'addresses:');
+    lines.push(table(['network', 'address', 'vlan', 'interface', 'gateway'], n.network_data.map((d) => [d.name, d.ip ?? '-', d.vlan === null ? 'untagged' : String(d.vlan), d.dev ?? '-', d.gateway ?? '-'])).trimEnd());
+  }
   const f = n.facts;
   if (f) {
     lines.push(`facts (${n.facts_at}): ${f.hostname}, ${f.os?.pretty_name ?? f.os?.id ?? 'unknown OS'}, ${f.cpus ?? '?'} CPUs, ${gb(f.memory_bytes)} memory`, '', 'disks:');

@@ -98,6 +98,13 @@ function registerEnvironments(program: Command): void {
       .option('--grace <seconds>', 'seconds running tasks may take to finish before they are killed (default 30)')
       .option('--wait', 'wait for the run to end and print its final state (exit status 0 when it ended stopped, 1 otherwise)'),
   ).action(async (ref, o) => (await import('../client/follow.js')).envStop(ref, o));
+  remote(
+    env
+      .command('networks')
+      .argument('<env>', 'id or name')
+      .description("The environment's networks (CIDR, VLAN, gateway, IP ranges) and what the checks find, with what to change; --set changes fields (refused, per network and field, when the result has errors)")
+      .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
+  ).action(async (ref, o) => (await import('../client/networks.js')).envNetworks(ref, o));
   const graph = remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph; `graph run` runs a graph type').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
   );
@@ -141,6 +148,13 @@ function registerNodes(program: Command): void {
       .option('--set <VOLUME=SIZE[@DISK]>', 'give a volume this size (20G, 512M, MB alone) on a disk (name or id; needed when the volume is on no disk or several); repeatable, saved together', collect, [])
       .option('--defaults', 'forget the saved layout: back to the default one, which follows the roles'),
   ).action(async (ref, o) => (await import('../client/disks.js')).nodeDisks(ref, o));
+  remote(
+    node
+      .command('interfaces')
+      .argument('<node>', 'node id or name')
+      .description("A node's interfaces and the networks on each; --assign moves a network to an interface (the admin network stays on the one Hearth reaches the node on)")
+      .option('--assign <NETWORK=INTERFACE>', 'e.g. management=eth1; repeatable, saved together', collect, []),
+  ).action(async (ref, o) => (await import('../client/networks.js')).nodeInterfaces(ref, o));
   remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
