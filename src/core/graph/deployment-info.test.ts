@@ -56,20 +56,20 @@ test('common part: plugins enabled, network_metadata and legacy nodes from the l
   assert.deepEqual(metadata.nodes['node-1'].node_roles, ['primary-controller']);
   // Addresses and VIPs come from the release's networks and network roles (core/networks), in the stable order.
   const ofNode = (name: string) => [metadata.nodes[name].network_roles['mgmt/api'], metadata.nodes[name].network_roles.storage];
-  assert.deepEqual(ofNode('node-1'), ['192.168.0.1', '192.168.1.1']);
-  assert.deepEqual(ofNode('node-2'), ['192.168.0.2', '192.168.1.2']);
+  assert.deepEqual(ofNode('node-1'), ['192.168.0.2', '192.168.1.1']);
+  assert.deepEqual(ofNode('node-2'), ['192.168.0.3', '192.168.1.2']);
   assert.equal(metadata.vips.management.network_role, 'mgmt/api');
-  assert.equal(metadata.vips.management.ipaddr, '192.168.0.3');
+  assert.equal(metadata.vips.management.ipaddr, '192.168.0.1', 'VIPs are planned before the nodes: new nodes do not move them');
   assert.deepEqual(metadata.vips.management.node_roles, ['controller', 'primary-controller']);
   assert.deepEqual((common.nodes as Array<{ uid: string; role: string }>).map((n) => `${n.uid}:${n.role}`), ['1:primary-controller', '2:cinder', '2:compute']);
   const overlay = nodeDeploymentInfo({ id: '2', roles: ['compute', 'cinder'], labels: ['cinder', 'compute'], classIndex: 3, base: 0 }, { id: '2', roles: ['compute', 'cinder'], attributes: { fqdn: 'c.example.com' } }, 1, networks);
   assert.equal(overlay.uid, '2');
   assert.deepEqual(overlay.roles, ['cinder', 'compute']);
   assert.equal(overlay.fqdn, 'c.example.com');
-  assert.equal(overlay.ip, '192.168.0.2');
+  assert.equal(overlay.ip, '192.168.0.3');
   const scheme = overlay.network_scheme as { version: string; endpoints: Record<string, { IP: string[] }>; roles: Record<string, string> };
   assert.equal(scheme.version, '1.1');
-  assert.deepEqual(scheme.endpoints['br-mgmt'].IP, ['192.168.0.2/24']);
+  assert.deepEqual(scheme.endpoints['br-mgmt'].IP, ['192.168.0.3/24']);
   assert.equal(scheme.roles['mgmt/api'], 'br-mgmt');
 });
 

@@ -62,8 +62,10 @@ export function defaultNetworkPlan(source: NetworkSource, nodes: readonly NodeIn
   const roles: Record<string, RoleNetworkNeeds> = {};
   for (const [name, meta] of Object.entries(source.roles_metadata ?? {})) roles[name] = { public_ip_required: meta?.public_ip_required === true };
   const planned = nodes.filter((n) => n.roles.length > 0).map((n) => ({ id: n.id, roles: n.roles }));
-  const { addresses } = planAddresses(config, planned, [], { roles });
-  const { vips } = planVips(config, networkRoles, addresses, { presentRoles: [...new Set(planned.flatMap((n) => n.roles))] });
+  // VIPs first, then the nodes around them: adding nodes then leaves the VIPs where they were, as
+  // the server's stored plan does, so a redeployment's lifecycle conditions see them unchanged.
+  const { vips } = planVips(config, networkRoles, [], { presentRoles: [...new Set(planned.flatMap((n) => n.roles))] });
+  const { addresses } = planAddresses(config, planned, vips.map((v) => ({ network: v.network, ip: v.ip })), { roles });
   // Every node is wired alike: one mapping, shared (a thousand nodes need not make a thousand).
   const interfaces = defaultInterfaces(SIMULATED, config.networks, 'eth0');
   const wiring = { interfaces };
