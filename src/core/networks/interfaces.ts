@@ -62,6 +62,9 @@ export function defaultInterfaces(interfaces: readonly InterfaceFact[], networks
     nic.assigned_networks = left.filter((n) => placed.has(n)).map(ref);
     left = left.filter((n) => !placed.has(n));
   }
+  // The admin network is never put anywhere but on the SSH interface: when the facts do not show
+  // that interface, it stays unplaced and checkInterfaceMapping says so.
+  left = left.filter((n) => n.name !== ADMIN_NETWORK);
   if (left.length > 0 && out.length > 0) {
     const fallback = out.find((nic) => nic.name !== adminInterface) ?? out[0];
     fallback.assigned_networks.push(...left.map(ref));

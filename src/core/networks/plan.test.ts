@@ -123,6 +123,10 @@ test("interfaces: Nailgun's default, by map_priority onto the interfaces in orde
   // One interface: public cannot be untagged beside the SSH address; the check says so.
   const one = defaultInterfaces([{ name: 'ens3' }], config.networks, 'ens3');
   assert.deepEqual(checkInterfaceMapping(one, config.networks, 'ens3').map((f) => f.code), ['interface/untagged-on-admin']);
+  // The SSH interface missing from the facts: the admin network goes nowhere else, and the check says why.
+  const noSsh = defaultInterfaces(facts, config.networks, 'br0');
+  assert.equal(noSsh.some((i) => i.assigned_networks.some((a) => a.name === 'fuelweb_admin')), false);
+  assert.deepEqual(checkInterfaceMapping(noSsh, config.networks, 'br0').map((f) => f.code), ['interface/admin-interface-missing']);
   // With public tagged, one interface carries everything.
   const tagged = fuelConfig();
   tagged.networks.find((n) => n.name === 'public')!.vlan_start = 100;
