@@ -80,15 +80,32 @@ export function hostAllowed(host: string | undefined, rule: HostRule): boolean {
 export function guardHosts(app: FastifyInstance, options: { allowed?: readonly string[]; publicUrl: () => string | undefined }): void {
   // The rule is made again only when the bound address or the public URL changes (start-up).
   let rule: HostRule | undefined;
+  // The bound address, read once per listen: server.address() asks the kernel (getsockname) each time.
+  let address: ReturnType<typeof app.server.address> | undefined;
+  const forget = () => void (address = undefined);
+  app.server.on('listening', forget).on('close', forget);
+  // Each Host header seen, judged once per rule: clients send the same one or two names again and
+  // again, and judging one (lower case, port, brackets) costs several strings per request.
+  let judged = new Map<string, boolean>();
   // A callback hook, not an async one: it runs on every request, and a promise each costs throughput.
   app.addHook('onRequest', (request, _reply, done) => {
-    const address = app.server.address();
+    address ??= app.server.listening ? app.server.address() : null;
     // Not listening on a socket (`inject` in tests, a Unix socket): no browser can reach it by name.
     if (address === null || typeof address === 'string') return done();
     const host = request.headers.host;
     const publicUrl = options.publicUrl();
-    if (!rule || rule.bound !== address.address || rule.publicUrl !== publicUrl) rule = { bound: address.address, ...(options.allowed ? { allowed: options.allowed } : {}), ...(publicUrl ? { publicUrl } : {}) };
-    if (hostAllowed(host, rule) || PROBES.has(request.url.split('?')[0])) return done();
+    if (!rule || rule.bound !== address.address || rule.publicUrl !== publicUrl) {
+      rule = { bound: address.address, ...(options.allowed ? { allowed: options.allowed } : {}), ...(publicUrl ? { publicUrl } : {}) };
+      judged = new Map();
+    }
+    let allowed = host === undefined || judged.get(host);
+    if (allowed === undefined) {
+      allowed = hostAllowed(host, rule);
+      // Bounded: a client inventing names cannot grow it.
+      if (judged.size >= 64) judged.clear();
+      judged.set(host!, allowed);
+    }
+    if (allowed || PROBES.has(request.url.split('?')[0])) return done();
     const shown = String(host).slice(0, 100);
     done(
       new HttpError(403, 'request/unknown-host', `this server does not answer to the name '${shown}'`, {
