@@ -5,6 +5,8 @@ import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
 import { formatBytes, formatSpeed, hostKeyChanged, sshTarget, type NodeView } from './realNode.js';
 import { NodeStatusLine } from '../components/NodeStatus.js';
+import { NodeNetworks } from './NodeNetworks.js';
+import { Disks } from './Disks.js';
 
 /**
  * One node in full: its status, how Hearth reaches it, its host key and its facts (OS, CPUs,
@@ -117,6 +119,8 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
           {facts ? <Facts n={n} /> : <p className="muted">No facts gathered yet.</p>}
         </>
       )}
+      <Disks nodeId={n.id} onChanged={onChanged} />
+      <NodeNetworks node={n} onChanged={() => (node.reload(), onChanged())} />
     </section>
   );
 }

@@ -6,6 +6,7 @@ import { Problems } from '../components/Problems.js';
 import { NodeTable } from './NodeTable.js';
 import { AddRealNode } from './AddRealNode.js';
 import { NodeDetails } from './NodeDetails.js';
+import { DiskFlags } from './DiskFlags.js';
 import { NodePool } from './NodePool.js';
 import type { NodeView as Node } from './realNode.js';
 import { RolesPanel } from './RolesPanel.js';
@@ -181,6 +182,7 @@ export function NodesTab({ cluster }: { cluster: Cluster }) {
       <NodePool clusterId={cluster.id} clusterName={cluster.name} version={version} onChanged={nodes.reload} />
       <Problems error={error || nodes.error || roles.error} />
       {open !== null && <NodeDetails key={open} id={open} onClose={() => setOpen(null)} onChanged={nodes.reload} />}
+      <DiskFlags nodes={nodes.data} onOpen={(id) => setOpen(id)} />
       {(nodes.data ?? []).length === 0 ? (
         <p>No nodes in this environment yet: add a real host by its address, or simulated nodes to plan with.</p>
       ) : (
