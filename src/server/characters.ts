@@ -6,7 +6,7 @@
  * schemas and handlers, tokenless routes included, so no route can forget it.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { findUnstorable, storableText } from '../core/text/unstorable.js';
+import { findUnstorable, holdsUnstorable, storableText } from '../core/text/unstorable.js';
 import { HttpError } from './errors.js';
 
 const HINT = 'send text as UTF-8 without NUL bytes (%00, \\u0000) or unpaired UTF-16 surrogates (\\ud800-\\udfff)';
@@ -18,12 +18,13 @@ function refuse(part: 'path parameter' | 'query parameter' | 'JSON body', where:
 }
 
 export function checkCharacters(request: FastifyRequest): void {
+  // One pass that makes nothing (every request's cost); where it is is found only when it is there.
   for (const [part, value] of [['path parameter', request.params], ['query parameter', request.query]] as const) {
-    const found = findUnstorable(value);
+    const found = holdsUnstorable(value) && findUnstorable(value);
     if (found) throw refuse(part, storableText(decodePointer(found.pointer)), found.what);
   }
   // Packages arrive as bytes (a Buffer), which this leaves alone; JSON bodies are walked.
-  const body = findUnstorable(request.body);
+  const body = holdsUnstorable(request.body) && findUnstorable(request.body);
   if (body) throw refuse('JSON body', body.pointer, body.what);
 }
 

@@ -23,6 +23,32 @@ export const storableText = (text: string): string => (UNSTORABLE.test(text) ? t
 const pointerToken = (key: string): string => storableText(key).replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
+ * Whether a JSON value holds an unstorable character anywhere (strings and object keys): the
+ * answer for nearly every request is no, found without making a pointer per key and element as
+ * `findUnstorable` does to say where. Iterative, as that is.
+ */
+export function holdsUnstorable(value: unknown): boolean {
+  if (typeof value === 'string') return UNSTORABLE.test(value);
+  if (value === null || typeof value !== 'object') return false;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const v = stack.pop();
+    if (typeof v === 'string') {
+      if (UNSTORABLE.test(v)) return true;
+    } else if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push(v[i]);
+    } else if (v !== null && typeof v === 'object' && !ArrayBuffer.isView(v)) {
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        if (UNSTORABLE.test(key)) return true;
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * The first place in a JSON value (strings and object keys, depth first) holding an unstorable
  * character: its JSON Pointer and what is there. Iterative, so a deeply nested body cannot
  * overflow the stack.
