@@ -11,7 +11,7 @@
  * Every rule and the responder are removed on every path (after(), and at exit).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import { analyseVerification, probePlan, type VerifyPlan } from '../../src/core/
 import { SshTransport, type DeployTarget } from '../../src/deploy/index.js';
 import { runProbes } from '../../src/deploy/verify-networks.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
+import { hearthBin } from '../support/serve.js';
 import { HOSTS_NOTE, host, onHost, testHosts } from '../support/test-hosts.js';
 
 const hosts = testHosts();
@@ -207,6 +208,32 @@ describe('Verify networks on test hosts 34-37', { skip: hosts && hosts.addresses
     const run = (await call('GET', `/clusters/${env}/deployments/${v.deployment_id}`)).body;
     assert.deepEqual([run.graph_type, run.status], ['verify_networks', 'failed']);
     for (const i of INDEXES) assert.equal(await noProbeLeft(i, 10_000), '', `nothing left on host ${i}`);
+  });
+
+  test('the built CLI: a matrix for the failing network, the finding with its hint, exit status 1; --json the API answer', async () => {
+    const cli = (...args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        // Not spawnSync: the server answering it runs in this process.
+        execFile(process.execPath, [hearthBin, 'env', 'verify-networks', 'wires', '--budget', '6', ...args], { env: { ...process.env, HEARTH_SERVER: server!.url, HEARTH_TOKEN: TOKEN }, timeout: 120_000 }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? null) : 0, stdout, stderr }),
+        );
+      });
+    const human = await cli();
+    assert.equal(human.code, 1, human.stderr);
+    assert.match(human.stdout, /^management \(VLAN 101\): passes between all 4 nodes$/m);
+    assert.match(human.stdout, /^storage \(VLAN 102\): FAILS$/m);
+    // Host 35's row: it heard nobody on storage; host 34's row: everyone but host 35.
+    assert.match(human.stdout, /^hearth-test-35 eth0 +NO +- +NO +NO$/m);
+    assert.match(human.stdout, /^hearth-test-34 eth0 +- +NO +ok +ok$/m);
+    assert.match(human.stdout, /absent VLANs \(0: untagged\): hearth-test-35 eth0: 102/);
+    assert.match(human.stdout, /^error: VLAN 102 \(storage\) does not pass between hearth-test-35's eth0 and the others\n {2}hint: check the switch port of hearth-test-35 \(eth0\)/m);
+    assert.match(human.stdout, /^failed: 1 problem \(deployment \d+ in the history/m);
+    const json = await cli('--json');
+    assert.equal(json.code, 1, json.stderr);
+    const v = JSON.parse(json.stdout);
+    assert.equal(v.status, 'failed');
+    assert.deepEqual(v.absent_vlans, [{ uid: id(35), name: 'hearth-test-35', interface: 'eth0', absent_vlans: [102] }]);
+    assert.ok(Number.isInteger(v.deployment_id));
   });
 
   test('through the API: a second verification meanwhile is refused; a stop leaves nothing running on the hosts', async () => {

@@ -59,6 +59,15 @@ function registerEnvironments(program: Command): void {
   remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')).action(async (ref, o) => (await load()).envShow(ref, o));
   remote(
     env
+      .command('verify-networks')
+      .argument('<env>', 'id or name')
+      .description(
+        "Verify networks on every real node of the environment (about 10 s; nothing of the nodes changes): which nodes hear each other on each network's VLAN, duplicate addresses, the gateway, and what to check. Exit status 1 when the verification fails (a link broken, a duplicate address, a silent gateway, a node not answering), 0 when it passes",
+      )
+      .option('--budget <seconds>', 'seconds each node listens (4-120, default 8)'),
+  ).action(async (ref, o) => (await import('../client/verify-networks.js')).envVerifyNetworks(ref, o));
+  remote(
+    env
       .command('delete')
       .argument('<env>', 'id or name')
       .description('Delete an environment; with deployed nodes say --clean (the deletion graph runs on them first) or --no-clean')
