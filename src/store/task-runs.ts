@@ -3,16 +3,18 @@
  * output, why it ended, when it started and finished. The orchestrator reports in batches (one
  * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
  */
+import { storableText } from '../core/text/unstorable.js';
 import { type Queryable, json } from './database.js';
 
 /**
  * Text as PostgreSQL can hold it: a task prints whatever bytes it likes, but a text or jsonb value
  * refuses NUL (and jsonb a lone UTF-16 surrogate), and one refused value lost the whole batch of
  * reports it travelled in. Both become U+FFFD, as bytes that are not UTF-8 already do when output
- * is decoded; everything else is kept as printed.
+ * is decoded; everything else is kept as printed. Core's one rule (core/text/unstorable.ts): one
+ * regex test per text, and a copy only of text that holds such a character, not a replace pass
+ * over every task's output and message.
  */
-const NOT_STORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-export const storableText = (s: string): string => s.replace(NOT_STORABLE, '\uFFFD');
+export { storableText };
 const storableOrNull = (s: string | undefined | null): string | null => (s === undefined || s === null ? null : storableText(s));
 
 export interface TaskRunUpdate {
