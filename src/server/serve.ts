@@ -6,6 +6,32 @@ import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
 import { LOG_LEVELS, type LogLevel } from './log.js';
 import { parseAllowedHosts } from './hosts.js';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Waits until `/readyz` answers 200, asked in-process: "ready" is said exactly when a probe would
+ * hear it. Start-up work done, it normally is at once; a database that does not answer (PostgreSQL
+ * down) is said on stderr, once, and asked again each second.
+ */
+async function readyProbeAnswers(app: FastifyInstance): Promise<void> {
+  let told = false;
+  for (;;) {
+    const res = await app.inject({ method: 'GET', url: '/readyz' });
+    if (res.statusCode === 200) return;
+    if (!told) {
+      told = true;
+      const body = (() => {
+        try {
+          return JSON.parse(res.body) as { code?: string; message?: string };
+        } catch {
+          return {};
+        }
+      })();
+      process.stderr.write(`hearth: started, but /readyz answers ${res.statusCode}${body.code ? ` ${body.code}` : ''}${body.message ? `: ${body.message}` : ''}; waiting until it is ready\n`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
 
 export async function serve(options: { port: string; host: string; dataDir?: string; protectReads?: boolean; bundledRelease?: boolean; templatesDir?: string; logLevel?: string; logFormat?: string; maxEnvironmentNodes?: string; shutdownGrace?: string; resumeInterrupted?: boolean; allowedHosts?: string }): Promise<void> {
   const port = Number(options.port);
@@ -67,8 +93,9 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       ...(options.templatesDir ? { templatesDir: resolvePath(options.templatesDir) } : {}),
       ...(maxNodes !== undefined ? { maxEnvironmentNodes: maxNodes } : {}),
       ...(options.bundledRelease === false ? { bundledRelease: false as const } : {}),
-      // The address is printed as soon as the server listens; the rest once it is ready.
-      onListening: (url) => process.stdout.write(`Hearth is serving at ${url}\n`),
+      // The address is printed as soon as the server listens, saying it is not ready yet (a first
+      // start creates its database for seconds); "ready at" and the rest once it is.
+      onListening: (url) => process.stdout.write(`Hearth is starting at ${url}\n`),
     });
   } catch (err) {
     if (err instanceof StoreError) {
@@ -84,8 +111,10 @@ export async function serve(options: { port: string; host: string; dataDir?: str
     throw err;
   }
   const s = server;
+  await readyProbeAnswers(s.app);
   process.stdout.write(
     [
+      `Hearth is ready at ${s.url}`,
       `  web UI:        ${s.url}/`,
       `  API reference: ${s.url}/docs`,
       `  storage:       ${s.db.engine} (${s.db.location})`,

@@ -2,7 +2,8 @@
  * A server listens before its start-up work is done (startup.ts): on a first start (an empty data
  * folder, where creating the database takes seconds), `/healthz` answers at once, `/readyz` says
  * "starting" until the database is open, migrated and the bundled release installed, and a data
- * request sent meanwhile waits for that work and is answered, not refused.
+ * request sent meanwhile waits for that work and is answered, not refused. `hearth serve` says
+ * "Hearth is starting at URL" as it listens and "Hearth is ready at URL" once `/readyz` answers 200.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -28,13 +29,25 @@ test('first start: /healthz at once, /readyz "starting" then ready, and early re
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const look = () => {
-        const m = /Hearth is serving at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+        const m = /Hearth is starting at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
         if (m) resolve(m[1]);
       };
       child.stdout.on('data', look);
       child.once('exit', (code) => reject(new Error(`hearth serve exited with ${code}:\n${out}`)));
     });
     assert.doesNotMatch(out, /Press Ctrl-C/, 'the address is printed before the start-up work is done');
+    // "starting", not "serving": a newcomer's first request would otherwise wait seconds unexplained.
+    assert.doesNotMatch(out, /Hearth is (serving|ready)/, `nothing says ready before /readyz does:\n${out}`);
+    const readySaid = new Promise<number>((resolve, reject) => {
+      const look = () => {
+        if (!/Hearth is ready at http:\/\/127\.0\.0\.1:\d+/.test(out)) return;
+        child.stdout.off('data', look);
+        // Asked the moment the line is read: it must already answer 200.
+        fetch(`${url}/readyz`).then((r) => resolve(r.status), reject);
+      };
+      child.stdout.on('data', look);
+      look();
+    });
     const health = await fetch(`${url}/healthz`);
     assert.equal(health.status, 200, 'the liveness probe answers while the server starts');
     const ready = await fetch(`${url}/readyz`);
@@ -52,8 +65,10 @@ test('first start: /healthz at once, /readyz "starting" then ready, and early re
     const readyNow = await fetch(`${url}/readyz`);
     assert.equal(readyNow.status, 200);
     assert.equal(((await readyNow.json()) as { status: string }).status, 'ready');
+    assert.equal(await readySaid, 200, `/readyz answers 200 once "ready at" is printed:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
     assert.match(out, /Press Ctrl-C/, `the rest of the banner follows once ready:\n${out}`);
+    assert.ok(out.indexOf('Hearth is starting at') < out.indexOf('Hearth is ready at') && out.indexOf('Hearth is ready at') < out.indexOf('Press Ctrl-C'), out);
   } finally {
     clearTimeout(timer);
     if (child.exitCode === null) {
