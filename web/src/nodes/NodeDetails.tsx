@@ -5,6 +5,7 @@ import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
 import { formatBytes, formatSpeed, hostKeyChanged, sshTarget, type NodeView } from './realNode.js';
 import { NodeStatusLine } from '../components/NodeStatus.js';
+import { NodeNetworks } from './NodeNetworks.js';
 import { Disks } from './Disks.js';
 
 /**
@@ -119,6 +120,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
         </>
       )}
       <Disks nodeId={n.id} onChanged={onChanged} />
+      <NodeNetworks node={n} onChanged={() => (node.reload(), onChanged())} />
     </section>
   );
 }

@@ -8,11 +8,13 @@ import { NodesTab } from '../nodes/NodesTab.js';
 import { SettingsTab } from '../settings/SettingsTab.js';
 import { GraphTab } from '../graph/GraphTab.js';
 import { DeployTab } from '../deploy/DeployTab.js';
+import { NetworksTab } from '../networks/NetworksTab.js';
 import { EnvironmentActions } from './EnvironmentActions.js';
 import { Crashed } from '../components/Crashed.js';
 
 const TABS = [
   { id: 'nodes', title: 'Nodes' },
+  { id: 'networks', title: 'Networks' },
   { id: 'settings', title: 'Settings' },
   { id: 'graph', title: 'Graph' },
   { id: 'deploy', title: 'Deploy' },
@@ -55,6 +57,7 @@ export function Environment({ id, tab }: { id: string; tab: string }) {
         {/* A tab that fails says so in its place; the header and the other tabs stay usable. */}
         <Crashed key={tab} what={`the ${TABS.find((t) => t.id === tab)?.title ?? tab} tab`}>
           {tab === 'nodes' && <NodesTab key={c.status} cluster={c} />}
+          {tab === 'networks' && <NetworksTab key={c.status} cluster={c} />}
           {tab === 'settings' && <SettingsTab key={c.status} cluster={c} />}
           {tab === 'graph' && <GraphTab cluster={c} />}
           {tab === 'deploy' && <DeployTab cluster={c} onDeployed={cluster.reload} liveDeployments={live.deployments} />}
