@@ -116,6 +116,17 @@ describe('web UI: a node\'s disks', { skip: needsBrowser.skip, timeout: 300_000 
     await ui.shot(p, 'disks-6-below-minimum');
     await other.locator('button:has-text("Reset to defaults")').click();
     await waitOrSay(ui, p, flags, { state: 'detached', timeout: 20_000 });
-    assert.deepEqual(ui.trouble(p), { errors: [], console: [] });
+    assert.deepEqual(ui.trouble(p), { errors: [], console: [] }, 'nothing went wrong in the page (the refusal below is logged by the browser as a 400)');
+
+    // The server's refusal, on the disk it names: the first node's roles changed by someone else while its sizes were being typed.
+    await p.locator(`tr[data-node="${first}"] th button`).click();
+    await waitOrSay(ui, p, sdb.locator('input[data-volume="vm"]'));
+    await sdb.locator('input[data-volume="vm"]').fill('100G');
+    await ui.call('POST', `/clusters/${env.id}/nodes`, { assignments: [{ node_id: ids[0], roles: ['controller'] }, { node_id: ids[1], roles: ['compute'] }] });
+    await save.click();
+    await waitOrSay(ui, p, sdb.locator('.disk-problem[data-code="disks/unknown-volume"]'));
+    assert.match(await sdb.locator('.disk-problem[data-code="disks/unknown-volume"]').innerText(), /Disk 'sdb': 'vm' is not a volume of this node's roles/);
+    assert.match(await section.locator('[data-testid="disks-refused"]').innerText(), /This layout cannot be saved/);
+    await ui.shot(p, 'disks-7-refused-by-the-server');
   });
 });
