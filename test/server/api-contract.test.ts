@@ -242,6 +242,16 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n1, roles: ['controller', 'database', 'messaging'] }, { node_id: n2, roles: ['compute'] }, { node_id: n3, roles: ['compute'] }] } });
   await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n2, roles: ['no-such-role'] }] } });
   await call('GET', `/api/v1/clusters/${id}/nodes`);
+  // Networks (issue 27): the configuration, a change refused and one saved, VIPs, a node's addresses and interfaces.
+  await call('GET', `/api/v1/clusters/${id}/network_configuration`);
+  await call('PUT', `/api/v1/clusters/${id}/network_configuration`, { body: { networks: [{ name: 'storage', cidr: '192.168.0.0/24' }] } });
+  await call('PUT', `/api/v1/clusters/${id}/network_configuration`, { body: { networks: [{ name: 'storage', vlan_start: 202 }], dry_run: true } });
+  await call('PUT', `/api/v1/clusters/${id}/network_configuration`, { body: { networks: [{ name: 'storage', vlan_start: 202 }] } });
+  await call('GET', `/api/v1/clusters/${id}/vips`);
+  await call('GET', `/api/v1/nodes/${n2}`);
+  const nics = (await call('GET', `/api/v1/nodes/${n2}/interfaces`)).body as Array<{ name: string; assigned_networks: Array<{ name: string }> }>;
+  await call('PUT', `/api/v1/nodes/${n2}/interfaces`, { body: nics });
+  await call('PUT', `/api/v1/nodes/${n2}/interfaces`, { body: [{ name: 'eth1', assigned_networks: [{ name: 'fuelweb_admin' }] }] });
   await call('POST', `/api/v1/clusters/${id}/nodes/unassign`, { body: { node_ids: [n3] } });
   // Never deployed (simulated): it leaves at once, nothing runs (200).
   await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n3, roles: ['compute'] }] } });
