@@ -20,6 +20,7 @@ import { analyseVerification, probePlan, type VerifyPlan } from '../../src/core/
 import { SshTransport, type DeployTarget } from '../../src/deploy/index.js';
 import { runProbes } from '../../src/deploy/verify-networks.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
+import { launchBrowser, needsBrowser, resultsDir } from '../support/browser.js';
 import { hearthBin } from '../support/serve.js';
 import { HOSTS_NOTE, host, onHost, testHosts } from '../support/test-hosts.js';
 
@@ -234,6 +235,34 @@ describe('Verify networks on test hosts 34-37', { skip: hosts && hosts.addresses
     assert.equal(v.status, 'failed');
     assert.deepEqual(v.absent_vlans, [{ uid: id(35), name: 'hearth-test-35', interface: 'eth0', absent_vlans: [102] }]);
     assert.ok(Number.isInteger(v.deployment_id));
+  });
+
+  test('the Networks tab in Chromium: Verify networks shows the failing network\'s matrix and the finding with what to check', { skip: needsBrowser.skip }, async () => {
+    const browser = await launchBrowser();
+    try {
+      const p = await browser.newPage();
+      await p.goto(`${server!.url}/#token=${TOKEN}`);
+      await p.goto(`${server!.url}/#/env/${env}/networks`);
+      const button = p.getByRole('button', { name: 'Verify networks' });
+      await button.waitFor({ timeout: 60_000 });
+      await button.click();
+      const result = p.locator('[data-testid="verify-result"]');
+      await result.waitFor({ timeout: 90_000 });
+      assert.equal(await result.getAttribute('data-status'), 'failed');
+      assert.match(await p.locator('[data-testid="verify-networks"] li[data-network="management"]').innerText(), /management \(VLAN 101\): passes between all 4 nodes/);
+      assert.match(await p.locator('[data-testid="verify-networks"] li[data-network="storage"]').innerText(), /storage \(VLAN 102\): fails/);
+      // Host 35's row of the storage matrix: it heard none of the others.
+      const row = p.locator('[data-testid="verify-matrix-storage"] tr[data-node="hearth-test-35"] td');
+      assert.deepEqual(await row.allInnerTexts(), ['NO', '-', 'NO', 'NO']);
+      assert.equal(await p.locator('[data-testid^="verify-matrix-"]').count(), 1, 'only the failing network has a matrix');
+      const finding = await p.locator('[data-testid="verify-findings"] li[data-code="verify/vlan-cut-off"]').innerText();
+      assert.match(finding, /VLAN 102 \(storage\) does not pass between hearth-test-35's eth0 and the others/);
+      assert.match(finding, /What to check: check the switch port of hearth-test-35 \(eth0\)/);
+      assert.match(await p.locator('[data-testid="verify-absent"]').innerText(), /hearth-test-35 eth0: 102/);
+      await p.screenshot({ path: join(resultsDir, 'verify-networks.png'), fullPage: true });
+    } finally {
+      await browser.close();
+    }
   });
 
   test('through the API: a second verification meanwhile is refused; a stop leaves nothing running on the hosts', async () => {
