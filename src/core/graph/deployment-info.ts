@@ -211,8 +211,15 @@ export function nodeDeploymentInfo(node: GraphNode, input: NodeInput | undefined
     // The node's disk layout (core/disks), given by the caller; none for a bare task folder.
     node_volumes: own.node_volumes ?? [],
     vms_conf: [],
-    network_scheme: net.scheme(schemeNode(net.plan, node.id, name, fqdn, node.labels)),
   };
+  // Made when first read: most graphs' conditions never read a node's network_scheme, and a
+  // thousand of them would be a few percent of the graph's build.
+  let scheme: unknown;
+  Object.defineProperty(overlay, 'network_scheme', {
+    enumerable: true,
+    configurable: true,
+    get: () => (scheme ??= net.scheme(schemeNode(net.plan, node.id, name, fqdn, node.labels))),
+  });
   return input?.attributes ? { ...overlay, ...input.attributes } : overlay;
 }
 
