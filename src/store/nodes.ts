@@ -107,6 +107,8 @@ export const UNDEPLOYED = "CASE WHEN address IS NULL THEN 'discover' ELSE 'disco
 export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> {
   // A layout was saved for the node's roles in that environment: it starts again from its defaults, as in Fuel.
   if (ids.length) await q.query('DELETE FROM node_disk_layouts WHERE node_id = ANY($1::int[])', [ids]);
+  // Its addresses go back to the environment's ranges (a node leaves after its deletion graph).
+  await releaseNodeNetworks(q, ids);
   await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = ${UNDEPLOYED} WHERE id = ANY($1::int[])`, [ids]);
 }
 
