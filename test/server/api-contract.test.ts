@@ -34,6 +34,8 @@ interface Answer {
 const UNREACHED_SUCCESS = new Map<string, string>([
   // Stopping answers 202 only for a real run; the walk's deployment is a dry run (409).
   ['POST /api/v1/clusters/:id/stop', 'a real deployment running (test/deploy covers it)'],
+  // Verify networks needs two real nodes whose probes hear each other (hosts 34-37).
+  ['POST /api/v1/clusters/:id/network_configuration/verify', 'two real nodes (test/deploy/verify-networks-hosts.test.ts covers it)'],
 ]);
 if (!hosts) {
   UNREACHED_SUCCESS.set('POST /api/v1/nodes/:id/refresh', HOSTS_NOTE);
@@ -252,6 +254,17 @@ test('every route answers as the OpenAPI document says, status and body', { time
   const nics = (await call('GET', `/api/v1/nodes/${n2}/interfaces`)).body as Array<{ name: string; assigned_networks: Array<{ name: string }> }>;
   await call('PUT', `/api/v1/nodes/${n2}/interfaces`, { body: nics });
   await call('PUT', `/api/v1/nodes/${n2}/interfaces`, { body: [{ name: 'eth1', assigned_networks: [{ name: 'fuelweb_admin' }] }] });
+  // Disks (issue 26): a node's layout, its defaults and check, sizes saved and refused, reset; its volumes.
+  const disks = (await call('GET', `/api/v1/nodes/${n2}/disks`)).body as Array<{ name: string; volumes: Array<{ name: string; size: number }> }>;
+  await call('GET', `/api/v1/nodes/${n2}/disks/defaults`);
+  await call('GET', `/api/v1/nodes/${n2}/volumes`);
+  await call('PUT', `/api/v1/nodes/${n2}/disks`, { body: disks });
+  await call('PUT', `/api/v1/nodes/${n2}/disks`, { body: disks.map((d) => ({ ...d, volumes: d.volumes.map((v) => ({ ...v, size: 1e9 })) })) });
+  await call('GET', `/api/v1/nodes/${n2}/disks/check`);
+  await call('DELETE', `/api/v1/nodes/${n2}/disks`);
+  await call('GET', '/api/v1/nodes/999999/disks');
+  // Verify networks (issue 27): this environment's nodes are simulated, so it is refused (409) with how to add real ones.
+  await call('POST', `/api/v1/clusters/${id}/network_configuration/verify`, { body: {} });
   await call('POST', `/api/v1/clusters/${id}/nodes/unassign`, { body: { node_ids: [n3] } });
   // Never deployed (simulated): it leaves at once, nothing runs (200).
   await call('POST', `/api/v1/clusters/${id}/nodes`, { body: { assignments: [{ node_id: n3, roles: ['compute'] }] } });
