@@ -5,6 +5,40 @@
  */
 
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The web UI; with Accept: application/json, version discovery as at /api */
+        get: operations["get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Version discovery, as OpenStack services answer it: the API versions this server speaks */
+        get: operations["getApi"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters": {
         parameters: {
             query?: never;
@@ -887,6 +921,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/healthcheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Health check as oslo.middleware answers it: 200 "OK" when ready to serve, 503 with the reason when not (no token needed) */
+        get: operations["getHealthcheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1621,6 +1672,95 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON asked (Accept: application/json): the API versions; otherwise the web UI */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            /** @description the version, as in the path (v1) */
+                            id: string;
+                            links: {
+                                /** @description absolute: HEARTH_PUBLIC_URL's origin when set, else the request's own */
+                                href: string;
+                                rel: string;
+                            }[];
+                            /**
+                             * @description as OpenStack services say it
+                             * @enum {string}
+                             */
+                            status: "CURRENT" | "SUPPORTED" | "DEPRECATED";
+                        }[];
+                    };
+                    "text/html": string;
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the API versions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: {
+                            /** @description the version, as in the path (v1) */
+                            id: string;
+                            links: {
+                                /** @description absolute: HEARTH_PUBLIC_URL's origin when set, else the request's own */
+                                href: string;
+                                rel: string;
+                            }[];
+                            /**
+                             * @description as OpenStack services say it
+                             * @enum {string}
+                             */
+                            status: "CURRENT" | "SUPPORTED" | "DEPRECATED";
+                        }[];
+                    };
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getClusters: {
         parameters: {
             query?: {
@@ -5463,6 +5603,44 @@ export interface operations {
                         engine: "pglite" | "postgres";
                         version: string;
                     };
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getHealthcheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ready to serve */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": "OK";
+                };
+            };
+            /** @description not ready: the reason, in words */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
                 };
             };
             /** @description an error: {code, message, details} */

@@ -7,7 +7,6 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyError, type FastifyReply } from 'fastify';
 import { schemaCompilers } from './schema-compilers.js';
-import * as store from '../store/index.js';
 import type { Database, Presence } from '../store/index.js';
 import { conflictFrom } from '../store/index.js';
 import { guardRoutes, OPEN, PUBLIC_READ, type RouteRule } from './access.js';
@@ -24,13 +23,15 @@ import { webAssetRoutes } from './web-assets.js';
 import { httpCaching } from './http-cache.js';
 import { refuseBadCharacters } from './characters.js';
 import { guardHosts } from './hosts.js';
+import { readiness } from './readiness.js';
+import { openStackRoutes } from './routes/openstack.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
  * nodes (about 5 KB each), and Fuel's largest clouds were about this size.
  */
 export const DEFAULT_MAX_ENVIRONMENT_NODES = 1000;
-import { loggerOptions, requestId, type LogOptions } from './log.js';
+import { loggerOptions, requestId, requestIdHeaders, type LogOptions } from './log.js';
 import { releaseRoutes } from './routes/releases.js';
 import { pluginRoutes } from './routes/plugins.js';
 import { clusterRoutes } from './routes/clusters.js';
@@ -151,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   // Every answer names its request, so a user can quote it and an operator find it in the log.
   app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
+    reply.headers(requestIdHeaders(request.id));
   });
   // ETags, 304s and compression for every answer (http-cache.ts).
   httpCaching(app);
@@ -220,16 +221,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.get('/healthz', { config: OPEN, logLevel: 'warn', schema: { summary: 'Liveness probe: the process answers (no token needed)', ...probe } }, async () => ({ status: 'ok' }));
   const ready = { type: 'object', required: ['status', 'engine', 'schema'], additionalProperties: false, properties: { status: { const: 'ready' }, engine: { type: 'string', enum: ['pglite', 'postgres'] }, schema: { type: 'integer' } } };
   app.get('/readyz', { config: OPEN, logLevel: 'warn', schema: { summary: 'Readiness probe: the database answers and its schema is current (503 when not)', tags: ['server'], response: { 200: answer('ready to serve', ready), ...errors(503) } } }, async (request, reply) => {
-    try {
-      const schema = await store.schemaState(options.db);
-      if (schema.applied !== schema.known) {
-        return reply.status(503).send({ code: 'server/schema-not-current', message: `the database schema is at ${schema.applied}, this Hearth needs ${schema.known}`, details: { engine: options.db.engine, ...schema } });
-      }
-      return { status: 'ready', engine: options.db.engine, schema: schema.applied };
-    } catch (err) {
-      request.log.warn({ err }, 'readiness check: the database does not answer');
-      return reply.status(503).send({ code: 'server/database-unavailable', message: 'the database does not answer', details: { engine: options.db.engine } });
-    }
+    const state = await readiness(options.db);
+    if (state.ok) return { status: 'ready', engine: options.db.engine, schema: state.schema };
+    if (state.cause) request.log.warn({ err: state.cause }, 'readiness check: the database does not answer');
+    return reply.status(503).send(state.error);
   });
   // The plugin files' JSON Schemas, for editors (`# yaml-language-server: $schema=…`) and tools.
   const schemasDir = join(packageRoot(), 'schemas');
@@ -260,13 +255,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }, { prefix: '/api/v1' });
   repositoryRoutes(app, ctx);
 
-  if (webIndex) {
-    webAssetRoutes(app, webIndex);
-  } else {
-    app.get('/', async (_req, reply) =>
-      reply.type('text/html; charset=utf-8').send('<!doctype html><title>Hearth</title><h1>Hearth</h1><p>The web UI is not built here. The API reference is at <a href="/docs">/docs</a>.</p>'),
-    );
-  }
+  const page = webIndex
+    ? webAssetRoutes(app, webIndex)
+    : async (_req: unknown, reply: FastifyReply) =>
+        reply.type('text/html; charset=utf-8').send('<!doctype html><title>Hearth</title><h1>Hearth</h1><p>The web UI is not built here. The API reference is at <a href="/docs">/docs</a>.</p>');
+  // /healthcheck and version discovery at / and /api, as OpenStack services answer them.
+  openStackRoutes(app, { db: options.db, startup: () => startup.status, publicUrl: () => options.publicUrl ?? ctx.ssh?.publicUrl, page });
   // Without start-up work (tests building the app directly) the app is ready when built, as before.
   if (!options.startup) await startup.ready();
   return app;

@@ -93,7 +93,9 @@ export function httpCaching(app: FastifyInstance): void {
     const type = String(reply.getHeader('content-type') ?? '');
     const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
     if (!COMPRESSIBLE.test(type) || reply.hasHeader('content-encoding')) return payload;
-    reply.header('vary', 'Accept-Encoding');
+    // Added to a Vary the route set (`/` varies by Accept: routes/openstack.ts).
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
     const encoding = length > COMPRESS_ABOVE ? chooseEncoding(request.headers['accept-encoding']) : undefined;
     if (!encoding) return payload;
     // An ETag names one representation of one resource (RFC 9110): the URL is part of the key, so

@@ -43,11 +43,20 @@ export function maskUrl(url: string): string {
 /** A client's own request id is kept when it is short and plain, so logs can be joined across services. */
 const CLIENT_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/**
+ * The request's id: the client's `x-request-id`, or OpenStack's `X-OpenStack-Request-ID`
+ * (`req-<uuid>`, which openstackclient and Nova send), else a new one.
+ */
 export function requestId(req: IncomingMessage): string {
-  const given = req.headers['x-request-id'];
-  if (typeof given === 'string' && CLIENT_ID.test(given)) return given;
+  for (const header of ['x-request-id', 'x-openstack-request-id']) {
+    const given = req.headers[header];
+    if (typeof given === 'string' && CLIENT_ID.test(given)) return given;
+  }
   return randomBytes(6).toString('hex');
 }
+
+/** Every answer names its request under both names, so Hearth's and OpenStack's tools each find it. */
+export const requestIdHeaders = (id: string): Record<string, string> => ({ 'x-request-id': id, 'x-openstack-request-id': id });
 
 const LEVEL_NAMES: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 

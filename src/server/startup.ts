@@ -12,6 +12,7 @@ export type StartupState = { state: 'starting' } | { state: 'ready' } | { state:
 
 const LIVENESS = '/healthz';
 const READINESS = '/readyz';
+const HEALTHCHECK = '/healthcheck';
 
 export class StartupGate {
   private current: StartupState = { state: 'starting' };
@@ -43,7 +44,8 @@ export class StartupGate {
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       if (this.current.state === 'ready' || request.is404) return;
       const route = request.routeOptions.url;
-      if (route === LIVENESS) return;
+      // /healthcheck answers 503 at once while starting (routes/openstack.ts), as /readyz does.
+      if (route === LIVENESS || route === HEALTHCHECK) return;
       if (route === READINESS) {
         const answer =
           this.current.state === 'failed'

@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, relative, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,14 +31,19 @@ function filesUnder(dir: string, root = dir): string[] {
   });
 }
 
-/** Serves every file under `dist` at its path, and `index.html` at `/`. */
-export function webAssetRoutes(app: FastifyInstance, dist: string): void {
+/**
+ * Serves every file under `dist` at its path; answers how to send `index.html`, which `/` serves
+ * to browsers (routes/openstack.ts owns `/`: JSON clients get version discovery there).
+ */
+export function webAssetRoutes(app: FastifyInstance, dist: string): (request: unknown, reply: FastifyReply) => Promise<unknown> {
+  let index = async (_request: unknown, reply: FastifyReply): Promise<unknown> => reply.status(404).send({ code: 'request/no-such-route', message: 'the web UI has no index.html' });
   for (const file of filesUnder(dist)) {
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     // Vite names what it builds under assets/ by content: such a name never holds other bytes.
     const cacheControl = file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
-    const send = async (_request: unknown, reply: import('fastify').FastifyReply) => reply.type(type).header('cache-control', cacheControl).send(await readFile(join(dist, file)));
+    const send = async (_request: unknown, reply: FastifyReply) => reply.type(type).header('cache-control', cacheControl).send(await readFile(join(dist, file)));
     app.get(`/${file}`, send);
-    if (file === 'index.html') app.get('/', send);
+    if (file === 'index.html') index = send;
   }
+  return index;
 }

@@ -173,6 +173,10 @@ test('every route answers as the OpenAPI document says, status and body', { time
   // Server, probes, schemas.
   await call('GET', '/healthz', { token: null });
   await call('GET', '/readyz', { token: null });
+  // OpenStack's: oslo.middleware's health check, version discovery at /api and at / for JSON clients.
+  await call('GET', '/healthcheck', { token: null, headers: { accept: 'text/plain' } });
+  await call('GET', '/api', { token: null });
+  await call('GET', '/', { token: null });
   const schemas = json(await call('GET', '/schemas', { token: null }));
   await call('GET', schemas[0].url, { token: null });
   await call('GET', '/schemas/nothing.json', { token: null });

@@ -54,6 +54,10 @@ test('first start: /healthz at once, /readyz "starting" then ready, and early re
     const readyBody = (await ready.json()) as { code?: string; status?: string };
     assert.equal(ready.status, 503, `a first start is still creating its database: ${JSON.stringify(readyBody)}`);
     assert.equal(readyBody.code, 'server/starting');
+    // oslo.middleware's /healthcheck says the same, at once, as text.
+    const check = await fetch(`${url}/healthcheck`);
+    assert.equal(check.status, 503);
+    assert.match(await check.text(), /^starting/);
     // Sent while starting: answered once the work is done, with the bundled release installed at first start.
     const releases = await fetch(`${url}/api/v1/releases`);
     assert.equal(releases.status, 200);
@@ -65,6 +69,7 @@ test('first start: /healthz at once, /readyz "starting" then ready, and early re
     const readyNow = await fetch(`${url}/readyz`);
     assert.equal(readyNow.status, 200);
     assert.equal(((await readyNow.json()) as { status: string }).status, 'ready');
+    assert.equal(await (await fetch(`${url}/healthcheck`)).text(), 'OK');
     assert.equal(await readySaid, 200, `/readyz answers 200 once "ready at" is printed:\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
     assert.match(out, /Press Ctrl-C/, `the rest of the banner follows once ready:\n${out}`);

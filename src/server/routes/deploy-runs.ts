@@ -18,6 +18,7 @@ import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain
 import { admitStream, EventClient, followDeployment, streamsOf } from '../domain/runs/deployment-events.js';
 import { clusterIdParam } from './schemas.js';
 import { deploymentViewOf, deploymentViews } from './deployments.js';
+import { requestIdHeaders } from '../log.js';
 import { answer, errors, listOf } from './answers.js';
 import { DEPLOYMENT, TASK_RUN } from './shapes.js';
 import { environmentEventRoutes } from './environment-events.js';
@@ -125,7 +126,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       const id = first.id;
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(req.id) });
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...requestIdHeaders(String(req.id)) });
       const client = new EventClient(res);
       client.whenClosed(release);
       // One poll of the database per deployment, however many follow it (domain/runs/deployment-events.ts).

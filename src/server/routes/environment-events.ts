@@ -13,6 +13,7 @@ import { clusterOr404, composeCluster } from '../domain/environment.js';
 import { admitStream, EventClient, followFeed, streamsOf } from '../domain/runs/deployment-events.js';
 import { EnvironmentFeed } from '../domain/environment-events.js';
 import { clusterIdParam } from './schemas.js';
+import { requestIdHeaders } from '../log.js';
 import { answer, errors, listOf } from './answers.js';
 import { clusterSummary } from './clusters.js';
 import { deploymentViews } from './deployments.js';
@@ -66,7 +67,7 @@ export function environmentEventRoutes(api: FastifyInstance, ctx: AppContext): v
       }
       reply.hijack();
       const res = reply.raw;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-request-id': String(req.id) });
+      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', ...requestIdHeaders(String(req.id)) });
       const client = new EventClient(res);
       client.whenClosed(release);
       // One look at the database per environment, however many follow it.
