@@ -44,3 +44,14 @@ test('the server reports the version of its package.json', async () => {
     await engine.dispose();
   }
 });
+
+test('LICENSE: the Apache License 2.0 in full, as package.json says, and in the published package', () => {
+  assert.equal((pkg as { license?: string }).license, 'Apache-2.0');
+  const text = readFileSync(join(repoRoot, 'LICENSE'), 'utf8');
+  assert.match(text, /Apache License\s+Version 2\.0, January 2004/);
+  assert.match(text, /END OF TERMS AND CONDITIONS/, 'the full text, not a pointer to it');
+  assert.match(text, /APPENDIX: How to apply the Apache License to your work/);
+  // What `npm pack` would put in the tarball (scripts skipped: the build is not what is asked here).
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as Array<{ files: Array<{ path: string }> }>;
+  assert.ok(packed.files.some((f) => f.path === 'LICENSE'), 'npm pack includes LICENSE');
+});
