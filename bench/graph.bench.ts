@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { graphForCluster, type NodeInput } from '../src/core/graph/index.js';
 import type { Task } from '../src/core/tasks/model.js';
-import { composeFromDisk } from '../src/package/release/show.js';
+import { composeFromDisk } from '../src/package/release/compose.js';
 import { report, summarise } from './harness.js';
 
 const corpus = process.env.HEARTH_CORPUS!;

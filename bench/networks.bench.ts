@@ -23,7 +23,7 @@ import {
   type NodeInterface,
   type PlanNode,
 } from '../src/core/networks/index.js';
-import { composeFromDisk } from '../src/package/release/show.js';
+import { composeFromDisk } from '../src/package/release/compose.js';
 import { report, time } from './harness.js';
 
 const corpus = process.env.HEARTH_CORPUS!;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileCatalog, state, validate } from '../../src/core/components/index.js';
-import { composeFromDisk } from '../../src/package/release/show.js';
+import { composeFromDisk } from '../../src/package/release/compose.js';
 import { createPlugin } from '../../src/package/create/index.js';
 import { validatePlugin } from '../../src/package/validate/index.js';
 import { tempDir } from './support.js';

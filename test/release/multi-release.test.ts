@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Finding } from '../../src/core/findings.js';
-import { composeFromDisk } from '../../src/package/release/show.js';
+import { composeFromDisk } from '../../src/package/release/compose.js';
 import { validatePlugin } from '../../src/package/validate/index.js';
 import { corpusPath, needsCorpus } from '../support/corpus.js';
 import { perReleaseFilesPlugin, variantOnePlugin } from '../support/multi-release.js';

@@ -22,7 +22,7 @@ function common(cmd: Command): Command {
 
 /** Read the release and plugins, compose them, compile the catalog; notes go to stderr. */
 async function loadCatalog(options: Options) {
-  const { composeFromDisk } = await import('../../package/release/show.js');
+  const { composeFromDisk } = await import('../../package/release/compose.js');
   const { compileCatalog } = await import('../../core/components/index.js');
   const { sortFindings } = await import('../../core/findings.js');
   const { composition, findings } = composeFromDisk({ release: options.release, releaseVersion: options.releaseVersion, plugin: options.plugin });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { GraphCommandOptions } from '../../package/tasks/graph-command.js';
+import type { GraphCommandOptions } from './graph-command.js';
 
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -21,7 +21,7 @@ export function registerGraph(program: Command): void {
     .option('--previous <yaml>', 'the last deployed state ({nodes, settings}) for lifecycle conditions; without it, a first deployment: everything changed')
     .option('--no-conditions', 'take every task condition as true instead of evaluating it')
     .action(async (options: GraphCommandOptions) => {
-      const { runGraphCommand } = await import('../../package/tasks/graph-command.js');
+      const { runGraphCommand } = await import('./graph-command.js');
       await runGraphCommand(options);
     });
 }

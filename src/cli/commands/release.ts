@@ -29,7 +29,7 @@ export function registerRelease(program: Command): void {
         const { releaseShow } = await import('../client/commands.js');
         return releaseShow(id, options);
       }
-      const { showRelease } = await import('../../package/release/show.js');
+      const { showRelease } = await import('./release-show.js');
       await showRelease(options);
     });
 }

@@ -13,7 +13,7 @@ import { specComponents } from './fixtures/spec.js';
 import { buildComponents, clickMask, randomCatalog, validMasks } from './fixtures/random-catalog.js';
 import { needsCorpus, corpusPath } from '../../../test/support/corpus.js';
 import { copyWithReleaseFolders } from '../../../test/support/plugin-copy.js';
-import { composeFromDisk } from '../../package/release/show.js';
+import { composeFromDisk } from '../../package/release/compose.js';
 
 const spec = compileCatalog(specComponents, { requiredTypes: ['hypervisor', 'network', 'storage'] });
 const one = (s: { components: ComponentState[] }, name: string) => {

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { graphForCluster, type DeploymentGraph, type NodeInput } from '../../core/graph/index.js';
-import { composeFromDisk } from '../release/show.js';
+import { composeFromDisk } from '../release/compose.js';
 import { corpusPath, needsCorpus } from '../../../test/support/corpus.js';
 
 const PLUGINS = ['fuel-plugin-detach-database', 'fuel-plugin-detach-keystone', 'fuel-plugin-detach-rabbitmq', 'fuel-plugin-elasticsearch-kibana', 'fuel-plugin-influxdb-grafana'];

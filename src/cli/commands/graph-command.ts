@@ -3,14 +3,14 @@
  * from disk, build the deployment graph of one type, print it. Offline; no server involved.
  */
 import { existsSync, statSync } from 'node:fs';
-import { EXIT_FINDINGS, EXIT_OK, usageError } from '../../cli/exit.js';
+import { EXIT_FINDINGS, EXIT_OK, usageError } from '../exit.js';
 import { finding, hasErrors, sortFindings, type Finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
 import { buildDeploymentGraph, graphForCluster, type ClusterState, type GraphRelease, type NodeInput, type RoleInfo, type SettingsValues } from '../../core/graph/index.js';
 import { formatSummaryText, graphToDot, graphToJson, graphToMermaid, summarizeGraph } from '../../core/graph/format.js';
 import type { Task } from '../../core/tasks/model.js';
-import { readYamlFile } from '../yaml/index.js';
-import { readTasksFolder } from './read.js';
+import { readYamlFile } from '../../package/yaml/index.js';
+import { readTasksFolder } from '../../package/tasks/read.js';
 
 export interface GraphCommandOptions {
   release?: string;
@@ -130,7 +130,7 @@ interface GraphSource {
 
 async function sourceOf(options: GraphCommandOptions, type: string): Promise<GraphSource | undefined> {
   if (options.release) {
-    const { composeFromDisk } = await import('../release/show.js');
+    const { composeFromDisk } = await import('../../package/release/compose.js');
     const { composition, findings } = composeFromDisk({ release: options.release, releaseVersion: options.releaseVersion, tasks: options.tasks, plugin: options.plugin });
     if (!composition) return { tasks: [], findings };
     const c = composition.composed;
@@ -144,8 +144,8 @@ async function sourceOf(options: GraphCommandOptions, type: string): Promise<Gra
   if (!folder.graphs[type]) findings.push(finding('graph/unknown-type', 'error', `the task folder has no '${type}' graph (it has: ${Object.keys(folder.graphs).join(', ') || 'none'})`, undefined, 'pick one with --type'));
   const roles: Record<string, RoleInfo> = {};
   if (options.plugin.length > 0) {
-    const { loadPlugin } = await import('../plugin/index.js');
-    const { contributionFromPlugin } = await import('../release/contribution.js');
+    const { loadPlugin } = await import('../../package/plugin/index.js');
+    const { contributionFromPlugin } = await import('../../package/release/contribution.js');
     for (const dir of options.plugin) {
       const loaded = loadPlugin(dir);
       findings.push(...loaded.findings.filter((f) => f.severity === 'error' && f.code !== 'release/missing-folder').map((f) => ({ ...f, file: f.file ? `${dir}/${f.file}` : dir })));
