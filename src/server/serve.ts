@@ -122,7 +122,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       // Printed once, when it is made: under systemd this output lands in the journal for good.
       s.tokenSource === 'generated'
         ? `  admin token:   ${s.adminToken} (generated now and stored; it is not shown again)`
-        : `  admin token:   ${s.tokenSource === 'environment' ? 'from HEARTH_ADMIN_TOKEN' : 'the one printed at first start (set HEARTH_ADMIN_TOKEN to replace it)'}`,
+        : `  admin token:   ${s.tokenSource === 'environment' ? 'from HEARTH_ADMIN_TOKEN' : 'the one printed at first start (hearth token show prints it, with the server stopped; set HEARTH_ADMIN_TOKEN to replace it)'}`,
       `  ${s.bundled.note}`,
       'Press Ctrl-C to stop.',
       '',

@@ -12,7 +12,7 @@ interface DbOptions {
   output?: string;
 }
 
-async function withStore<T>(options: DbOptions, work: (db: import('../../store/index.js').Database) => Promise<T>): Promise<T | undefined> {
+export async function withStore<T>(options: DbOptions, work: (db: import('../../store/index.js').Database) => Promise<T>): Promise<T | undefined> {
   const store = await import('../../store/index.js');
   let db;
   try {

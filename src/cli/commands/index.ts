@@ -8,6 +8,7 @@ import { registerTemplate } from './template.js';
 import { registerServe } from './serve.js';
 import { CLIENT_NAMES, registerClient } from './client.js';
 import { registerDb } from './db.js';
+import { registerToken } from './token.js';
 
 type Register = (program: Command, only?: string) => void;
 
@@ -26,6 +27,7 @@ export const AREAS: ReadonlyArray<readonly [readonly string[], Register]> = [
   [['serve'], registerServe],
   [CLIENT_NAMES, registerClient],
   [['db'], registerDb],
+  [['token'], registerToken],
 ];
 
 /**

@@ -31,6 +31,7 @@ export function registerServe(program: Command): void {
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
     .option('--log-format <format>', 'json (one record a line) or pretty (default on a terminal)')
     .option('--no-bundled-release', 'do not install the bundled default release on first start')
+    .addHelpText('after', '\nThe admin token is printed at the first start and stored. Lost it? Stop the server, then\n  hearth token show    print it again\n  hearth token reset   replace it with a new one\n(both with the same --data-dir, or DATABASE_URL). HEARTH_ADMIN_TOKEN, when set, is the token instead.\n')
     .action(async (options: ServeOptions) => {
       keepRunningWhenReaderLeaves();
       const { serve } = await import('../../server/serve.js');

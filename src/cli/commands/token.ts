@@ -1,0 +1,76 @@
+/**
+ * `hearth token show | reset`: the admin token, offline against the data folder (or DATABASE_URL),
+ * for an operator whose first start's output scrolled away. Run while no server uses the embedded
+ * folder: a running server keeps its token in memory, so the folder's lock refuses the command
+ * rather than let the two disagree.
+ */
+import type { Command } from 'commander';
+import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
+import { withStore } from './db.js';
+
+interface TokenOptions {
+  dataDir?: string;
+}
+
+const DATA_DIR = 'the embedded database folder (default: $XDG_DATA_HOME/hearth or ~/.local/share/hearth)';
+/** What the token becomes at the next start when the server's environment sets one. */
+const ENVIRONMENT_WINS = 'a server started with HEARTH_ADMIN_TOKEN set takes that token instead, and stores it';
+
+/** A folder that is not there is a mistyped --data-dir, not a database to create. */
+async function folderThere(options: TokenOptions): Promise<boolean> {
+  if (process.env.DATABASE_URL) return true;
+  const { existsSync } = await import('node:fs');
+  const { defaultDataDir } = await import('../../store/index.js');
+  const dir = options.dataDir ?? defaultDataDir();
+  if (existsSync(dir)) return true;
+  process.stderr.write(`hearth: there is no Hearth data folder at ${dir}\n  hint: give the server's folder with --data-dir (hearth serve prints it as 'storage:'), or set DATABASE_URL for PostgreSQL\n`);
+  process.exitCode = EXIT_FINDINGS;
+  return false;
+}
+
+export function registerToken(program: Command): void {
+  const token = program
+    .command('token')
+    .description('The admin token, offline against the data folder (stop the server first): show it, or replace it')
+    .addHelpText('after', `\nExamples:\n  hearth token show\n  hearth token reset --data-dir /var/lib/hearth\n\nOn PostgreSQL (DATABASE_URL) the token is the database's: restart the servers after a reset.\n`);
+
+  token
+    .command('show')
+    .description('Print the admin token stored in the database (the one the server printed at its first start)')
+    .option('--data-dir <dir>', DATA_DIR)
+    .action(async (options: TokenOptions) => {
+      if (!(await folderThere(options))) return;
+      await withStore(options, async (db) => {
+        const store = await import('../../store/index.js');
+        const stored = await store.getMeta<unknown>(db, store.META_ADMIN_TOKEN);
+        if (typeof stored !== 'string') {
+          process.stderr.write(`hearth: no admin token is stored in ${db.location} yet\n  hint: the first start of hearth serve makes one and prints it\n`);
+          process.exitCode = EXIT_FINDINGS;
+          return;
+        }
+        process.stdout.write(`${stored}\n`);
+        if (process.env.HEARTH_ADMIN_TOKEN) process.stderr.write(`hearth: note: HEARTH_ADMIN_TOKEN is set here; ${ENVIRONMENT_WINS}\n`);
+        process.exitCode = EXIT_OK;
+      });
+    });
+
+  token
+    .command('reset')
+    .description('Replace the admin token with a new random one and print it (the old one stops working at the next start)')
+    .option('--data-dir <dir>', DATA_DIR)
+    .action(async (options: TokenOptions) => {
+      if (!(await folderThere(options))) return;
+      await withStore(options, async (db) => {
+        const store = await import('../../store/index.js');
+        const { generateToken } = await import('../../server/auth.js');
+        const fresh = generateToken();
+        await store.setMeta(db, store.META_ADMIN_TOKEN, fresh);
+        process.stdout.write(`${fresh}\n`);
+        process.stderr.write(
+          `hearth: the admin token in ${db.location} is replaced; the old one no longer works once the server starts\n` +
+            `  note: ${ENVIRONMENT_WINS}${process.env.DATABASE_URL ? '; restart every server using this database' : ''}\n`,
+        );
+        process.exitCode = EXIT_OK;
+      });
+    });
+}
