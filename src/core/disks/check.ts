@@ -82,7 +82,14 @@ export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem
     const min = sizeOf(space.definition.min_size, { ...ctx, vg: space.id });
     if ((totals.get(space.id) ?? 0) < min) {
       const free = layout.disks.filter((d) => layout.mode === 'fuel' || (!d.in_use && !d.exclude));
-      const where = free.length ? `its free disks (${free.map((d) => d.name).join(', ')}) give it ${totals.get(space.id) ?? 0} MB` : 'it has no free disk';
+      if (!free.length) {
+        // Hearth never reinstalls a running machine: with no free disk at all, nothing is laid
+        // out and the volume's data stays on the node's existing filesystems. Said, not refused;
+        // free disks too small for it are refused (below).
+        out.push(problem('disks/no-free-disk', 'warning', `${labelOf(space.definition)} ('${space.id}') gets no volume of its own: the node has no free disk, so it stays on the existing filesystems`, `add a free disk of at least ${min} MB to give it one`, { volume: space.id }));
+        continue;
+      }
+      const where = `its free disks (${free.map((d) => d.name).join(', ')}) give it ${totals.get(space.id) ?? 0} MB`;
       out.push(problem('disks/too-small', 'error', belowMinimum(labelOf(space.definition), min), `${where}: give '${space.id}' more space, or add a disk`, { volume: space.id }));
     }
   }

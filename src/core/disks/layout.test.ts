@@ -128,11 +128,14 @@ test('running: disks in use and excluded keep what they have; os is checked agai
   assertConsistent(v.filter((x) => x.type !== 'disk' || !x.in_use));
 });
 
-test('running: a root disk smaller than the OS minimum and no free disk for vm are refused in Fuel\'s words', () => {
+test('running: a root disk smaller than the OS minimum is refused in Fuel\'s words; free disks too small for vm too; no free disk at all is said, not refused', () => {
   const input = running(['compute'], [{ ...rootDisk, size: 10_000 }]);
   const problems = checkLayout(defaultLayout(input), input);
-  const messages = problems.filter((p) => p.code === 'disks/too-small').map((p) => p.message);
-  assert.deepEqual(messages.sort(), ["Volume group 'Base System' requires a minimum of 19456 MB", "Volume group 'Virtual Storage' requires a minimum of 5120 MB"].sort());
+  assert.deepEqual(problems.filter((p) => p.code === 'disks/too-small').map((p) => p.message), ["Volume group 'Base System' requires a minimum of 19456 MB"]);
+  const stays = problems.filter((p) => p.code === 'disks/no-free-disk');
+  assert.deepEqual(stays.map((p) => [p.severity, p.volume]), [['warning', 'vm']]);
+  const small = running(['compute'], [rootDisk, free('vdb', 1_000)]);
+  assert.deepEqual(checkLayout(defaultLayout(small), small).filter((p) => p.code === 'disks/too-small').map((p) => p.message), ["Volume group 'Virtual Storage' requires a minimum of 5120 MB"]);
 });
 
 test('running: full-disk is every free disk; with one free disk it shares it as all', () => {

@@ -72,8 +72,8 @@ export function defaultInterfaces(interfaces: readonly InterfaceFact[], networks
   return out;
 }
 
-function interfaceFinding(code: string, message: string, networks: string[], hint: string, nic?: string, node?: string): NetworkFinding {
-  const f: NetworkFinding = { code, severity: 'error', message, networks, hint };
+function interfaceFinding(code: string, message: string, networks: string[], hint: string, nic?: string, node?: string, severity: NetworkFinding['severity'] = 'error'): NetworkFinding {
+  const f: NetworkFinding = { code, severity, message, networks, hint };
   if (nic !== undefined) f.interface = nic;
   if (node !== undefined) f.node = node;
   return f;
@@ -113,11 +113,13 @@ export function checkInterfaceMapping(interfaces: readonly NodeInterface[], netw
       else if (network.vlan_start !== null) vlans.set(network.vlan_start, [...(vlans.get(network.vlan_start) ?? []), name]);
     }
     if (untagged.length > 1) {
+      // On the SSH interface it is said, not refused: a one-interface machine reached over SSH
+      // carries its untagged public network there, and only the release's tasks configure it.
       const onAdmin = nic.name === adminInterface && untagged.includes(ADMIN_NETWORK);
       const others = untagged.filter((n) => n !== ADMIN_NETWORK);
       findings.push(
         onAdmin
-          ? interfaceFinding('interface/untagged-on-admin', `untagged network${others.length > 1 ? 's' : ''} ${others.join(', ')} would share ${nic.name} of ${on} with its SSH address: configuring ${others.length > 1 ? 'them' : 'it'} would re-address the interface Hearth reaches the node on`, untagged, `give ${others.join(', ')} a VLAN, or move ${others.length > 1 ? 'them' : 'it'} to another interface`, nic.name, node)
+          ? interfaceFinding('interface/untagged-on-admin', `untagged network${others.length > 1 ? 's' : ''} ${others.join(', ')} would share ${nic.name} of ${on} with its SSH address: configuring ${others.length > 1 ? 'them' : 'it'} would re-address the interface Hearth reaches the node on`, untagged, `give ${others.join(', ')} a VLAN, or move ${others.length > 1 ? 'them' : 'it'} to another interface`, nic.name, node, 'warning')
           : interfaceFinding('interface/untagged-intersection', `untagged networks ${untagged.join(', ')} share interface ${nic.name} of ${on}`, untagged, `give all but one of them a VLAN, or put them on different interfaces`, nic.name, node),
       );
     }
