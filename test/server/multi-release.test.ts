@@ -21,12 +21,14 @@ for (const engine of engines()) {
     before(async () => {
       t = await testApp(engine);
       release = (await api('GET', '/releases')).json()[0].id;
-      // A third plugin that cannot be used with this release (its role has no disk layout): the
-      // wizard lists its components disabled, those this release would have had, not Newton's.
+      // A third plugin that cannot be used with this release (its role's disk layout names a volume
+      // nobody defines; a role with no layout at all is usable, as in Fuel 9.0): the wizard lists
+      // its components disabled, those this release would have had, not Newton's.
       const broken = perReleaseFilesPlugin('broken_per_release', {
         'node_roles.yaml': 'broken_role:\n  name: Broken\n  description: No disks\n',
         'node_roles_mitaka.yaml': 'broken_role:\n  name: Broken\n  description: No disks\n',
-        'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  other_role:\n    - {id: os, allocate_size: min}\n',
+        'volumes.yaml': 'volumes: []\nvolumes_roles_mapping:\n  broken_role:\n    - {id: nowhere, allocate_size: min}\n',
+        'volumes_mitaka.yaml': 'volumes: []\nvolumes_roles_mapping:\n  broken_role:\n    - {id: nowhere, allocate_size: min}\n',
         'deployment_tasks.yaml': '[]\n',
         'deployment_tasks_mitaka.yaml': '[]\n',
         'newton/deployment_tasks.yaml': '[]\n',
