@@ -5,6 +5,7 @@
  * writes back what the plan changed.
  */
 import {
+  ADMIN_NETWORK,
   checkNetworks,
   defaultNetworkConfiguration,
   networkRolesOf,
@@ -26,8 +27,6 @@ import * as store from '../../store/index.js';
 import { composeCluster } from './environment.js';
 import { nodeWirings, type NodeWiring } from './node-interfaces.js';
 
-/** The admin network: Hearth reaches nodes on it, at their SSH address; it is never planned. */
-export const ADMIN_NETWORK = 'fuelweb_admin';
 
 export interface EnvironmentNetworks {
   cluster: store.ClusterRecord;
@@ -98,7 +97,11 @@ export function checksWith(env: EnvironmentNetworks, config: NetworkConfiguratio
   for (const w of wirings.values()) if (w.adminAddress) taken.push({ node: w.node.name, network: ADMIN_NETWORK, ip: w.adminAddress.split('/')[0] });
   const byId = new Map(nodes.map((n) => [String(n.id), n]));
   return checkNetworks(config, {
-    nodes: planNodesOf(nodes).map((n) => ({ id: byId.get(n.id)!.name, roles: n.roles, interfaces: wirings.get(Number(n.id))?.interfaces ?? [] })),
+    // The admin interface is the one holding the SSH address, not a guess from the mapping.
+    nodes: planNodesOf(nodes).map((n) => {
+      const w = wirings.get(Number(n.id));
+      return { id: byId.get(n.id)!.name, roles: n.roles, interfaces: w?.interfaces ?? [], ...(w ? { adminInterface: w.adminInterface } : {}) };
+    }),
     roles: env.roles,
     networkRoles: env.networkRoles,
     taken,

@@ -4,13 +4,13 @@
  * (src/core/networks); domain/networks.ts gathers what they read and keeps the address plan.
  */
 import type { FastifyInstance } from 'fastify';
-import { checkInterfaceMapping, type NetworkFinding, type NodeInterface } from '../../core/networks/index.js';
+import { ADMIN_NETWORK, checkInterfaceMapping, type NetworkFinding, type NodeInterface } from '../../core/networks/index.js';
 import type { AppContext } from '../app.js';
 import { PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { ADMIN_NETWORK, checksWith, environmentNetworks, syncAddresses, withIds } from '../domain/networks.js';
+import { checksWith, environmentNetworks, syncAddresses, withIds } from '../domain/networks.js';
 import { applyNetworkChange, type ConfigurationChange } from '../domain/network-changes.js';
 import { mergeSaved, nodeWirings, type NodeWiring } from '../domain/node-interfaces.js';
 import { clusterIdParam } from './schemas.js';
