@@ -105,7 +105,7 @@ const result = await build({
   bundle: true,
   format: 'cjs',
   platform: 'node',
-  target: 'node20',
+  target: 'node22',
   external,
   plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess],
   // Every import() becomes require(): a script run through vm.Script has no loader for import()
