@@ -7,6 +7,7 @@ import { finding } from '../../core/findings.js';
 import { positionOf } from '../../core/positions.js';
 import { checkSchema } from './schemas.js';
 import type { ValidationContext } from './context.js';
+import { wrappedRoles } from './role-skeleton.js';
 
 interface FileRule {
   /** File name without extension, as in LoadedPlugin.files. */
@@ -86,6 +87,11 @@ export function checkFiles(ctx: ValidationContext): void {
       continue;
     }
     if (rule.name === 'environment_config' && pythonFalsy(value)) continue;
+    if (rule.name === 'node_roles') {
+      const wrapped = wrappedRoles(value, file, plugin.filePaths.volumes ?? 'volumes.yaml');
+      findings.push(...wrapped.findings, ...checkSchema(rule.schema(major), wrapped.rest, { file }));
+      continue;
+    }
     findings.push(...checkSchema(rule.schema(major), value, { file }));
   }
 }

@@ -67,6 +67,18 @@ export function checkPackageRules(ctx: ValidationContext, sources: TaskSource[])
           finding('task/groups-deprecated', 'warning', `${label} uses groups, which package 5.0.0 deprecates`, keyPositionOf(task, 'groups'), `write the node roles under roles: instead (roles: ${JSON.stringify(task.groups)})`),
         );
       }
+      if (task.role !== undefined && task.type !== 'group') {
+        // Fuel 9.0's library still read role (plugins-v5: "roles alias for role"), so a warning.
+        findings.push(
+          finding(
+            'task/role-renamed',
+            'warning',
+            `${label} uses role, which package 5.0.0 renames roles${task.roles !== undefined ? '; it has roles too, which is read in its place' : ''}`,
+            keyPositionOf(task, 'role'),
+            task.roles !== undefined ? 'merge the role list into roles: and delete role:' : `rename role to roles (roles: ${JSON.stringify(task.role)})`,
+          ),
+        );
+      }
       if (task.type === 'group') {
         findings.push(
           finding('task/group-in-deployment-tasks', 'error', `${label} is a group; package 5.0.0 replaces group tasks with the tasks: list of the role in node_roles.yaml`, keyPositionOf(task, 'type'), 'move the group into node_roles.yaml as the role\'s tasks: [...]'),
