@@ -6,6 +6,7 @@ import type { Finding } from '../../core/findings.js';
 import type { LoadedPlugin } from '../plugin/model.js';
 import type { ManifestRelease, PackageManifest } from './manifest.js';
 import { readPackage, type ReadPackageOptions } from './read.js';
+import { filesTheVersionReads } from '../plugin/file-versions.js';
 
 export interface PackageSummary {
   name: string;
@@ -43,10 +44,12 @@ export function summarisePlugin(plugin: LoadedPlugin, manifest: PackageManifest)
   const count = (key: string, value: unknown): void => {
     if (Array.isArray(value)) tasks[key] = (tasks[key] ?? 0) + value.length;
   };
-  if (isRecord(plugin.files.node_roles)) for (const r of Object.keys(plugin.files.node_roles)) roles.add(r);
-  for (const c of componentNames(plugin.files.components)) components.add(c);
-  count('deployment_tasks', plugin.files.deployment_tasks);
-  count('tasks', plugin.files.tasks);
+  // What the package version reads, as installing it composes it (a 3.0.0 components.yaml offers nothing).
+  const files = filesTheVersionReads(plugin.files, plugin.packageVersion);
+  if (isRecord(files.node_roles)) for (const r of Object.keys(files.node_roles)) roles.add(r);
+  for (const c of componentNames(files.components)) components.add(c);
+  count('deployment_tasks', files.deployment_tasks);
+  count('tasks', files.tasks);
   for (const release of plugin.releases) {
     const r = release.resolved;
     if (isRecord(r.roles)) for (const role of Object.keys(r.roles)) roles.add(role);

@@ -10,6 +10,7 @@ import type { Component, RoleMetadata, VolumeAllocation } from '../../core/relea
 import type { PluginContribution, PluginGraph, PluginReleaseSupport, ReleaseParts } from '../../core/release/plugin.js';
 import { copyPositions, positionOf } from '../../core/positions.js';
 import { PLUGIN_FILES } from '../plugin/index.js';
+import { filesTheVersionReads } from '../plugin/file-versions.js';
 import { normalizeTasks, unwrapRoleTasks, type Task } from '../../core/tasks/index.js';
 import type { LoadedPlugin } from '../plugin/model.js';
 
@@ -146,7 +147,7 @@ function partsOf(plugin: LoadedPlugin, set: FileSet, graphEntries: unknown[], fi
 function recordFiles(plugin: LoadedPlugin, record: LoadedPlugin['releases'][number]): FileSet | undefined {
   const own = PLUGIN_FILES.filter((name) => name !== 'tasks' && Object.hasOwn(record.resolved, name) && typeof record.resolved[name] !== 'string');
   if (own.length === 0) return undefined;
-  const files: Record<string, unknown> = { ...plugin.files };
+  const files: Record<string, unknown> = filesTheVersionReads(plugin.files, plugin.packageVersion);
   const paths: Record<string, string> = {};
   for (const name of own) {
     files[name] = record.resolved[name];
@@ -158,7 +159,8 @@ function recordFiles(plugin: LoadedPlugin, record: LoadedPlugin['releases'][numb
 
 export function contributionFromPlugin(plugin: LoadedPlugin): ContributionResult {
   const findings: Finding[] = [];
-  const top: FileSet = { files: plugin.files, pathOf: (key) => plugin.filePaths[key] ?? `${key}.yaml` };
+  // A file the package version does not read contributes nothing, as in Fuel (issue 28 item 10).
+  const top: FileSet = { files: filesTheVersionReads(plugin.files, plugin.packageVersion), pathOf: (key) => plugin.filePaths[key] ?? `${key}.yaml` };
   const extensions = plugin.releases.filter((r) => !r.isRelease);
   const parts = partsOf(plugin, top, extensions.map((r) => r.resolved.graphs), findings);
   // A record with files or graphs of its own gets its own parts; once one does, every record

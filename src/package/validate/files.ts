@@ -8,12 +8,14 @@ import { positionOf } from '../../core/positions.js';
 import { checkSchema } from './schemas.js';
 import type { ValidationContext } from './context.js';
 import { wrappedRoles } from './role-skeleton.js';
+import { FILE_VERSIONS } from '../plugin/file-versions.js';
+
+/** First major package version that reads the file (one table for the validator and composition). */
+const sinceOf = (name: string): number => FILE_VERSIONS[name]?.since ?? 1;
 
 interface FileRule {
   /** File name without extension, as in LoadedPlugin.files. */
   name: string;
-  /** First major package version that reads the file. */
-  since: number;
   /** Required from this major version on (inclusive), if ever. */
   requiredSince?: number;
   /** The file may hold nothing (null) without an error. */
@@ -22,23 +24,23 @@ interface FileRule {
 }
 
 const RULES: FileRule[] = [
-  { name: 'environment_config', since: 1, requiredSince: 1, emptyAllowed: () => true, schema: (m) => (m >= 4 ? 'environment-config-4.0.0.json' : 'environment-config-1.0.0.json') },
-  { name: 'tasks', since: 1, emptyAllowed: (m) => m >= 4, schema: (m) => (m === 1 ? 'tasks-1.0.0.json' : m === 2 ? 'tasks-2.0.0.json' : 'tasks-3.0.0.json') },
-  { name: 'deployment_tasks', since: 3, requiredSince: 3, emptyAllowed: () => false, schema: (m) => (m === 3 ? 'deployment-tasks-3.0.0.json' : 'deployment-tasks-4.0.0.json') },
-  { name: 'network_roles', since: 3, emptyAllowed: () => false, schema: () => 'network-roles.json' },
-  { name: 'node_roles', since: 3, emptyAllowed: () => false, schema: () => 'node-roles.json' },
-  { name: 'volumes', since: 3, emptyAllowed: () => false, schema: () => 'volumes.json' },
-  { name: 'components', since: 4, emptyAllowed: () => false, schema: () => 'components.json' },
-  { name: 'node_config', since: 5, emptyAllowed: () => false, schema: () => 'node-config.json' },
-  { name: 'nic_config', since: 5, emptyAllowed: () => false, schema: () => 'interface-config.json' },
-  { name: 'bond_config', since: 5, emptyAllowed: () => false, schema: () => 'interface-config.json' },
+  { name: 'environment_config', requiredSince: 1, emptyAllowed: () => true, schema: (m) => (m >= 4 ? 'environment-config-4.0.0.json' : 'environment-config-1.0.0.json') },
+  { name: 'tasks', emptyAllowed: (m) => m >= 4, schema: (m) => (m === 1 ? 'tasks-1.0.0.json' : m === 2 ? 'tasks-2.0.0.json' : 'tasks-3.0.0.json') },
+  { name: 'deployment_tasks', requiredSince: 3, emptyAllowed: () => false, schema: (m) => (m === 3 ? 'deployment-tasks-3.0.0.json' : 'deployment-tasks-4.0.0.json') },
+  { name: 'network_roles', emptyAllowed: () => false, schema: () => 'network-roles.json' },
+  { name: 'node_roles', emptyAllowed: () => false, schema: () => 'node-roles.json' },
+  { name: 'volumes', emptyAllowed: () => false, schema: () => 'volumes.json' },
+  { name: 'components', emptyAllowed: () => false, schema: () => 'components.json' },
+  { name: 'node_config', emptyAllowed: () => false, schema: () => 'node-config.json' },
+  { name: 'nic_config', emptyAllowed: () => false, schema: () => 'interface-config.json' },
+  { name: 'bond_config', emptyAllowed: () => false, schema: () => 'interface-config.json' },
 ];
 
 /** The schema (a file in schemas/) a plugin file of this major package version is checked with, if any. */
 export function schemaFileFor(name: string, major: number, packageVersion: string): string | undefined {
   if (name === 'metadata') return `metadata-${packageVersion}.json`;
   const rule = RULES.find((r) => r.name === name);
-  return rule && major >= rule.since ? rule.schema(major) : undefined;
+  return rule && major >= sinceOf(rule.name) ? rule.schema(major) : undefined;
 }
 
 /** "Falsy" as Python saw it: Fuel skipped an environment_config that was empty, {} or []. */
@@ -53,10 +55,11 @@ export function checkFiles(ctx: ValidationContext): void {
     const file = plugin.filePaths[rule.name] ?? `${rule.name}.yaml`;
     const present = rule.name in plugin.files;
     const where = { file, line: 1, column: 1 };
-    if (major < rule.since) {
+    const since = sinceOf(rule.name);
+    if (major < since) {
       if (present) {
         findings.push(
-          finding('plugin/file-ignored', 'warning', `${file} is not read by package version ${plugin.packageVersion}; Fuel ignores it`, where, `move to package_version ${rule.since}.0.0 or later to use it, or delete the file`),
+          finding('plugin/file-ignored', 'warning', `${file} is not read by package version ${plugin.packageVersion}; Fuel ignores it`, where, `move to package_version ${since}.0.0 or later to use it, or delete the file`),
         );
       }
       continue;
