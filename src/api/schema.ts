@@ -273,7 +273,7 @@ export interface paths {
         };
         /** The environment's networks (Fuel's network_configuration) with what the checks found and what to change */
         get: operations["getClustersByIdNetworkConfiguration"];
-        /** Change networks (cidr, gateway, vlan_start, ip_ranges; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan */
+        /** Change networks (cidr, gateway, vlan_start, ip_ranges, mtu; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan */
         put: operations["putClustersByIdNetworkConfiguration"];
         post?: never;
         delete?: never;
@@ -1326,6 +1326,8 @@ export interface components {
             meta: {
                 [key: string]: unknown;
             };
+            /** @description the MTU frames on this network must pass (network_scheme sets it on the network's ports; Verify networks sends frames of this size); absent or null: the interfaces' own */
+            mtu?: number | null;
             name: string;
             /** @description the VLAN tag; null: untagged */
             vlan_start: number | null;
@@ -2874,6 +2876,8 @@ export interface operations {
                         gateway?: string | null;
                         id?: number;
                         ip_ranges?: string[][];
+                        /** @description the MTU frames on this network must pass (576-9216); null: the interfaces' own */
+                        mtu?: number | null;
                         name?: string;
                         vlan_start?: number | null;
                     } & {
@@ -2986,6 +2990,8 @@ export interface operations {
                             passes: boolean;
                             /** @description null: untagged */
                             vlan: number | null;
+                            /** @description a network of many VLANs (Neutron's tenant range on private, VLAN segmentation): every one probed; a pair is heard when it is heard on all of them */
+                            vlans?: number[];
                         }[];
                         nodes: {
                             answered: boolean;

@@ -128,7 +128,7 @@ def main():
     gateways = [dict(g, mac=None, arp=False, ping=False) for g in conf.get("gateways", []) if g["interface"] in socks]
     addresses = [a for a in conf.get("addresses", []) if a["interface"] in socks]
     dups = {}
-    big_sent = set()
+    big_sent = {}
     ident = os.getpid() & 0xFFFF
     next_send = start
     round_no = 0
@@ -153,12 +153,17 @@ def main():
                     body = MAGIC + json.dumps({"t": token, "n": node, "i": name, "v": vlan}).encode()
                     if send(name, frame(BROADCAST, macs[name], vlan, PROBE_TYPE, body), "sending on VLAN %d" % vlan) and round_no == 1:
                         result["sent"].append({"interface": name, "vlan": vlan})
-                    mtu = entry.get("mtu")
-                    if mtu and (name, vlan) not in big_sent and round_no >= 2:
-                        big_sent.add((name, vlan))
+                    mtu = entry.get("mtus", {}).get(str(vlan))
+                    # Large frames from the second round on, three times (one may be lost like any
+                    # frame); one the interface refuses (its own MTU is smaller) is said once.
+                    if mtu and round_no >= 2 and big_sent.get((name, vlan), 0) < 3:
+                        big_sent[(name, vlan)] = big_sent.get((name, vlan), 0) + 1
                         big = MAGIC + json.dumps({"t": token, "n": node, "i": name, "v": vlan, "big": mtu}).encode()
                         big += b"\x00" * (mtu - len(big))
-                        if not send(name, frame(BROADCAST, macs[name], vlan, PROBE_TYPE, big), "a frame of MTU %d on VLAN %d" % (mtu, vlan)):
+                        try:
+                            socks[name].send(frame(BROADCAST, macs[name], vlan, PROBE_TYPE, big))
+                        except OSError:
+                            big_sent[(name, vlan)] = 3
                             result["mtu"].append({"interface": name, "vlan": vlan, "mtu": mtu, "interface_mtu": mtu_of(name), "sent": False})
             for a in addresses:
                 if round_no <= 3:

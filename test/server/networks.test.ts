@@ -71,6 +71,11 @@ for (const engine of engines()) {
         assert.equal(unknown.json().details.findings[0].code, 'network/unknown');
         const badVlan = await t.call('PUT', `/api/v1/clusters/${env}/network_configuration`, { networks: [{ name: 'storage', vlan_start: 5000 }] });
         assert.equal(badVlan.statusCode, 400);
+        // An MTU outside 576-9216: refused naming the network's field and what to use.
+        const badMtu = await t.call('PUT', `/api/v1/clusters/${env}/network_configuration`, { networks: [{ name: 'storage', mtu: 65000 }] });
+        assert.equal(badMtu.statusCode, 400, badMtu.body);
+        assert.deepEqual(badMtu.json().details.findings.map((f: { code: string; field: string }) => [f.code, f.field]), [['network/invalid-mtu', 'storage.mtu']]);
+        assert.match(badMtu.json().details.hint, /576 to 9216/);
 
         // A good change is saved, with the nodes' addresses moved into the new CIDR.
         const ids = await assign(t, env, [['controller'], ['compute']]);
@@ -79,9 +84,10 @@ for (const engine of engines()) {
         const dry = await t.call('PUT', `/api/v1/clusters/${env}/network_configuration`, { networks: [{ name: 'storage', cidr: '10.10.0.0/24', ip_ranges: [['10.10.0.10', '10.10.0.50']] }], dry_run: true });
         assert.equal(dry.statusCode, 200, dry.body);
         assert.equal(byName((await t.call('GET', `/api/v1/clusters/${env}/network_configuration`)).json(), 'storage').cidr, '192.168.1.0/24');
-        const put = await t.call('PUT', `/api/v1/clusters/${env}/network_configuration`, { networks: [{ name: 'storage', cidr: '10.10.0.0/24', ip_ranges: [['10.10.0.10', '10.10.0.50']], vlan_start: 202 }] });
+        const put = await t.call('PUT', `/api/v1/clusters/${env}/network_configuration`, { networks: [{ name: 'storage', cidr: '10.10.0.0/24', ip_ranges: [['10.10.0.10', '10.10.0.50']], vlan_start: 202, mtu: 9000 }] });
         assert.equal(put.statusCode, 200, put.body);
         assert.equal(put.json().saved, true);
+        assert.equal(byName((await t.call('GET', `/api/v1/clusters/${env}/network_configuration`)).json(), 'storage').mtu, 9000);
         const after = (await t.call('GET', `/api/v1/nodes/${ids[0]}`)).json().network_data;
         const storage = after.find((d: { name: string }) => d.name === 'storage');
         assert.match(storage.ip, /^10\.10\.0\.\d+\/24$/);

@@ -10,7 +10,7 @@ import { print, table } from './table.js';
 
 type Configuration = AnswerOf<'/clusters/{id}/network_configuration', 'get'>;
 type Interface = AnswerOf<'/nodes/{id}/interfaces', 'get'>[number];
-type NetworkChange = { name: string; cidr?: string | null; gateway?: string | null; vlan_start?: number | null; ip_ranges?: Array<[string, string]> };
+type NetworkChange = { name: string; cidr?: string | null; gateway?: string | null; vlan_start?: number | null; ip_ranges?: Array<[string, string]>; mtu?: number | null };
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 
@@ -40,7 +40,7 @@ const ranges = (v: string): Array<[string, string]> =>
 
 /**
  * `--set` assignments as the body of PUT /clusters/{id}/network_configuration:
- * `public.cidr=172.16.1.0/24`, `management.vlan_start=none` (untagged),
+ * `public.cidr=172.16.1.0/24`, `management.vlan_start=none` (untagged), `storage.mtu=9000`,
  * `public.ip_ranges=172.16.1.2-172.16.1.100,172.16.1.200-172.16.1.210`,
  * `networking_parameters.floating_ranges=172.16.1.130-172.16.1.254`.
  */
@@ -69,17 +69,21 @@ export function parseNetworkSettings(assignments: readonly string[]): { networks
       if (none) entry.vlan_start = null;
       else if (/^\d+$/.test(value)) entry.vlan_start = Number(value);
       else throw usage(`--set ${text}: '${value}' is not a VLAN (a number from 1 to 4094, or none for untagged)`);
+    } else if (field === 'mtu') {
+      if (none) entry.mtu = null;
+      else if (/^\d+$/.test(value)) entry.mtu = Number(value);
+      else throw usage(`--set ${text}: '${value}' is not an MTU (a number of bytes such as 1500 or 9000, or none for the interfaces' own)`);
     } else if (field === 'ip_ranges') entry.ip_ranges = ranges(value);
     else if (field === 'cidr' || field === 'gateway') entry[field] = none ? null : value;
-    else throw usage(`--set ${text}: a network's fields are cidr, gateway, vlan_start and ip_ranges (or networking_parameters.FIELD)`);
+    else throw usage(`--set ${text}: a network's fields are cidr, gateway, vlan_start, ip_ranges and mtu (or networking_parameters.FIELD)`);
   }
   return { ...(networks.size ? { networks: [...networks.values()] } : {}), ...(Object.keys(parameters).length ? { networking_parameters: parameters } : {}) };
 }
 
 function describeNetworks(config: Configuration): string {
-  const rows = config.networks.map((n) => [n.name, n.cidr ?? '-', n.vlan_start === null ? 'untagged' : String(n.vlan_start), n.gateway ?? '-', n.ip_ranges.map(([a, b]) => `${a}-${b}`).join(', ') || '-']);
+  const rows = config.networks.map((n) => [n.name, n.cidr ?? '-', n.vlan_start === null ? 'untagged' : String(n.vlan_start), n.gateway ?? '-', n.ip_ranges.map(([a, b]) => `${a}-${b}`).join(', ') || '-', n.mtu ? String(n.mtu) : '-']);
   const p = config.networking_parameters;
-  const lines = [table(['network', 'cidr', 'vlan', 'gateway', 'ip ranges'], rows).trimEnd()];
+  const lines = [table(['network', 'cidr', 'vlan', 'gateway', 'ip ranges', 'mtu'], rows).trimEnd()];
   lines.push(`segmentation: ${String(p.segmentation_type)}; floating ranges: ${(p.floating_ranges ?? []).map(([a, b]) => `${a}-${b}`).join(', ') || '-'}${p.vlan_range ? `; tenant VLANs: ${p.vlan_range.join('-')}` : ''}`);
   lines.push(config.saved ? 'saved configuration' : "the release's defaults (nothing changed yet)");
   const errors = config.findings.filter((f) => f.severity === 'error');

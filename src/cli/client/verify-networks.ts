@@ -21,7 +21,7 @@ async function clusterId(c: Client, ref: string): Promise<number> {
   return found.id;
 }
 
-const on = (m: Pick<Matrix, 'network' | 'vlan'>) => `${m.network} (${m.vlan === null ? 'untagged' : `VLAN ${m.vlan}`})`;
+const on = (m: Pick<Matrix, 'network' | 'vlan' | 'vlans'>) => `${m.network} (${m.vlans?.length ? `VLANs ${m.vlans[0]}-${m.vlans[m.vlans.length - 1]}` : m.vlan === null ? 'untagged' : `VLAN ${m.vlan}`})`;
 
 /** Rows: the node listening; columns: the node heard. `ok`, `NO`, `?` (the listener gave no answer). */
 export function matrixText(m: Matrix): string {

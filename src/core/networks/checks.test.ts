@@ -130,3 +130,11 @@ test('per node and interface: two networks with one VLAN, two untagged networks,
   // The same VLAN on different interfaces is fine (Nailgun checked per interface).
   assert.deepEqual(checkNetworks(config, { nodes: [node(mapping(['fuelweb_admin', 'management'], ['public', 'storage', 'private']))], roles }), []);
 });
+
+test('an MTU outside 576-9216 is named with its field; none (the interfaces\' own) and jumbo frames pass', () => {
+  const found = checkConfiguration(edit((c) => (net(c, 'storage').mtu = 65000)));
+  assert.deepEqual(found.map((f) => [f.code, f.field, f.message]), [['network/invalid-mtu', 'storage.mtu', "network storage's MTU 65000 is outside 576-9216"]]);
+  assert.match(found[0].hint, /9000/);
+  assert.deepEqual(codes(checkConfiguration(edit((c) => (net(c, 'management').mtu = 1500.5)))), ['network/invalid-mtu']);
+  assert.deepEqual(checkConfiguration(edit((c) => { net(c, 'storage').mtu = 9000; net(c, 'management').mtu = null; })), []);
+});

@@ -12,6 +12,10 @@ import type { Network, NetworkConfiguration, NetworkFinding, NodesInfo } from '.
 
 type Span = [number, number];
 
+/** A network's MTU: IPv4's smallest datagram every host must take, up to the largest jumbo frame switches commonly carry. */
+export const MTU_MIN = 576;
+export const MTU_MAX = 9216;
+
 function f(code: string, message: string, networks: string[], field: string | undefined, hint: string, severity: 'error' | 'warning' = 'error'): NetworkFinding {
   const out: NetworkFinding = { code, severity, message, networks, hint };
   if (field !== undefined) out.field = field;
@@ -51,6 +55,10 @@ function parse(network: Network, out: NetworkFinding[]): Parsed {
     if (first === null || last === null) out.push(f('network/invalid-range', `network ${n} has the range ${a}-${b}, which is not two IPv4 addresses`, [n], `${n}.ip_ranges`, 'write each range as [first, last] addresses'));
     else if (first > last) out.push(f('network/invalid-range', `network ${n}'s range ${a}-${b} ends before it starts`, [n], `${n}.ip_ranges`, `write it as [${b}, ${a}]`));
     else parsed.ranges.push([first, last]);
+  }
+  const mtu = network.mtu;
+  if (mtu !== undefined && mtu !== null && !(Number.isInteger(mtu) && mtu >= MTU_MIN && mtu <= MTU_MAX)) {
+    out.push(f('network/invalid-mtu', `network ${n}'s MTU ${String(mtu)} is outside ${MTU_MIN}-${MTU_MAX}`, [n], `${n}.mtu`, `use an MTU from ${MTU_MIN} to ${MTU_MAX} (1500 is Ethernet's, 9000 the usual jumbo frames), or none for the interfaces' own`));
   }
   if (network.gateway !== null && network.gateway !== '') {
     parsed.gateway = parseIp(network.gateway);

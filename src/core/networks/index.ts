@@ -50,6 +50,6 @@ export type {
 export { parseIp, formatIp, parseCidr } from './ip.js';
 export { ADMIN_NETWORK, defaultNetworkConfiguration, networkFromMetadata, networkRolesOf, type DefaultNetworkOptions } from './defaults.js';
 export { DEFAULT_VIP_NODE_ROLES, compareNodeIds, isAddressed, needsPublic, networksForNode, planAddresses, planVips, vipRequests, withPrefix } from './addresses.js';
-export { checkConfiguration, checkNetworks } from './checks.js';
+export { MTU_MAX, MTU_MIN, checkConfiguration, checkNetworks } from './checks.js';
 export { checkInterfaceMapping, defaultInterfaces, isUntagged } from './interfaces.js';
 export { legacyAddresses, networkMetadata, networkScheme } from './scheme.js';

@@ -69,6 +69,13 @@ export interface Network {
   ip_ranges: IpRange[];
   /** Nailgun's node group; Hearth has one group per environment. */
   group_id?: number | null;
+  /**
+   * The MTU frames on this network must pass (bytes of Ethernet payload, as `ip link` says it);
+   * absent or null: the interfaces' own. Fuel 9 set it per interface; Hearth per network, and the
+   * interface carrying several networks takes the largest (network_scheme), so jumbo frames for
+   * storage are one field. Verify networks sends frames of this size on the network's VLAN.
+   */
+  mtu?: number | null;
   meta: NetworkMeta;
 }
 
@@ -251,7 +258,7 @@ export interface NodesInfo {
 /** astute.yaml `network_scheme` transformation (Fuel 9, `version: '1.1'`). */
 export type Transformation =
   | { action: 'add-br'; name: string; provider?: string }
-  | { action: 'add-port'; name: string; bridge: string; provider?: string }
+  | { action: 'add-port'; name: string; bridge: string; provider?: string; mtu?: number }
   | { action: 'add-patch'; bridges: [string, string]; provider?: string; mtu?: number };
 
 export interface Endpoint {
@@ -265,7 +272,7 @@ export interface Endpoint {
 export interface NetworkScheme {
   version: '1.1';
   provider: 'lnx';
-  interfaces: Record<string, { vendor_specific?: Record<string, unknown> }>;
+  interfaces: Record<string, { mtu?: number; vendor_specific?: Record<string, unknown> }>;
   transformations: Transformation[];
   endpoints: Record<string, Endpoint>;
   /** Every network role (release and plugins) to its endpoint (bridge) name. */

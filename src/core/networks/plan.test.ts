@@ -181,6 +181,23 @@ test("network_scheme (VLAN): Fuel 9's bridges, ports, patches, endpoints and rol
   assert.deepEqual(scheme.interfaces.eth0, { vendor_specific: { driver: 'virtio_net', bus_info: '0000:00:03.0' } });
 });
 
+test("network_scheme: a network's MTU goes on its VLAN subinterface's port, the interface takes the largest of its networks'", () => {
+  const { config, addresses } = configured();
+  config.networks.find((n) => n.name === 'storage')!.mtu = 9000;
+  config.networks.find((n) => n.name === 'management')!.mtu = 1500;
+  const interfaces = defaultInterfaces(facts, config.networks, 'eth0');
+  const scheme = networkScheme(config, { id: '1', roles: ['controller'], interfaces, adminAddress: '10.77.0.11/24' }, addresses, networkRoles);
+  const ports = scheme.transformations.filter((t) => t.action === 'add-port');
+  assert.deepEqual(ports, [
+    { action: 'add-port', name: 'eth0', bridge: 'br-fw-admin', mtu: 9000 },
+    { action: 'add-port', name: 'eth0.102', bridge: 'br-storage', mtu: 9000 },
+    { action: 'add-port', name: 'eth0.101', bridge: 'br-mgmt', mtu: 1500 },
+    { action: 'add-port', name: 'eth1', bridge: 'br-ex' },
+  ]);
+  assert.deepEqual(scheme.interfaces.eth0, { mtu: 9000, vendor_specific: { driver: 'virtio_net', bus_info: '0000:00:03.0' } });
+  assert.equal(scheme.interfaces.eth1.mtu, undefined);
+});
+
 test('network_scheme: a compute has no br-ex and keeps its admin gateway; tunnels get br-mesh; a plugin network gets its own bridge', () => {
   const config = defaultNetworkConfiguration({ networks_metadata: { neutron: { ...FUEL9_RELEASE.networks_metadata.neutron, networks: [...FUEL9_RELEASE.networks_metadata.neutron.networks.filter((n) => n.name !== 'private'), { name: 'private', seg_type: 'tun', cidr: '192.168.2.0/24', vlan_start: 103, use_gateway: false, notation: 'cidr', map_priority: 2 }, { name: 'contrail_data', cidr: '10.100.0.0/24', vlan_start: 110, use_gateway: false, notation: 'cidr', map_priority: 3 }] } } }, { segmentationType: 'tun' });
   const plan = planAddresses(config, [{ id: '10', roles: ['compute'] }], [], { roles });

@@ -124,8 +124,8 @@ export function networkScheme(config: NetworkConfiguration, node: SchemeNode, ad
     endpoints['br-mesh'] = {};
     roles['neutron/mesh'] = 'br-mesh';
   }
-  const byDev = new Map<string, Array<{ bridge: string; vlan: number | null }>>();
-  const onDev = (dev: string, entry: { bridge: string; vlan: number | null }) => byDev.set(dev, [...(byDev.get(dev) ?? []), entry]);
+  const byDev = new Map<string, Array<{ bridge: string; vlan: number | null; mtu: number | null }>>();
+  const onDev = (dev: string, entry: { bridge: string; vlan: number | null; mtu: number | null }) => byDev.set(dev, [...(byDev.get(dev) ?? []), entry]);
   for (const [name, bridge] of endpointsOf) {
     const ip = ips.get(name);
     const where = placed.get(name);
@@ -135,7 +135,7 @@ export function networkScheme(config: NetworkConfiguration, node: SchemeNode, ad
       if (network?.gateway && network.cidr) endpoint.vendor_specific = { provider_gateway: network.gateway };
       endpoints[bridge] = endpoint;
     }
-    if (where) onDev(where.dev, { bridge, vlan: where.network && !isUntagged(where.network) ? where.vlan : null });
+    if (where) onDev(where.dev, { bridge, vlan: where.network && !isUntagged(where.network) ? where.vlan : null, mtu: where.network.mtu ?? null });
   }
   const publicNetwork = config.networks.find((n) => n.name === 'public');
   if (hasPublicIp && publicNetwork?.gateway) endpoints['br-ex'].gateway = publicNetwork.gateway;
@@ -157,7 +157,7 @@ export function networkScheme(config: NetworkConfiguration, node: SchemeNode, ad
     endpoints['br-prv'] = { IP: 'none' };
     roles['neutron/private'] = 'br-prv';
     prvBase = (byDev.get(prv.dev) ?? []).find((e) => e.vlan === null)?.bridge ?? null;
-    if (!prvBase) onDev(prv.dev, { bridge: 'br-aux', vlan: null });
+    if (!prvBase) onDev(prv.dev, { bridge: 'br-aux', vlan: null, mtu: prv.network.mtu ?? null });
   }
 
   const transformations: Transformation[] = [];
@@ -176,9 +176,15 @@ export function networkScheme(config: NetworkConfiguration, node: SchemeNode, ad
   } else if (segmentation !== 'vlan' && bridges.has('private')) transformations.push({ action: 'add-br', name: 'br-mesh' });
   for (const nic of node.interfaces) {
     const entries = byDev.get(nic.name) ?? [];
+    // MTUs: a VLAN subinterface takes its network's, the interface itself the largest of its
+    // networks' (a subinterface cannot exceed its parent), as l23network reads `interfaces.*.mtu`.
+    const mtus = entries.map((e) => e.mtu).filter((m): m is number => m !== null);
+    const nicMtu = mtus.length ? Math.max(...mtus) : null;
+    if (nicMtu !== null) interfaces[nic.name] = { mtu: nicMtu, ...interfaces[nic.name] };
+    const port = (name: string, bridge: string, mtu: number | null): Transformation => ({ action: 'add-port', name, bridge, ...(mtu !== null ? { mtu } : {}) });
     // The interface itself before its VLAN subinterfaces.
-    for (const e of entries) if (e.vlan === null) transformations.push({ action: 'add-port', name: nic.name, bridge: e.bridge });
-    for (const e of entries) if (e.vlan !== null) transformations.push({ action: 'add-port', name: `${nic.name}.${e.vlan}`, bridge: e.bridge });
+    for (const e of entries) if (e.vlan === null) transformations.push(port(nic.name, e.bridge, nicMtu));
+    for (const e of entries) if (e.vlan !== null) transformations.push(port(`${nic.name}.${e.vlan}`, e.bridge, e.mtu));
   }
   if (bridges.has('baremetal')) {
     transformations.push({ action: 'add-br', name: 'br-ironic', provider: 'ovs' });

@@ -33,3 +33,15 @@ test("the environment's own networks on each node's mapped interface, from the n
   assert.deepEqual(first.gateways, [{ network: 'public', interface: 'eth0', vlan: 103, ip: '172.16.0.1', source: '172.16.0.2' }]);
   assert.deepEqual(first.addresses.map((a) => a.ip), ['10.0.0.1', '172.16.0.2', '192.168.0.2']);
 });
+
+test("VLAN segmentation: Neutron's tenant VLAN range is probed on the interface private is mapped to; a network's MTU is tried", () => {
+  const vlan = {
+    networks: config.networks.map((n) => (n.name === 'storage' ? { ...n, mtu: 9000 } : n)),
+    networking_parameters: { segmentation_type: 'vlan', vlan_range: [1000, 1003] },
+  } as unknown as NetworkConfiguration;
+  const plan = verifyPlanOf(vlan, [node('1', ['compute'], {}), node('2', ['compute'], {})]);
+  assert.deepEqual(plan.networks.find((n) => n.name === 'private'), { name: 'private', vlan: 1000, gateway: null, mtu: null, vlans: [1000, 1001, 1002, 1003] });
+  assert.deepEqual(plan.members.filter((m) => m.network === 'private').map((m) => [m.node, m.interface, m.ip]), [['1', 'eth1', null], ['2', 'eth1', null]]);
+  const [first] = probePlan(plan);
+  assert.deepEqual(first.interfaces.find((i) => i.name === 'eth1'), { name: 'eth1', vlans: [101, 102, 1000, 1001, 1002, 1003], mtus: { 102: 9000 } });
+});

@@ -25,14 +25,24 @@ export interface VerifyNode {
 const bare = (ip: string) => ip.split('/')[0];
 
 /**
- * The plan. Networks left out: Neutron's VLAN private network (its VLANs are a range for tenants,
- * not one network nodes are addressed on). A node carries `public` only with a role that needs a
- * public address, as Nailgun gave it; every other network mapped to one of its interfaces it carries.
+ * The plan. Neutron's VLAN private network has no addresses and no VLAN of its own: its VLANs are
+ * the tenants' range (`networking_parameters.vlan_range`), and every one of them is probed on the
+ * interface private is mapped to, as Fuel's verification did (tenant traffic on a VLAN the switch
+ * drops is the failure found only when a tenant's instance gets no DHCP answer). A node carries
+ * `public` only with a role that needs a public address, as Nailgun gave it; every other network
+ * mapped to one of its interfaces it carries. Each network's MTU, when set, is tried.
  */
 export function verifyPlanOf(config: NetworkConfiguration, nodes: readonly VerifyNode[], roles: Readonly<Record<string, RoleNetworkNeeds>> = {}): VerifyPlan {
-  const networks: VerifyNetwork[] = config.networks
-    .filter((n) => !n.meta.neutron_vlan_range)
-    .map((n) => ({ name: n.name, vlan: n.vlan_start, gateway: n.name === ADMIN_NETWORK ? null : n.gateway }));
+  const range = config.networking_parameters.segmentation_type === 'vlan' ? config.networking_parameters.vlan_range : null;
+  const networks: VerifyNetwork[] = [];
+  for (const n of config.networks) {
+    const mtu = n.mtu ?? null;
+    if (!n.meta.neutron_vlan_range) networks.push({ name: n.name, vlan: n.vlan_start, gateway: n.name === ADMIN_NETWORK ? null : n.gateway, mtu });
+    else if (range && range[0] >= 1 && range[0] <= range[1] && range[1] <= 4094) {
+      const vlans = Array.from({ length: range[1] - range[0] + 1 }, (_, i) => range[0] + i);
+      networks.push({ name: n.name, vlan: vlans[0], gateway: null, mtu, vlans });
+    }
+  }
   const known = new Set(networks.map((n) => n.name));
   const members: VerifyMember[] = [];
   for (const node of nodes) {

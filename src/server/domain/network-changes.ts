@@ -13,6 +13,7 @@ export interface NetworkChange {
   gateway?: string | null;
   vlan_start?: number | null;
   ip_ranges?: IpRange[];
+  mtu?: number | null;
   [key: string]: unknown;
 }
 
@@ -21,7 +22,7 @@ export interface ConfigurationChange {
   networking_parameters?: Record<string, unknown>;
 }
 
-const EDITABLE = ['cidr', 'gateway', 'vlan_start', 'ip_ranges'] as const;
+const EDITABLE = ['cidr', 'gateway', 'vlan_start', 'ip_ranges', 'mtu'] as const;
 /** Neutron parameters an operator sets; the segmentation comes from the chosen components. */
 const PARAMETERS = ['floating_ranges', 'vlan_range', 'gre_id_range', 'internal_cidr', 'internal_gateway', 'internal_name', 'floating_name', 'dns_nameservers', 'base_mac', 'baremetal_gateway', 'baremetal_range'] as const;
 

@@ -19,6 +19,7 @@ export const NETWORK = {
     vlan_start: { type: ['integer', 'null'], description: 'the VLAN tag; null: untagged' },
     ip_ranges: { type: 'array', items: IP_RANGE, description: 'where node addresses and VIPs come from' },
     group_id: { type: ['integer', 'null'] },
+    mtu: { type: ['integer', 'null'], description: "the MTU frames on this network must pass (network_scheme sets it on the network's ports; Verify networks sends frames of this size); absent or null: the interfaces' own" },
     meta: { type: 'object', additionalProperties: true, description: "the release's description of the network: notation, map_priority, use_gateway, assign_vip, configurable, ..." },
   },
 } as const;

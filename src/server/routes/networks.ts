@@ -40,6 +40,7 @@ const CONFIGURATION_CHANGE = {
           gateway: { type: ['string', 'null'], maxLength: 50 },
           vlan_start: { type: ['integer', 'null'], minimum: 1, maximum: 4094 },
           ip_ranges: { type: 'array', maxItems: 100, items: IP_RANGE },
+          mtu: { type: ['integer', 'null'], description: 'the MTU frames on this network must pass (576-9216); null: the interfaces\' own' },
         },
       },
     },
@@ -108,7 +109,7 @@ export function networkRoutes(api: FastifyInstance, ctx: AppContext): void {
     '/clusters/:id/network_configuration',
     {
       schema: {
-        summary: 'Change networks (cidr, gateway, vlan_start, ip_ranges; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan',
+        summary: 'Change networks (cidr, gateway, vlan_start, ip_ranges, mtu; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan',
         tags: ['networks'],
         params: clusterIdParam,
         body: CONFIGURATION_CHANGE,

@@ -27,6 +27,7 @@ export const VERIFICATION = {
         properties: {
           network: STR,
           vlan: { type: ['integer', 'null'], description: 'null: untagged' },
+          vlans: { type: 'array', items: { type: 'integer' }, description: "a network of many VLANs (Neutron's tenant range on private, VLAN segmentation): every one probed; a pair is heard when it is heard on all of them" },
           nodes: { type: 'array', items: { type: 'object', required: ['node', 'name', 'interface'], properties: { node: STR, name: STR, interface: STR } } },
           heard: { type: 'object', description: 'heard[a][b]: node a heard node b on this network (null: a did not answer)', additionalProperties: { type: 'object', additionalProperties: { type: ['boolean', 'null'] } } },
           passes: { type: 'boolean' },

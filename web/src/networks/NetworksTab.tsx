@@ -15,6 +15,7 @@ interface Draft {
   gateway: string;
   vlan: string;
   ranges: string;
+  mtu: string;
 }
 
 const rangesText = (ranges: Array<[string, string]> | string[][]) => ranges.map(([a, b]) => (a === b ? a : `${a}-${b}`)).join(', ');
@@ -29,12 +30,12 @@ const parseRanges = (text: string): Array<[string, string]> =>
     });
 
 function draftsOf(config: Configuration): Record<string, Draft> {
-  return Object.fromEntries(config.networks.map((n) => [n.name, { cidr: n.cidr ?? '', gateway: n.gateway ?? '', vlan: n.vlan_start === null ? '' : String(n.vlan_start), ranges: rangesText(n.ip_ranges as Array<[string, string]>) }]));
+  return Object.fromEntries(config.networks.map((n) => [n.name, { cidr: n.cidr ?? '', gateway: n.gateway ?? '', vlan: n.vlan_start === null ? '' : String(n.vlan_start), ranges: rangesText(n.ip_ranges as Array<[string, string]>), mtu: n.mtu ? String(n.mtu) : '' }]));
 }
 
 /**
- * The environment's networks (Fuel's Networks tab): each network's CIDR, VLAN, gateway and IP
- * ranges, editable, the floating range, and what the checks find with what to change. Saving is
+ * The environment's networks (Fuel's Networks tab): each network's CIDR, VLAN, gateway, IP
+ * ranges and MTU, editable, the floating range, and what the checks find with what to change. Saving is
  * refused, field by field, while the result has errors; a real deployment is refused while the
  * saved one has any.
  */
@@ -68,12 +69,19 @@ export function NetworksTab({ cluster }: { cluster: Cluster }) {
     setError(null);
     setRefused([]);
     setSaved(false);
+    // An MTU that is no number is said here, on its field, rather than sent as none.
+    const notNumbers = c.networks.filter((n) => drafts[n.name] && drafts[n.name].mtu.trim() !== '' && !/^\d+$/.test(drafts[n.name].mtu.trim()));
+    if (notNumbers.length) {
+      setRefused(notNumbers.map((n) => ({ code: 'network/invalid-mtu', severity: 'error', message: `${n.name}'s MTU is not a number`, networks: [n.name], field: `${n.name}.mtu`, hint: 'an MTU is a number of bytes, such as 1500 or 9000; empty: the interfaces\' own' })));
+      setBusy(false);
+      return;
+    }
     try {
       const networks = c.networks
         .filter((n) => n.meta.configurable !== false)
         .map((n) => {
           const d = drafts[n.name];
-          return { id: n.id, cidr: d.cidr.trim() || null, gateway: d.gateway.trim() || null, vlan_start: d.vlan.trim() === '' ? null : Number(d.vlan), ip_ranges: parseRanges(d.ranges) };
+          return { id: n.id, cidr: d.cidr.trim() || null, gateway: d.gateway.trim() || null, vlan_start: d.vlan.trim() === '' ? null : Number(d.vlan), ip_ranges: parseRanges(d.ranges), mtu: d.mtu.trim() === '' ? null : Number(d.mtu) };
         });
       await call('put', '/clusters/{id}/network_configuration', { params: { id: cluster.id }, body: { networks, networking_parameters: { floating_ranges: parseRanges(floating) } } });
       setSaved(true);
@@ -118,6 +126,7 @@ export function NetworksTab({ cluster }: { cluster: Cluster }) {
                 <th scope="col">VLAN</th>
                 <th scope="col">Gateway</th>
                 <th scope="col">IP ranges</th>
+                <th scope="col">MTU</th>
               </tr>
             </thead>
             <tbody>
@@ -133,6 +142,7 @@ export function NetworksTab({ cluster }: { cluster: Cluster }) {
                     {input(n.name, 'vlan', 'VLAN', fixed, 'untagged')}
                     {input(n.name, 'gateway', 'gateway', fixed, 'none')}
                     {input(n.name, 'ranges', 'IP ranges', fixed, 'first-last, …')}
+                    {input(n.name, 'mtu', 'MTU', fixed, 'default')}
                   </tr>
                 );
               })}

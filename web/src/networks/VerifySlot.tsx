@@ -14,7 +14,7 @@ import type { AnswerOf } from '../../../src/api/client.js';
 type Verification = AnswerOf<'/clusters/{id}/network_configuration/verify', 'post'>;
 type Matrix = Verification['networks'][number];
 
-const on = (m: Pick<Matrix, 'network' | 'vlan'>) => `${m.network} (${m.vlan === null ? 'untagged' : `VLAN ${m.vlan}`})`;
+const on = (m: Pick<Matrix, 'network' | 'vlan' | 'vlans'>) => `${m.network} (${m.vlans?.length ? `VLANs ${m.vlans[0]}-${m.vlans[m.vlans.length - 1]}` : m.vlan === null ? 'untagged' : `VLAN ${m.vlan}`})`;
 
 function MatrixTable({ m }: { m: Matrix }) {
   return (
