@@ -8,6 +8,8 @@
  * filtering on the hosts' bridge, so a broken switch port is made with an nftables rule on the
  * bridge that drops VLAN 102 to and from host 35's port, and the gateway of VLAN 103 is a small
  * responder of this test (raw socket on the bridge: ARP and ping for 172.16.0.1 on VLAN 103 only).
+ * An MTU that does not pass: a rule dropping host 36's frames of more than 1000 bytes on VLAN 101
+ * (management, MTU 1400), and a network MTU larger than the hosts' interfaces (1500) take.
  * Every rule and the responder are removed on every path (after(), and at exit).
  */
 import assert from 'node:assert/strict';
@@ -57,6 +59,13 @@ while True:
         icmp = bytearray(body[20:struct.unpack("!H", body[2:4])[0]]); icmp[0] = 0; icmp[2:4] = b"\0\0"; icmp[2:4] = struct.pack("!H", csum(bytes(icmp)))
         s.send(head + b"\x08\x00" + bytes(ip) + bytes(icmp))
 `;
+
+/** Host 35's switch port does not carry VLAN 102, either way. */
+function addRules(): void {
+  execFileSync('nft', ['-f', '-'], {
+    input: `table bridge ${TABLE} {\n chain forward {\n  type filter hook forward priority 0; policy accept;\n  iifname "hth35" vlan id 102 drop\n  oifname "hth35" vlan id 102 drop\n }\n}\n`,
+  });
+}
 
 function removeRules(): void {
   try {
@@ -131,10 +140,7 @@ describe('Verify networks on test hosts 34-37', { skip: hosts && hosts.addresses
       targets.set(String(i), { ...t, id: String(i), hostKey: ssh.seenHostKey(t) });
     }
     removeRules();
-    // Host 35's switch port does not carry VLAN 102, either way.
-    execFileSync('nft', ['-f', '-'], {
-      input: `table bridge ${TABLE} {\n chain forward {\n  type filter hook forward priority 0; policy accept;\n  iifname "hth35" vlan id 102 drop\n  oifname "hth35" vlan id 102 drop\n }\n}\n`,
-    });
+    addRules();
     await respond(`${GATEWAY}@103`);
 
     // A server whose key the test hosts authorize, the four hosts its real nodes, all controllers
@@ -263,6 +269,41 @@ describe('Verify networks on test hosts 34-37', { skip: hosts && hosts.addresses
     } finally {
       await browser.close();
     }
+  });
+
+  test("through the API: an MTU that does not pass: host 36's switch port drops management's large frames, and exactly that is named", async () => {
+    const put = await call('PUT', `/clusters/${env}/network_configuration`, { networks: [{ name: 'management', mtu: 1400 }] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    // Host 36's switch port lets no frame of more than 1000 bytes in on VLAN 101; small ones pass.
+    execFileSync('nft', ['add', 'rule', 'bridge', TABLE, 'forward', 'iifname', 'hth36', 'vlan', 'id', '101', 'meta', 'length', '>', '1000', 'drop']);
+    try {
+      const res = await call('POST', `/clusters/${env}/network_configuration/verify`, { budget_s: 7 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const v = res.body;
+      for (const n of v.nodes) assert.ok(n.answered, `${n.name}: ${n.failure}`);
+      assert.deepEqual(v.findings.map((f: { code: string; message: string }) => [f.code, f.message]), [
+        ['verify/mtu', "frames of 1400 bytes from hearth-test-36's eth0 do not reach hearth-test-34, hearth-test-35 and hearth-test-37 on VLAN 101 (management), small ones do"],
+        ['verify/vlan-cut-off', "VLAN 102 (storage) does not pass between hearth-test-35's eth0 and the others"],
+      ]);
+      assert.match(v.findings[0].hint, /raise the MTU of the switch ports on the way .* to 1400, or lower management's MTU/);
+      assert.equal(v.networks.find((m: { network: string }) => m.network === 'management').passes, true, 'small frames pass');
+    } finally {
+      removeRules();
+      addRules();
+      const back = await call('PUT', `/clusters/${env}/network_configuration`, { networks: [{ name: 'management', mtu: null }] });
+      assert.equal(back.status, 200, JSON.stringify(back.body));
+    }
+  });
+
+  test('a network MTU larger than the interfaces take: each node names its own interface and MTU (deploy layer)', async () => {
+    const jumbo: VerifyPlan = { networks: [{ name: 'management', vlan: 101, gateway: null, mtu: 1600 }], members: plan().members.filter((m) => m.network === 'management') };
+    const runs = await runProbes(ssh, probePlan(jumbo).map((input) => ({ target: targets.get(input.node)!, input })), { budgetS: 5, sendS: 3 });
+    const result = analyseVerification(jumbo, runs.map((r) => r.report));
+    assert.deepEqual(
+      result.findings.map((f) => f.message),
+      INDEXES.map((i) => `hearth-test-${i}'s eth0 cannot send frames of 1600 bytes on VLAN 101 (management): its MTU is 1500`),
+    );
+    assert.ok(result.networks[0].passes, 'small frames pass');
   });
 
   test('through the API: a second verification meanwhile is refused; a stop leaves nothing running on the hosts', async () => {
