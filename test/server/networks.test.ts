@@ -14,6 +14,7 @@ import { bundledRelease, testApp, type TestApp } from './support/app.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { openStore } from '../../src/store/index.js';
 import { conflictFrom } from '../../src/store/conflicts.js';
+import { endRemoval } from '../../src/server/domain/runs/removal-end.js';
 
 const BASE = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'];
 
@@ -130,6 +131,28 @@ for (const engine of engines()) {
         const freed = k.find((d) => d.name === 'management')!.ip;
         const left = (await t.call('GET', `/api/v1/clusters/${env}/nodes`)).json();
         for (const n of left) assert.ok(!(await dataOf(n.id)).some((d) => d.ip === freed), `${freed} is still held by node ${n.id}`);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test("a deployed node's addresses stay while its deletion graph runs and when it fails there, and go back to the ranges when it succeeded", async () => {
+      const t = await testApp(engine);
+      try {
+        const env = await environment(t, 'leaving');
+        const [kept, cleaned] = await assign(t, env, [['compute'], ['compute']]);
+        const held = async (id: number) => (await t.call('GET', `/api/v1/nodes/${id}`)).json().network_data.map((d: { name: string; ip: string }) => `${d.name} ${d.ip}`).sort();
+        const before = { kept: await held(kept), cleaned: await held(cleaned) };
+        assert.equal(before.cleaned.length, 2, 'management and storage');
+        // The end of the deletion run (real-deploy.ts decides it in the run's end transaction):
+        // the graph broke on one node, succeeded on the other.
+        await t.db.transaction((tx) => endRemoval(tx, env, { nodes: [kept, cleaned] }, new Map([[kept, 'error'], [cleaned, 'ready']])));
+        assert.deepEqual(await held(kept), before.kept, 'a node whose deletion failed stays, with its addresses');
+        assert.deepEqual(await held(cleaned), [], 'the cleaned node left with none');
+        assert.equal((await t.call('GET', `/api/v1/nodes/${cleaned}`)).json().cluster_id, null);
+        // Its addresses are free again: the next node takes the lowest, the cleaned node's own.
+        const [next] = await assign(t, env, [['compute']]);
+        assert.deepEqual(await held(next), before.cleaned);
       } finally {
         await t.close();
       }
