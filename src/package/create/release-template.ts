@@ -160,13 +160,16 @@ const NETWORK_ROLES = `# Network roles: which network each service uses.
         namespace: "haproxy"
 `;
 
-const COMPONENTS = `# Components offered by the environment creation wizard for this release.
+const COMPONENTS = `# Components offered by the environment creation wizard for this release. The default ones are
+# chosen for an environment created without a list (hearth env create NAME --release ID).
 - name: hypervisor:qemu
   label: "QEMU-KVM"
   description: "Virtual machines run under QEMU with KVM"
+  default: true
 - name: network:neutron:core:ml2
   label: "Neutron with ML2"
   description: "OpenStack networking with the ML2 plugin"
+  default: true
   compatible:
     - name: "hypervisor:*"
 - name: storage:block:lvm
