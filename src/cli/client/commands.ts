@@ -220,15 +220,28 @@ export const nodeList = (o: ServerOptions & { env?: string; unassigned?: boolean
     print(o.json, list, () => table(['id', 'name', 'env', 'roles', 'pending roles', 'status'], list.map((n) => [n.id, n.name, n.cluster_id, n.roles, n.pending_roles, n.status])));
   });
 
-/** `--node 3=controller,cinder` (repeatable). */
+/** Node ids from ids or names (node names are unique; one lookup for all the names of a command). */
+async function nodeIdsByName(c: Client, refs: string[]): Promise<number[]> {
+  const nodes = refs.every((r) => /^\d+$/.test(r)) ? [] : await c.call('get', '/nodes');
+  return refs.map((ref) => {
+    if (/^\d+$/.test(ref)) return Number(ref);
+    const found = nodes.find((n) => n.name === ref);
+    if (!found) throw new ClientError(`there is no node named '${ref}' (hearth node list shows them)`, EXIT_FINDINGS);
+    return found.id;
+  });
+}
+
+/** `--node 3=controller,cinder` or `--node ctl-1=controller` (repeatable). */
 export const nodeAssign = (ref: string, o: ServerOptions & { node: string[] }) =>
   run(o, async (c) => {
-    if (!o.node.length) throw usage('node assign needs --node <id>=<role>[,<role>...] (repeatable)');
-    const assignments = o.node.map((item) => {
-      const m = /^(\d+)=(.*)$/.exec(item);
-      if (!m) throw usage(`--node '${item}' must look like 3=controller,cinder`);
-      return { node_id: Number(m[1]), roles: splitList(m[2]) };
+    if (!o.node.length) throw usage('node assign needs --node <node>=<role>[,<role>...] (repeatable; a node id or name)');
+    const items = o.node.map((item) => {
+      const m = /^([^=\s]+)=(.*)$/.exec(item);
+      if (!m) throw usage(`--node '${item}' must look like 3=controller,cinder or ctl-1=controller`);
+      return { node: m[1], roles: splitList(m[2]) };
     });
+    const ids = await nodeIdsByName(c, items.map((x) => x.node));
+    const assignments = items.map((x, i) => ({ node_id: ids[i], roles: x.roles }));
     const res = await c.call('post', '/clusters/{id}/nodes', { params: { id: await clusterId(c, ref) }, body: { assignments } });
     // Without dry_run the answer is always the environment's nodes.
     const nodes = 'nodes' in res ? res.nodes : [];

@@ -112,7 +112,7 @@ function registerEnvironments(program: Command): void {
       .command('networks')
       .argument('<env>', 'id or name')
       .description("The environment's networks (CIDR, VLAN, gateway, IP ranges) and what the checks find, with what to change; --set changes fields (refused, per network and field, when the result has errors)")
-      .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), storage.mtu=9000, public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
+      .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
   ).action(async (ref, o) => (await import('../client/networks.js')).envNetworks(ref, o));
   const graph = remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph; `graph run` runs a graph type').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
@@ -165,7 +165,7 @@ function registerNodes(program: Command): void {
       .option('--assign <NETWORK=INTERFACE>', 'e.g. management=eth1; repeatable, saved together', collect, []),
   ).action(async (ref, o) => (await import('../client/networks.js')).nodeInterfaces(ref, o));
   remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
-  remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <id=roles>', 'e.g. 3=controller (repeatable)', collect, [])).action(
+  remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <node=roles>', 'a node id or name and its roles, e.g. 3=controller or ctl-1=controller,cinder (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
   );
   remote(
