@@ -112,7 +112,7 @@ function registerEnvironments(program: Command): void {
       .command('networks')
       .argument('<env>', 'id or name')
       .description("The environment's networks (CIDR, VLAN, gateway, IP ranges) and what the checks find, with what to change; --set changes fields (refused, per network and field, when the result has errors)")
-      .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
+      .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), storage.mtu=9000, public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
   ).action(async (ref, o) => (await import('../client/networks.js')).envNetworks(ref, o));
   const graph = remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph; `graph run` runs a graph type').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
