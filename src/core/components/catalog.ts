@@ -13,6 +13,7 @@ import {
   RADIO_GROUPS,
   displayName,
   groupOf,
+  isMl2Core,
   matches,
   nameProblem,
   paneOf,
@@ -41,7 +42,7 @@ export interface CompiledComponent {
   source: Component;
 }
 
-export type ConstraintKind = 'requires' | 'one_of' | 'any_of' | 'none_of' | 'all_of' | 'required-type' | 'radio';
+export type ConstraintKind = 'requires' | 'one_of' | 'any_of' | 'none_of' | 'all_of' | 'required-type' | 'radio' | 'ml2-drivers';
 
 /**
  * One rule in solver form: when `trigger` is chosen (or always, when it is -1), the number of
@@ -330,9 +331,22 @@ export function compileCatalog(input: readonly Component[], options: CompileOpti
     const items = components.filter((c) => c.type === t).map((c) => c.index);
     add({ kind: 'required-type', trigger: -1, items, min: 1, max: Infinity, names: [`${t}:*`], type: t });
   }
+  // At most one network core; exactly one only when the release requires a network component
+  // (issue 28: with `required_component_types: [hypervisor]` no core is forced, as Nailgun reads it).
+  const coreRequired = requiredTypes.includes('network');
   for (const group of RADIO_GROUPS) {
     const items = components.filter((c) => c.group === group).map((c) => c.index);
-    if (items.length > 0) add({ kind: 'radio', trigger: -1, items, min: 1, max: 1, names: items.map((i) => components[i].name), type: group });
+    if (items.length > 0) add({ kind: 'radio', trigger: -1, items, min: coreRequired ? 1 : 0, max: 1, names: items.map((i) => components[i].name), type: group });
+  }
+  // ML2 without a mechanism driver moves no packet: when the catalog offers drivers, choosing
+  // ML2 needs at least one of them (issue 28). Not a gate (gates.ts): the drivers sit on ML2's
+  // pane and wait for it, so the wizard lets ML2 be chosen first, and disables it only when no
+  // driver could follow (state.ts).
+  const drivers = components.filter((c) => c.group === 'network:ml2').map((c) => c.index);
+  if (drivers.length > 0) {
+    for (const core of components) {
+      if (isMl2Core(core.name)) add({ kind: 'ml2-drivers', trigger: core.index, items: drivers, min: 1, max: Infinity, names: ['network:*:ml2:*'] });
+    }
   }
 
   const triggered: number[][] = Array.from({ length: n }, () => []);

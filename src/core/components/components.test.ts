@@ -27,7 +27,7 @@ test('the spec catalog compiles without findings', () => {
 });
 
 test('KVM vs QEMU: validate names both sides; state disables the other', () => {
-  const v = validate(spec, ['hypervisor:libvirt:kvm', 'hypervisor:libvirt:qemu', 'network:neutron:core:ml2', 'storage:block:lvm']);
+  const v = validate(spec, ['hypervisor:libvirt:kvm', 'hypervisor:libvirt:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:ovs', 'storage:block:lvm']);
   assert.equal(v.valid, false);
   assert.deepEqual(codes(v.findings), ['component/incompatible']);
   assert.equal(v.findings[0].message, 'KVM (hypervisor:libvirt:kvm) cannot be used with QEMU (hypervisor:libvirt:qemu): KVM not compatible with QEMU.');
@@ -159,7 +159,7 @@ test('requires mixing both forms is an error, found when compiling and when chos
 test('required types and the network radio group', () => {
   const v = validate(spec, ['hypervisor:libvirt:kvm']);
   assert.deepEqual(codes(v.findings), ['component/network-core-missing', 'component/required-type-missing', 'component/required-type-missing']);
-  const two = validate(spec, ['hypervisor:vmware', 'network:neutron:core:ml2', 'network:neutron:core:nsx', 'storage:block:lvm']);
+  const two = validate(spec, ['hypervisor:vmware', 'network:neutron:core:ml2', 'network:neutron:ml2:dvs', 'network:neutron:core:nsx', 'storage:block:lvm']);
   assert.deepEqual(codes(two.findings), ['component/network-core-conflict']);
   // The network core is a radio group: with ML2 checked, Contrail replaces it rather than joining it.
   const s = state(spec, ['network:neutron:core:ml2']);

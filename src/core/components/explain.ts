@@ -90,7 +90,10 @@ export function ruleClause(catalog: Catalog, k: number): string {
       text = rule.items.length === 0 ? `the release requires a ${rule.type} component, and none is provided` : `the release requires a ${rule.type} component`;
       break;
     case 'radio':
-      text = `exactly one network core plugin must be chosen (${list(catalog, rule)})`;
+      text = rule.min === 0 ? `at most one network core plugin can be chosen (${list(catalog, rule)})` : `exactly one network core plugin must be chosen (${list(catalog, rule)})`;
+      break;
+    case 'ml2-drivers':
+      text = `${who} needs at least one ML2 mechanism driver (${list(catalog, rule)})`;
       break;
   }
   return text;

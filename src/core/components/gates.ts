@@ -41,7 +41,8 @@ export function gateShape(catalog: Catalog): GateShape {
         if (catalog.components[x].pane <= pane) shape.now[rule.id]++;
         else shape.later[rule.id]++;
       }
-      if (rule.kind === 'none_of' || shape.now[rule.id] + shape.later[rule.id] === 0) continue;
+      // ML2's need of a driver never gates ML2: its drivers wait for ML2 on the same pane.
+      if (rule.kind === 'none_of' || rule.kind === 'ml2-drivers' || shape.now[rule.id] + shape.later[rule.id] === 0) continue;
       shape.test[rule.id] = rule.kind === 'all_of' ? 1 : rule.kind === 'one_of' ? 2 : 3;
       shape.gated[rule.trigger] = 1;
     }

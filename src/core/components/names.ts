@@ -16,6 +16,8 @@ export const GROUPS = [
   'hypervisor',
   'network:core',
   'network:ml2',
+  'network:service',
+  'network:ipam',
   'storage:block',
   'storage:object',
   'storage:image',
@@ -53,8 +55,12 @@ export function nameProblem(name: string): string | undefined {
 
 /**
  * The wizard group of a component. ML2 drivers are `…:ml2:<driver>` (Fuel's UI test was
- * `/:ml2:\w+$/`); every other network component is a core plugin shown as a radio button,
- * including the older forms real plugins use (`network:neutron:contrail`,
+ * `/:ml2:\w+$/`; the design's own spelling `network:ml2:dvs` is one too). Neutron services and
+ * IPAM drivers (`…:service:<name>`, `…:ipam:<name>`: the design's subtypes
+ * `network:neutron:service:lbaas`, `network:neutron:ipam:builtin`) run beside the core plugin,
+ * so they are checkboxes of their own (issue 28; Fuel 9.0's wizard made them radios, the design's
+ * subtypes say otherwise). Every other network component is a core plugin shown as a radio
+ * button, including the older forms real plugins use (`network:neutron:contrail`,
  * `network:neutron:calico`, `network:neutron:opendaylight:tun`).
  */
 export function groupOf(name: string): ComponentGroup {
@@ -62,8 +68,10 @@ export function groupOf(name: string): ComponentGroup {
   switch (segments[0]) {
     case 'hypervisor':
       return 'hypervisor';
-    case 'network':
-      return segments.length >= 3 && segments[segments.length - 2] === 'ml2' ? 'network:ml2' : 'network:core';
+    case 'network': {
+      const sub = segments.length >= 3 ? segments[segments.length - 2] : '';
+      return sub === 'ml2' ? 'network:ml2' : sub === 'service' ? 'network:service' : sub === 'ipam' ? 'network:ipam' : 'network:core';
+    }
     case 'storage': {
       const sub = segments[1];
       if (sub === 'block' || sub === 'object' || sub === 'image' || sub === 'ephemeral') return `storage:${sub}`;
@@ -74,6 +82,14 @@ export function groupOf(name: string): ComponentGroup {
     default:
       return 'other';
   }
+}
+
+/**
+ * The ML2 core plugin: a network core whose last segment is `ml2` (`network:neutron:core:ml2`,
+ * the design's subtype). Its mechanism drivers are the `network:ml2` group.
+ */
+export function isMl2Core(name: string): boolean {
+  return groupOf(name) === 'network:core' && name.endsWith(':ml2');
 }
 
 export interface Pattern {

@@ -21,6 +21,7 @@ import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto } from
 import { radioStates } from './radio-state.js';
 import { Replacements, replacementsOf, replacingMembers } from './radio.js';
 import { Clashes, Shown } from './shown.js';
+import { disableMl2WithoutDrivers } from './ml2.js';
 
 export interface ComponentState {
   name: string;
@@ -160,6 +161,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     engine.radio ??= new Replacements(catalog);
     radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel, previously: (c, kept) => e.previously(c, kept) }, shown, out);
   }
+  disableMl2WithoutDrivers(catalog, out, indices, (c) => replacing.get(c)?.kept, shape);
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
   const valid = !findings.some((f) => f.severity === 'error');
   return {

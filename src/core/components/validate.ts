@@ -93,6 +93,13 @@ export function validateIndices(catalog: Catalog, indices: readonly number[]): C
       const owner = components[c].name;
       if (rule.kind === 'none_of') {
         findings.push(withComponents(finding('component/requires-excluded', 'error', `${describeRule(catalog, k)}; chosen: ${hit.map((x) => nameOf(catalog, x)).join(', ')}.`, rule.where, `Unselect ${hit.map((x) => nameOf(catalog, x)).join(' and ')} or ${nameOf(catalog, c)}.`), [owner, ...names(hit)]));
+      } else if (rule.kind === 'ml2-drivers') {
+        findings.push(
+          withComponents(
+            finding('component/ml2-without-driver', 'error', `${nameOf(catalog, c)} is chosen without a mechanism driver, so ML2 would have nothing to plug networks into; the drivers here are ${Array.from(rule.items.subarray(0, 4), (x) => nameOf(catalog, x)).join(', ')}${rule.items.length > 4 ? ', …' : ''}.`, undefined, `Also choose at least one ML2 driver, or choose another network core plugin.`),
+            [owner, ...names(rule.items)],
+          ),
+        );
       } else if (hit.length > rule.max) {
         findings.push(withComponents(finding('component/requires-too-many', 'error', `${describeRule(catalog, k)}, but ${hit.map((x) => nameOf(catalog, x)).join(' and ')} are all chosen.`, rule.where, `Keep only one of them.`), [owner, ...names(hit)]));
       } else {

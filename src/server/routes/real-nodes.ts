@@ -16,6 +16,7 @@ import { deployRunRoutes } from './deploy-runs.js';
 import { liveOutputRoutes } from './live-output.js';
 import { graphEstimateRoutes } from './graph-estimate.js';
 import { deployPlanRoutes } from './deploy-plan.js';
+import { inventoryRoutes } from './inventory.js';
 import { answer, errors } from './answers.js';
 import { NODE } from './shapes.js';
 
@@ -48,6 +49,7 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   liveOutputRoutes(api, ctx);
   graphEstimateRoutes(api, ctx);
   deployPlanRoutes(api, ctx);
+  inventoryRoutes(api, ctx);
   // Every minute (HEARTH_NODE_CHECK_SECONDS; 0 turns it off), unreachable real nodes are marked offline.
   // Hearth's SSH key may be settled after the routes are made (start-up work that finishes once the
   // server listens), so each tick looks for it rather than the registration.
