@@ -6,7 +6,7 @@
 import { finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { closest, editDistance } from './spelling.js';
-import { matches as matchesPattern, parsePattern, patternProblem } from '../../core/components/names.js';
+import { groupOf, matches as matchesPattern, parsePattern, patternProblem, typeOf } from '../../core/components/names.js';
 import { checkComponentNameCase } from './component-names.js';
 import { isMapping, type ValidationContext } from './context.js';
 
@@ -54,14 +54,19 @@ export function checkComponents(ctx: ValidationContext): void {
           if (!isMapping(entry)) continue;
           for (const key of Object.keys(entry)) {
             if (RULE_ENTRY_KEYS.includes(key) || (rule === 'requires' && (PREDICATES.includes(key) || key === 'message_invalid'))) continue;
-            const near = closest(key, rule === 'requires' ? [...RULE_ENTRY_KEYS, ...PREDICATES] : RULE_ENTRY_KEYS);
+            // The design's own answer spells an incompatible entry's text `description`; Hearth
+            // shows it as the message when there is none (issue 28), Fuel's wizard never did.
+            const shownByHearth = rule === 'incompatible' && key === 'description';
+            const near = shownByHearth ? 'message' : closest(key, rule === 'requires' ? [...RULE_ENTRY_KEYS, ...PREDICATES] : RULE_ENTRY_KEYS);
             ctx.findings.push(
               finding(
                 'component/unknown-rule-key',
                 'warning',
-                `component '${name}': a '${rule}' entry has the key '${key}', which Fuel does not read (an entry has only name and message)`,
+                shownByHearth
+                  ? `component '${name}': an 'incompatible' entry has the key 'description', which Hearth shows as the entry's message but Fuel does not read (Fuel reads only name and message)`
+                  : `component '${name}': a '${rule}' entry has the key '${key}', which neither Fuel nor Hearth reads (an entry has only name and message)`,
                 keyPositionOf(entry, key),
-                near ? `did you mean '${near}'?` : `remove '${key}', or put the text in message`,
+                shownByHearth ? "rename it 'message', so Fuel shows it too" : near ? `did you mean '${near}'?` : `remove '${key}', or put the text in message`,
               ),
             );
           }
@@ -81,11 +86,13 @@ export function checkComponents(ctx: ValidationContext): void {
           ),
         );
       }
+      if (named === requires.length) checkRequiresAcrossTypes(ctx, component, requires, name);
       checkBinds(ctx, component, name);
       checkRuleTargets(ctx, component, name);
-      if (/^network:neutron:ml2:/.test(name)) {
+      // Every ML2 driver spelling the engine groups as one (`network:neutron:ml2:ovs`, the design's `network:ml2:dvs`).
+      if (groupOf(name) === 'network:ml2') {
         const required = requiredNames(component);
-        if (!required.some((r) => r === ML2_CORE || r === 'network:neutron:core:*' || r === 'network:neutron:*')) {
+        if (!required.some((r) => !patternProblem(r) && matchesPattern(parsePattern(r), ML2_CORE))) {
           ctx.findings.push(
             finding(
               'component/ml2-without-core',
@@ -99,6 +106,33 @@ export function checkComponents(ctx: ValidationContext): void {
       }
     }
   }
+}
+
+/**
+ * The design reads a plain `requires` list as OR over all its names ("Condition is next: A OR B
+ * OR C"); Nailgun, and Hearth with it, reads OR within a type and AND across types, which real
+ * plugins depend on (DVS requires the ML2 core and vCenter). Where the two readings differ — a
+ * list naming more than one type — say which one applies and how to write the other (issue 28).
+ */
+function checkRequiresAcrossTypes(ctx: ValidationContext, component: Record<string, unknown>, requires: Record<string, unknown>[], name: string): void {
+  const byType = new Map<string, string[]>();
+  for (const r of requires) {
+    if (typeof r.name !== 'string') continue;
+    const t = typeOf(r.name);
+    byType.set(t, [...(byType.get(t) ?? []), r.name]);
+  }
+  if (byType.size < 2) return;
+  const reading = [...byType.values()].map((names) => (names.length > 1 ? `(${names.join(' or ')})` : names[0])).join(' and ');
+  const all = requires.map((r) => r.name as string);
+  ctx.findings.push(
+    finding(
+      'component/requires-across-types',
+      'warning',
+      `component '${name}' requires names of ${byType.size} types (${[...byType.keys()].join(', ')}): Hearth reads this as Fuel did, one of each type — ${reading} — not as the design's "any of them" (${all.join(' or ')})`,
+      keyPositionOf(component, 'requires'),
+      `if one of each type is meant, nothing to change; for any one of them, write requires: [{any_of: {items: [${all.join(', ')}]}}]`,
+    ),
+  );
 }
 
 /**
