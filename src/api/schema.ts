@@ -264,6 +264,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/clusters/{id}/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The environment's real nodes as an Ansible inventory, grouped by role (deployed and pending), with how to reach each and its addresses, roles and volumes as host variables; simulated nodes are left out */
+        get: operations["getClustersByIdInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters/{id}/network_configuration": {
         parameters: {
             query?: never;
@@ -2791,6 +2808,79 @@ export interface operations {
             };
             /** @description the server cannot do this now (no SSH key, the database does not answer, or too slow) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getClustersByIdInventory: {
+        parameters: {
+            query?: {
+                format?: "json" | "yaml" | "ini";
+            };
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the inventory in the format asked for */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        _meta: {
+                            /** @description the environment, and its simulated nodes, left out of the inventory (Ansible ignores this key) */
+                            hearth: {
+                                environment: {
+                                    id: number;
+                                    name: string;
+                                };
+                                simulated_nodes: {
+                                    id: number;
+                                    name: string;
+                                }[];
+                            };
+                            /** @description each host's variables: ansible_host, ansible_port, ansible_user, ansible_ssh_private_key_file (the key this server logs in with, when it has one), and hearth_uid, hearth_name, hearth_fqdn, hearth_roles, hearth_pending_roles, hearth_status, hearth_environment, hearth_host_key, hearth_addresses, hearth_network_data, hearth_node_volumes (docs/inventory.md) */
+                            hostvars: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        all: {
+                            /** @description the groups: one a role, and ungrouped for nodes without roles */
+                            children: string[];
+                        };
+                    } & {
+                        [key: string]: {
+                            /** @description the group's hosts (node names) */
+                            hosts: string[];
+                        };
+                    };
+                    "application/yaml": string;
+                    "text/plain": string;
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
