@@ -89,3 +89,37 @@ test('exit 2 for bad usage: no such folder, unknown flag, --tasks without --rele
     rmSync(root, { recursive: true });
   }
 });
+
+/** A package 4.0.0 plugin named `name` with these network roles. */
+function withNetworkRoles(name: string, networkRoles: string): string {
+  const root = mkdtempSync(join(tmpdir(), 'hearth-cli-net-'));
+  const metadata = METADATA.replace('name: tiny', `name: ${name}`).replace("package_version: '2.0.0'", "package_version: '4.0.0'").replace("fuel_version: ['6.1']", "fuel_version: ['9.0']").replace('version: 2014.2-6.1', 'version: mitaka-9.0').replace('groups: []', 'groups: []\nis_hotpluggable: false');
+  writeFileSync(join(root, 'metadata.yaml'), metadata);
+  writeFileSync(join(root, 'environment_config.yaml'), 'attributes: {}\n');
+  writeFileSync(join(root, 'deployment_tasks.yaml'), '[]\n');
+  writeFileSync(join(root, 'network_roles.yaml'), networkRoles);
+  mkdirSync(join(root, 'deployment_scripts'));
+  mkdirSync(join(root, 'repositories', 'ubuntu'), { recursive: true });
+  return root;
+}
+
+test('--with: a network role another plugin to be enabled beside it defines differently is an error at file:line:col; alone it validates', () => {
+  const mine = withNetworkRoles('mine', '- id: shared/api\n  default_mapping: public\n  properties: {subnet: true, gateway: false, vip: []}\n');
+  const theirs = withNetworkRoles('theirs', '- id: shared/api\n  default_mapping: management\n  properties: {subnet: true, gateway: false, vip: []}\n');
+  try {
+    assert.equal(run(mine, '--json').status, 0, run(mine, '--json').stdout);
+    const r = run(mine, '--with', theirs, '--json');
+    assert.equal(r.status, 1, r.stderr);
+    const conflicts = JSON.parse(r.stdout).findings.filter((f: { code: string }) => f.code === 'network-role/conflict');
+    assert.deepEqual(conflicts.map((f: { file: string; line: number; column: number }) => `${f.file}:${f.line}:${f.column}`), ['network_roles.yaml:1:7']);
+    assert.match(conflicts[0].message, /maps it to 'public' where plugin theirs maps it to 'management'/);
+    const human = run(mine, '--with', theirs, '--no-color');
+    assert.match(human.stdout, /^network_roles\.yaml\n {2}1:7 +error +.*shared\/api/m);
+    const bad = run(mine, '--with', join(mine, 'nope'));
+    assert.equal(bad.status, 2);
+    assert.match(bad.stderr, /--with .*nope: not a plugin folder/);
+  } finally {
+    rmSync(mine, { recursive: true });
+    rmSync(theirs, { recursive: true });
+  }
+});

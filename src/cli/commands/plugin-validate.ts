@@ -13,8 +13,11 @@ interface ValidateFlags {
   release?: string;
   releaseVersion?: string;
   tasks?: string;
+  with: string[];
   color?: boolean;
 }
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 
 export function registerPluginValidate(program: Command): void {
   const plugin = group(program, 'plugin', 'Write, check and package plugins');
@@ -25,6 +28,7 @@ export function registerPluginValidate(program: Command): void {
     .option('--release <dir-or-file>', 'check against this release: a release plugin folder or a Fuel release fixture (openstack.yaml)')
     .option('--release-version <version>', 'with --release: which release of the plugin or fixture (e.g. newton-10.0)')
     .option('--tasks <dir>', 'with a fixture --release: the Fuel library folder its deployment tasks come from')
+    .option('--with <plugin-dir>', 'a plugin folder to be enabled beside this one: a network role both define differently is an error (repeatable)', collect, [])
     .option('--no-color', 'plain text output')
     .action(async (dir: string, flags: ValidateFlags) => {
       const { statSync } = await import('node:fs');
@@ -54,8 +58,19 @@ export function registerPluginValidate(program: Command): void {
         // Without --release-version, the release the plugin's metadata.yaml names is chosen from them.
         if (flags.releaseVersion === undefined) releases = source.releases;
       }
+      // The plugins to be enabled beside it: their network roles, for the composition's merge rule.
+      const otherPlugins: Array<{ name: string; networkRoles: Array<Record<string, unknown>> }> = [];
+      if (flags.with.length) {
+        const { loadPlugin } = await import('../../package/plugin/index.js');
+        for (const other of flags.with) {
+          const loaded = withoutOptimisingCompiler(() => loadPlugin(other));
+          if (!loaded.plugin) return usageError(`--with ${other}: not a plugin folder that can be read (hearth plugin validate ${other} says why)`);
+          const roles = loaded.plugin.files.network_roles;
+          otherPlugins.push({ name: loaded.plugin.name, networkRoles: Array.isArray(roles) ? roles.filter((r): r is Record<string, unknown> => r !== null && typeof r === 'object' && !Array.isArray(r)) : [] });
+        }
+      }
       const { validatePlugin } = await import('../../package/validate/index.js');
-      const result = withoutOptimisingCompiler(() => validatePlugin(dir, { ...(release ? { release } : {}), ...(releases ? { releases } : {}) }));
+      const result = withoutOptimisingCompiler(() => validatePlugin(dir, { ...(release ? { release } : {}), ...(releases ? { releases } : {}), ...(otherPlugins.length ? { otherPlugins } : {}) }));
       const report = await import('../../package/validate/report.js');
       if (flags.json) process.stdout.write(report.toJson(result));
       else process.stdout.write(report.formatReport(result, { root: dir, color: flags.color !== false && process.stdout.isTTY === true }));
