@@ -9,6 +9,7 @@ import { registerServe } from './serve.js';
 import { CLIENT_NAMES, registerClient } from './client.js';
 import { registerDb } from './db.js';
 import { registerToken } from './token.js';
+import { registerInventory } from './inventory.js';
 
 type Register = (program: Command, only?: string) => void;
 
@@ -26,6 +27,7 @@ export const AREAS: ReadonlyArray<readonly [readonly string[], Register]> = [
   [['template'], registerTemplate],
   [['serve'], registerServe],
   [CLIENT_NAMES, registerClient],
+  [['env'], registerInventory],
   [['db'], registerDb],
   [['token'], registerToken],
 ];
