@@ -42,25 +42,24 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
     }
   }
   const volumes = ctx.major >= 3 ? plugin.files.volumes : undefined;
+  const records = recordRoleFiles(ctx);
+  const releaseRoles = ctx.release ? Object.keys(ctx.release.roles_metadata ?? {}) : CORE_ROLES;
+  // A role a release record defines in its own node_roles file is a role of the plugin there
+  // (issue 28 item 18): the top-level volumes.yaml may map it, and its layout may be in the record's.
+  const recordRoles = records.flatMap((r) => Object.keys(r.roles ?? {}));
+  for (const r of records) {
+    if (!r.volumes) continue;
+    const roles = new Set([...Object.keys(r.roles ?? nodeRoles), ...releaseRoles]);
+    reportUnknownMapped(ctx, r.volumes.mapping, roles, r.volumes.file);
+  }
   if (!isMapping(volumes)) return;
   const volumesFile = plugin.filePaths.volumes ?? 'volumes.yaml';
   const mapping = isMapping(volumes.volumes_roles_mapping) ? volumes.volumes_roles_mapping : {};
-  const releaseRoles = ctx.release ? Object.keys(ctx.release.roles_metadata ?? {}) : CORE_ROLES;
-  const known = new Set([...Object.keys(nodeRoles), ...releaseRoles]);
-  for (const role of Object.keys(mapping)) {
-    if (known.has(role)) continue;
-    findings.push(
-      finding(
-        'volumes/unknown-role',
-        'warning',
-        `${volumesFile} maps volumes for '${role}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define${closestSuffix(role, known)}`,
-        keyPositionOf(mapping, role),
-        Object.keys(nodeRoles).length ? `did you mean one of: ${Object.keys(nodeRoles).join(', ')}?` : 'fix the role name',
-      ),
-    );
-  }
+  const known = new Set([...Object.keys(nodeRoles), ...recordRoles, ...releaseRoles]);
+  reportUnknownMapped(ctx, mapping, known, volumesFile, Object.keys(nodeRoles));
+  const mappedElsewhere = new Set(records.flatMap((r) => Object.keys(r.volumes?.mapping ?? {})));
   for (const role of Object.keys(nodeRoles)) {
-    if (role in mapping) continue;
+    if (role in mapping || mappedElsewhere.has(role)) continue;
     findings.push(
       finding('volumes/role-without-mapping', 'warning', `role '${role}' has no entry in ${volumesFile}'s volumes_roles_mapping, so a node with only this role gets the release's 'other' layout (Fuel 9.0)`, keyPositionOf(nodeRoles, role), `add '${role}: [{id: os, allocate_size: min}]' (and its own volumes) to volumes_roles_mapping`),
     );
@@ -79,6 +78,45 @@ export function checkRolesAndVolumes(ctx: ValidationContext): void {
   }
   for (const volume of pluginVolumes) checkGenerators(ctx, volume, `volume '${String(volume.id)}'`);
   checkVolumeSizes(ctx, pluginVolumes, mapping, volumesFile);
+}
+
+interface RecordRoleFiles {
+  /** The record's own node_roles (undefined: it reads the top-level file). */
+  roles?: Record<string, unknown>;
+  volumes?: { mapping: Record<string, unknown>; file: string };
+}
+
+/** Package 5.0.0 release records with their own node_roles or volumes file (`*_path`, `conf_path`). */
+function recordRoleFiles(ctx: ValidationContext): RecordRoleFiles[] {
+  if (ctx.major < 5) return [];
+  const out: RecordRoleFiles[] = [];
+  for (const record of ctx.plugin.releases) {
+    if (record.isRelease) continue;
+    const roles = record.resolved.node_roles;
+    const volumes = record.resolved.volumes;
+    const entry: RecordRoleFiles = {};
+    if (isMapping(roles)) entry.roles = roles;
+    if (isMapping(volumes) && isMapping(volumes.volumes_roles_mapping)) {
+      entry.volumes = { mapping: volumes.volumes_roles_mapping, file: positionOf(volumes)?.file ?? `releases[${record.index}].volumes` };
+    }
+    if (entry.roles || entry.volumes) out.push(entry);
+  }
+  return out;
+}
+
+function reportUnknownMapped(ctx: ValidationContext, mapping: Record<string, unknown>, known: Set<string>, volumesFile: string, pluginRoles: string[] = []): void {
+  for (const role of Object.keys(mapping)) {
+    if (known.has(role)) continue;
+    ctx.findings.push(
+      finding(
+        'volumes/unknown-role',
+        'warning',
+        `${volumesFile} maps volumes for '${role}', a role that neither the plugin nor ${ctx.release ? `release ${ctx.release.name}` : "Fuel's core roles"} define${closestSuffix(role, known)}`,
+        keyPositionOf(mapping, role),
+        pluginRoles.length ? `did you mean one of: ${pluginRoles.join(', ')}?` : 'fix the role name',
+      ),
+    );
+  }
 }
 
 function checkGenerators(ctx: ValidationContext, node: unknown, label: string, depth = 0): void {
