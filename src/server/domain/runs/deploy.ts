@@ -243,7 +243,7 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   const errors = [...errorsOf(checks), ...errorsOf(covered ? findings.filter((f) => f.code !== 'task/conflict-on-node') : findings)];
   if (errors.length) throw refused('deploy/checks-failed', 'the pre-deployment checks failed', errors);
   if (graph.cycle || !graph.order) throw refused('deploy/cycle', 'the deployment graph has a cycle', graph.findings, 400);
-  return { cluster, graph, order: graph.order, nodes, composition, offline };
+  return { cluster, graph, order: graph.order, nodes, composition, offline, disks };
 }
 
 /**

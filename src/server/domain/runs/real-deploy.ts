@@ -18,6 +18,7 @@ import * as real from '../../../store/real-nodes.js';
 import * as runs from '../../../store/task-runs.js';
 import { HttpError, storageFailure } from '../../errors.js';
 import { buildDeployableGraph, checkDeployable, clusterGraph } from './deploy.js';
+import { nodeVolumesOf } from '../disks.js';
 import { clusterOr404 } from '../environment.js';
 import { toleranceBreaches } from '../../../deploy/tolerance.js';
 import { runReports } from './run-reports.js';
@@ -77,7 +78,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
   const choice = { real: true, ...(options.skipOffline ? { skipOffline: true } : {}), ...(options.only ? { only: options.only } : {}) };
   const built = await buildDeployableGraph(db, clusterId, type, choice);
   const prepared: Prepared = await db.transaction(async (tx) => {
-    const { cluster, graph, order, nodes, composition, offline } = await checkDeployable(tx, presence, clusterId, type, { ...choice, ...(built ? { built } : {}) });
+    const { cluster, graph, order, nodes, composition, offline, disks } = await checkDeployable(tx, presence, clusterId, type, { ...choice, ...(built ? { built } : {}) });
     const sources = await sourcesOf(tx, cluster, options.files);
     const missing = refuseMissingFiles(graph, sources);
     if (missing) throw missing;
@@ -116,7 +117,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
     }
     const settings = settingsOf(cluster.attributes);
-    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes)).plan), statusBefore: cluster.status };
+    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const shutdown = new AbortController();

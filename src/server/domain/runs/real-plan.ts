@@ -144,6 +144,8 @@ export function deploymentData(
   sources: ReadonlyMap<string, SourceFolder>,
   publicUrl?: string,
   networks?: DeploymentNetworks,
+  /** Each node's `node_volumes` (its disk layout), by graph node id: what the provisioning graph's tasks lay out. */
+  nodeVolumes?: ReadonlyMap<string, unknown[]>,
 ): Map<string, Record<string, unknown>> {
   const nodes = graph.nodes.filter((n) => n.id !== MASTER_NODE && n.id !== SYNC_NODE);
   const labelled = nodes.map((n) => ({ input: { id: n.id, roles: n.roles }, labels: n.labels }));
@@ -163,7 +165,7 @@ export function deploymentData(
   const out = new Map<string, Record<string, unknown>>();
   nodes.forEach((n, i) => {
     const a = access.get(Number(n.id));
-    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles }, i, net), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, nodes: everyNode, plugins } });
+    out.set(n.id, { ...common, ...nodeDeploymentInfo(n, { id: n.id, roles: n.roles, ...(nodeVolumes?.has(n.id) ? { node_volumes: nodeVolumes.get(n.id)! } : {}) }, i, net), ...(a ? { fqdn: a.name, name: a.name, ip: a.address } : {}), hearth: { environment: { id: cluster.id, name: cluster.name }, node: { id: Number(n.id), name: a?.name ?? n.id, address: a?.address ?? null }, nodes: everyNode, plugins } });
   });
   return out;
 }
