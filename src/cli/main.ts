@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
 import { EXIT_USAGE } from './exit.js';
+import { OutputError } from './output.js';
 import { guardTerminalOutput } from './terminal.js';
 import { hearthVersion } from '../package/root.js';
 
@@ -35,6 +36,10 @@ program.parseAsync(process.argv).catch((err: unknown) => {
   if (err instanceof CommanderError) {
     // --help and --version end here with code 0; every other commander error is bad usage.
     process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
+  } else if (err instanceof OutputError) {
+    // A bad -f or -c of an offline command (the client's are said by its run()).
+    process.stderr.write(`hearth: ${err.message}\n`);
+    process.exitCode = EXIT_USAGE;
   } else {
     process.stderr.write(`hearth: ${(err as Error)?.stack ?? String(err)}\n`);
     process.exitCode = 70;

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print, table } from './table.js';
+import { listOutput, showOutput, chosenFormat, type Column, type OutputOptions } from '../output.js';
+import type { AnswerOf } from '../../api/client.js';
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 
@@ -17,22 +19,35 @@ async function clusterId(c: Client, ref: string): Promise<number> {
 
 const splitList = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
-export const releaseList = (o: ServerOptions) =>
+/** One record of a list the API answers. */
+type Item<P extends '/releases' | '/plugins' | '/clusters' | '/nodes'> = AnswerOf<P, 'get'>[number];
+
+const RELEASE_COLUMNS: Array<Column<Item<'/releases'>>> = [
+  { header: 'id', value: (r) => r.id },
+  { header: 'name', value: (r) => r.name },
+  { header: 'version', value: (r) => r.version },
+  { header: 'os', value: (r) => r.operating_system },
+  { header: 'plugin', value: (r) => r.plugin_id },
+];
+
+export const releaseList = (o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
-    const list = await c.call('get', '/releases');
-    print(o.json, list, () => table(['id', 'name', 'version', 'os', 'plugin'], list.map((r) => [r.id, r.name, r.version, r.operating_system, r.plugin_id])));
+    const out = listOutput(o, RELEASE_COLUMNS);
+    process.stdout.write(await out.render(await c.call('get', '/releases')));
   });
 
-export const releaseShow = (id: string, o: ServerOptions) =>
+export const releaseShow = (id: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
+    chosenFormat(o); // a bad -f is refused before the server is asked
     const release = await c.call('get', '/releases/{id}', { params: { id } });
     const roles = await c.call('get', '/releases/{id}/roles', { params: { id } });
     const components = await c.call('get', '/releases/{id}/components', { params: { id } });
-    print(o.json, { ...release, roles, components }, () =>
+    process.stdout.write(await showOutput(o, { ...release, roles, components }, () =>
       `${release.name} ${release.version} (${release.id}) on ${release.operating_system}\n${release.description ?? ''}\n\nroles:\n` +
       table(['role', 'label', 'source'], roles.map((r) => [r.name, r.label, r.source])) +
       '\ncomponents:\n' +
       table(['component', 'label', 'plugin'], components.map((x) => [x.name, x.label, x.plugin ? `${x.plugin.name}@${x.plugin.version}` : null])),
+      ),
     );
   });
 
@@ -60,22 +75,32 @@ export const pluginInstall = (source: string, o: ServerOptions & { folder?: bool
     print(o.json, res, () => `installed ${res.plugin.id}\n` + res.findings.filter((f) => f.severity === 'warning').map((f) => `  warning ${f.code}: ${f.message}\n`).join(''));
   });
 
-export const pluginList = (o: ServerOptions) =>
+const PLUGIN_COLUMNS: Array<Column<Item<'/plugins'>>> = [
+  { header: 'id', value: (p) => p.id },
+  { header: 'title', value: (p) => p.title },
+  { header: 'package', value: (p) => p.package_version },
+  { header: 'release plugin', value: (p) => (p.is_release ? 'yes' : 'no') },
+  { header: 'source', value: (p) => p.source },
+];
+
+export const pluginList = (o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
-    const list = await c.call('get', '/plugins');
-    print(o.json, list, () => table(['id', 'title', 'package', 'release plugin', 'source'], list.map((p) => [p.id, p.title, p.package_version, p.is_release ? 'yes' : 'no', p.source])));
+    const out = listOutput(o, PLUGIN_COLUMNS);
+    process.stdout.write(await out.render(await c.call('get', '/plugins')));
   });
 
-export const pluginShow = (id: string, o: ServerOptions) =>
+export const pluginShow = (id: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
+    chosenFormat(o);
     const p = await c.call('get', '/plugins/{id}', { params: { id } });
-    print(o.json, p, () =>
+    process.stdout.write(await showOutput(o, p, () =>
       `${p.title} (${p.id}), package ${p.package_version}, from ${p.source}${p.path ? ` ${p.path}` : ''}\n` +
       `releases: ${p.releases.map((r) => `${String(r.os)}/${String(r.version)}`).join(', ') || (p.defines_releases.join(', ') || '-')}\n\nroles:\n` +
       table(['role', 'label'], p.roles.map((r) => [r.name, r.label])) +
       '\ncomponents:\n' +
       table(['component', 'label'], p.components.map((x) => [x.name, x.label])) +
       `\ntasks: ${Object.entries(p.tasks).map(([type, list]) => `${type} ${list.length}`).join(', ') || 'none'}\n`,
+      ),
     );
   });
 
@@ -99,20 +124,30 @@ export const envCreate = (name: string, o: ServerOptions & { release?: string; c
     print(o.json, res, () => `created environment ${res.name} (id ${res.id})${Object.keys(res.plugins).length ? `, plugins enabled: ${Object.values(res.plugins).join(', ')}` : ''}\n`);
   });
 
-export const envList = (o: ServerOptions) =>
+const ENV_COLUMNS: Array<Column<Item<'/clusters'>>> = [
+  { header: 'id', value: (x) => x.id },
+  { header: 'name', value: (x) => x.name },
+  { header: 'release', value: (x) => x.release_id },
+  { header: 'status', value: (x) => x.status },
+  { header: 'plugins', value: (x) => Object.values(x.plugins) },
+];
+
+export const envList = (o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
-    const list = await c.call('get', '/clusters');
-    print(o.json, list, () => table(['id', 'name', 'release', 'status', 'plugins'], list.map((x) => [x.id, x.name, x.release_id, x.status, Object.values(x.plugins)])));
+    const out = listOutput(o, ENV_COLUMNS);
+    process.stdout.write(await out.render(await c.call('get', '/clusters')));
   });
 
-export const envShow = (ref: string, o: ServerOptions) =>
+export const envShow = (ref: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
+    chosenFormat(o);
     const id = await clusterId(c, ref);
     const env = await c.call('get', '/clusters/{id}', { params: { id } });
     const nodes = await c.call('get', '/clusters/{id}/nodes', { params: { id } });
-    print(o.json, { ...env, nodes }, () =>
+    process.stdout.write(await showOutput(o, { ...env, nodes }, () =>
       `${env.name} (id ${env.id}), release ${env.release_id}, ${env.status}\ncomponents: ${env.components.join(', ')}\nplugins: ${Object.values(env.plugins).join(', ') || '-'}\n\n` +
       table(['node', 'name', 'roles', 'pending roles'], nodes.map((n) => [n.id, n.name, n.roles, n.pending_roles])),
+      ),
     );
   });
 
@@ -213,11 +248,20 @@ export const nodeAdd = (o: ServerOptions & { count?: string; name: string[] }) =
     print(o.json, res, () => `added ${res.ids.length} node(s): ${res.ids.length > 10 ? `${res.ids[0]}..${res.ids[res.ids.length - 1]}` : res.ids.join(', ')}\n`);
   });
 
-export const nodeList = (o: ServerOptions & { env?: string; unassigned?: boolean }) =>
+const NODE_COLUMNS: Array<Column<Item<'/nodes'>>> = [
+  { header: 'id', value: (n) => n.id },
+  { header: 'name', value: (n) => n.name },
+  { header: 'env', value: (n) => n.cluster_id },
+  { header: 'roles', value: (n) => n.roles },
+  { header: 'pending roles', value: (n) => n.pending_roles },
+  { header: 'status', value: (n) => n.status },
+];
+
+export const nodeList = (o: ServerOptions & OutputOptions & { env?: string; unassigned?: boolean }) =>
   run(o, async (c) => {
+    const out = listOutput(o, NODE_COLUMNS);
     const query = o.env ? { cluster_id: await clusterId(c, o.env) } : o.unassigned ? { unassigned: true } : {};
-    const list = await c.call('get', '/nodes', { query });
-    print(o.json, list, () => table(['id', 'name', 'env', 'roles', 'pending roles', 'status'], list.map((n) => [n.id, n.name, n.cluster_id, n.roles, n.pending_roles, n.status])));
+    process.stdout.write(await out.render(await c.call('get', '/nodes', { query })));
   });
 
 /** Node ids from ids or names (node names are unique; one lookup for all the names of a command). */

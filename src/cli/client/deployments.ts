@@ -7,6 +7,7 @@
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print, table } from './table.js';
+import { chosenFormat, listOutput, showOutput, type Column, type OutputOptions } from '../output.js';
 import { duration, outcomeOf, progressText, stamp, type TaskLike } from './progress.js';
 import { awaitEnd, follow, printOutcome } from './follow.js';
 import type { Schemas } from '../../api/client.js';
@@ -44,25 +45,36 @@ function nodeRef(names: Map<string, string>, ref: string): string {
 
 const took = (t: { started_at: string | null; finished_at: string | null }) => (t.started_at && t.finished_at ? duration(Date.parse(t.finished_at) - Date.parse(t.started_at), true) : null);
 
-export const deploymentList = (o: ServerOptions & { env?: string }) =>
+/** A deployment with its environment's name, as the list shows it. */
+type Listed = Deployment & { env_name?: string };
+
+const DEPLOYMENT_COLUMNS: Array<Column<Listed>> = [
+  { header: 'id', value: (d) => d.id },
+  { header: 'env', value: (d) => d.env_name ?? d.cluster_id },
+  { header: 'graph', value: (d) => d.graph_type },
+  { header: 'mode', value: (d) => d.mode },
+  { header: 'status', value: (d) => d.status },
+  { header: 'progress', value: (d) => progressText(d) },
+  { header: 'started', value: (d) => stamp(d.started_at) },
+  { header: 'took', value: (d) => (d.finished_at ? duration(Date.parse(d.finished_at) - Date.parse(d.started_at)) : null) },
+];
+
+export const deploymentList = (o: ServerOptions & OutputOptions & { env?: string }) =>
   run(o, async (c) => {
+    const out = listOutput(o, DEPLOYMENT_COLUMNS);
     const query = o.env ? { cluster_id: await clusterId(c, o.env) } : {};
     const list = await c.call('get', '/deployments', { query });
-    if (o.json) return print(true, list, () => '');
-    const envs = new Map((await c.call('get', '/clusters')).map((e) => [e.id, e.name]));
-    process.stdout.write(
-      table(
-        ['id', 'env', 'graph', 'mode', 'status', 'progress', 'started', 'took'],
-        list.map((d) => [d.id, envs.get(d.cluster_id) ?? d.cluster_id, d.graph_type, d.mode, d.status, progressText(d), stamp(d.started_at), d.finished_at ? duration(Date.parse(d.finished_at) - Date.parse(d.started_at)) : null]),
-      ),
-    );
+    // JSON and YAML of the whole list are the API's objects: no environment names to look up.
+    const envs = out.format === 'json' || out.format === 'yaml' ? new Map<number, string>() : new Map((await c.call('get', '/clusters')).map((e) => [e.id, e.name]));
+    process.stdout.write(await out.render(list.map((d) => ({ ...d, env_name: envs.get(d.cluster_id) })), list));
   });
 
-export const deploymentShow = (ref: string, o: ServerOptions) =>
+export const deploymentShow = (ref: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
+    const format = chosenFormat(o);
     const id = deploymentId(ref);
     const d = await c.call('get', '/deployments/{id}', { params: { id } });
-    if (o.json) return print(true, d, () => '');
+    if (format !== 'table' || o.column?.length) return void process.stdout.write(await showOutput(o, d, () => ''));
     const [tasks, names, env] = await Promise.all([
       c.call('get', '/deployments/{id}/tasks', { params: { id } }) as Promise<TaskRun[]>,
       nodesOf(c, d.cluster_id).catch(() => new Map<string, string>()),

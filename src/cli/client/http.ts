@@ -5,6 +5,7 @@
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ApiPathError, apiUrl, typedCaller, type AnswerOf } from '../../api/client.js';
 import { escapeControls } from '../../core/text/controls.js';
+import { OutputError } from '../output.js';
 
 export interface ServerOptions {
   server?: string;
@@ -150,7 +151,7 @@ export async function run(options: ServerOptions, work: (c: Client) => Promise<v
     await work(client(options));
   } catch (caught) {
     // A value that cannot be a path segment ("." or ".."): refused before anything is sent.
-    const err = caught instanceof ApiPathError ? new ClientError(caught.message, EXIT_FINDINGS) : caught;
+    const err = caught instanceof ApiPathError ? new ClientError(caught.message, EXIT_FINDINGS) : caught instanceof OutputError ? new ClientError(caught.message, EXIT_USAGE) : caught;
     if (!(err instanceof ClientError)) throw err;
     if (options.json && err.body) process.stdout.write(`${JSON.stringify(err.body, null, 2)}\n`);
     // The server's words may quote a plugin's (a title, a file's text): each control character escaped.

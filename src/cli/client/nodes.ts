@@ -3,6 +3,7 @@ import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import type { Schemas } from '../../api/client.js';
 import { print, table } from './table.js';
+import { chosenFormat, showOutput, type OutputOptions } from '../output.js';
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 
@@ -48,11 +49,12 @@ export const nodeAddReal = (address: string, o: ServerOptions & { name: string[]
     print(o.json, res, () => `added node ${node.id} (${node.name}) at ${node.address}, host key ${node.host_key_fingerprint}\n\n${describeNode(node)}`);
   });
 
-export const nodeShow = (id: string, o: ServerOptions) =>
+export const nodeShow = (id: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
+    chosenFormat(o);
     if (!/^\d+$/.test(id)) throw usage('node show needs a node id (hearth node list shows them)');
     const n = await c.call('get', '/nodes/{id}', { params: { id: Number(id) } });
-    print(o.json, n, () => describeNode(n));
+    process.stdout.write(await showOutput(o, n, () => describeNode(n)));
   });
 
 export const nodeRefresh = (id: string, o: ServerOptions & { acceptHostKey?: string }) =>

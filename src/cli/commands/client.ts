@@ -5,6 +5,7 @@
  */
 import type { Command } from 'commander';
 import { group } from '../group.js';
+import { outputOptions } from '../output.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -35,7 +36,7 @@ export function registerClient(program: Command, only?: string): void {
 
 function registerReleases(program: Command): void {
   const release = group(program, 'release', 'Releases: read, compose with plugins, list and manage');
-  remote(release.command('list').description('List the releases on the server')).action(async (o) => (await load()).releaseList(o));
+  outputOptions(remote(release.command('list').description('List the releases on the server')), 'list').action(async (o) => (await load()).releaseList(o));
   remote(release.command('delete').argument('<id>').description('Delete a release (refused while environments use it)')).action(async (id, o) => (await load()).releaseDelete(id, o));
 }
 
@@ -44,8 +45,8 @@ function registerPlugins(program: Command): void {
   remote(plugin.command('install').argument('<package-or-folder>').description('Install a plugin package on the server (or, with --folder, register a folder on the server\'s disk)').option('--folder', 'register a plugin folder on the server\'s disk (development)')).action(
     async (source, o) => (await load()).pluginInstall(source, o),
   );
-  remote(plugin.command('list').description('List the plugins installed on the server')).action(async (o) => (await load()).pluginList(o));
-  remote(plugin.command('show').argument('<id>', 'name@version').description('Show an installed plugin: releases, roles, components, tasks')).action(async (id, o) => (await load()).pluginShow(id, o));
+  outputOptions(remote(plugin.command('list').description('List the plugins installed on the server')), 'list').action(async (o) => (await load()).pluginList(o));
+  outputOptions(remote(plugin.command('show').argument('<id>', 'name@version').description('Show an installed plugin: releases, roles, components, tasks')), 'show').action(async (id, o) => (await load()).pluginShow(id, o));
   remote(plugin.command('uninstall').argument('<id>', 'name@version').description('Uninstall a plugin version (refused while enabled)')).action(async (id, o) => (await load()).pluginUninstall(id, o));
   remote(plugin.command('sync').argument('<id>', 'name@version').description('Re-read a registered plugin folder')).action(async (id, o) => (await load()).pluginSync(id, o));
 }
@@ -55,8 +56,8 @@ function registerEnvironments(program: Command): void {
   remote(env.command('create').argument('<name>').description('Create an environment').option('--release <id>', 'the release').option('--components <list>', 'comma-separated components, e.g. hypervisor:qemu,network:neutron:core:ml2 (default: the release\'s default components)')).action(
     async (name, o) => (await load()).envCreate(name, o),
   );
-  remote(env.command('list').description('List environments')).action(async (o) => (await load()).envList(o));
-  remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')).action(async (ref, o) => (await load()).envShow(ref, o));
+  outputOptions(remote(env.command('list').description('List environments')), 'list').action(async (o) => (await load()).envList(o));
+  outputOptions(remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')), 'show').action(async (ref, o) => (await load()).envShow(ref, o));
   remote(
     env
       .command('verify-networks')
@@ -145,7 +146,7 @@ function registerNodes(program: Command): void {
       .option('--ssh-port <port>', 'SSH port of a real node (default 22)')
       .option('--env <env>', 'put the real node in this environment (id or name)'),
   ).action(async (address, o) => (address === undefined ? (await load()).nodeAdd(o) : (await loadNodes()).nodeAddReal(address, o)));
-  remote(node.command('show').argument('<id>').description('Show a node: how it is reached, its facts (disks, interfaces), its last SSH error')).action(async (id, o) => (await loadNodes()).nodeShow(id, o));
+  outputOptions(remote(node.command('show').argument('<id>').description('Show a node: how it is reached, its facts (disks, interfaces), its last SSH error')), 'show').action(async (id, o) => (await loadNodes()).nodeShow(id, o));
   remote(node.command('refresh').argument('<id>').description('Connect to a real node and gather its facts again').option('--accept-host-key <fingerprint>', 'accept the changed host key with this fingerprint (after a reinstall)')).action(
     async (id, o) => (await loadNodes()).nodeRefresh(id, o),
   );
@@ -164,7 +165,7 @@ function registerNodes(program: Command): void {
       .description("A node's interfaces and the networks on each; --assign moves a network to an interface (the admin network stays on the one Hearth reaches the node on)")
       .option('--assign <NETWORK=INTERFACE>', 'e.g. management=eth1; repeatable, saved together', collect, []),
   ).action(async (ref, o) => (await import('../client/networks.js')).nodeInterfaces(ref, o));
-  remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')).action(async (o) => (await load()).nodeList(o));
+  outputOptions(remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')), 'list').action(async (o) => (await load()).nodeList(o));
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <node=roles>', 'a node id or name and its roles, e.g. 3=controller or ctl-1=controller,cinder (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
   );
@@ -182,10 +183,10 @@ function registerNodes(program: Command): void {
 
 function registerDeployments(program: Command): void {
   const deployment = group(program, 'deployment', 'Deployments (runs of a graph): list, show, output, follow');
-  remote(deployment.command('list').description('List deployments, newest first: environment, graph, real or dry run, status, progress').option('--env <env>', "only this environment's (id or name)")).action(
+  outputOptions(remote(deployment.command('list').description('List deployments, newest first: environment, graph, real or dry run, status, progress').option('--env <env>', "only this environment's (id or name)")), 'list').action(
     async (o) => (await loadDeployments()).deploymentList(o),
   );
-  remote(deployment.command('show').argument('<id>', 'deployment id').description('Show a deployment: status, progress, and each task with its outcome, exit status, times and message')).action(
+  outputOptions(remote(deployment.command('show').argument('<id>', 'deployment id').description('Show a deployment: status, progress, and each task with its outcome, exit status, times and message')), 'show').action(
     async (id, o) => (await loadDeployments()).deploymentShow(id, o),
   );
   remote(

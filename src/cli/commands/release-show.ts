@@ -4,10 +4,12 @@ import { hasErrors, sortFindings, type Finding } from '../../core/findings.js';
 import type { Composition } from '../../core/release/compose.js';
 import { isMapping } from '../../core/release/merge.js';
 import { composeFromDisk, sharedTasks, type ShowReleaseOptions } from '../../package/release/compose.js';
+import { chosenFormat, showOutput, type OutputOptions } from '../output.js';
 
 export type { ShowReleaseOptions };
 
-export async function showRelease(options: ShowReleaseOptions): Promise<void> {
+export async function showRelease(options: ShowReleaseOptions & OutputOptions): Promise<void> {
+  const format = chosenFormat(options);
   if (!options.release) {
     usageError('release show needs --release <dir-or-file> (or --server, when the server client is installed)');
     return;
@@ -15,7 +17,7 @@ export async function showRelease(options: ShowReleaseOptions): Promise<void> {
   const { composition, findings } = composeFromDisk(options);
   const sorted = sortFindings(findings);
   const failed = !composition || hasErrors(findings);
-  if (options.json) {
+  if (format !== 'table' || options.column?.length) {
     const c = composition?.composed;
     const editable = c && isMapping(c.attributes_metadata.editable) ? c.attributes_metadata.editable : {};
     const out = {
@@ -29,7 +31,7 @@ export async function showRelease(options: ShowReleaseOptions): Promise<void> {
       plugins: composition?.plugins ?? [],
       findings: sorted,
     };
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    process.stdout.write(await showOutput(options, out, () => ''));
   } else {
     process.stdout.write(human(composition, sorted));
   }
