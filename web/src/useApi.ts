@@ -6,8 +6,8 @@ import { call } from './api.js';
  * Load a resource, typed by the OpenAPI document: `useApi('/clusters/{id}', { params: { id } })`;
  * `null` loads nothing (yet). `reload` fetches it again after a change.
  */
-export function useApi<P extends PathsFor<'get'>>(path: P | null, ...request: RequestArgs<P, 'get'>): { data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean; reload: () => void } {
-  const [state, setState] = useState<{ data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean }>({ loading: path !== null });
+export function useApi<P extends PathsFor<'get'>>(path: P | null, ...request: RequestArgs<P, 'get'>): { data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean; current: boolean; reload: () => void } {
+  const [state, setState] = useState<{ data?: AnswerOf<P, 'get'>; error?: unknown; loading: boolean; url?: string | null }>({ loading: path !== null });
   const [tick, setTick] = useState(0);
   // The request's URL is what identifies it: a new one is loaded afresh.
   const parts = request[0] as { params?: Record<string, unknown>; query?: Record<string, unknown> } | undefined;
@@ -17,8 +17,8 @@ export function useApi<P extends PathsFor<'get'>>(path: P | null, ...request: Re
     let live = true;
     setState((s) => ({ ...s, loading: true }));
     call('get', path, ...request).then(
-      (data) => live && setState({ data, loading: false }),
-      (error) => live && setState({ error, loading: false }),
+      (data) => live && setState({ data, loading: false, url }),
+      (error) => live && setState({ error, loading: false, url }),
     );
     return () => {
       live = false;
@@ -26,5 +26,7 @@ export function useApi<P extends PathsFor<'get'>>(path: P | null, ...request: Re
     // The URL stands for path and request: a new one is loaded afresh.
   }, [url, tick]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
-  return { ...state, reload };
+  // `current`: the data answers this URL, not the one before it (kept meanwhile, so pages do not flicker).
+  const { url: loadedFor, ...rest } = state;
+  return { ...rest, current: !rest.loading && loadedFor === url, reload };
 }

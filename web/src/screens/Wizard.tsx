@@ -3,7 +3,7 @@ import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import { go } from '../route.js';
 import type { ComponentState, WizardState } from '../types.js';
-import { GROUPS, groupOf, type Pane } from '../components/groups.js';
+import { GROUPS, byWeight, groupOf, type Pane } from '../components/groups.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
 import { NameField, nameProblem } from '../components/NameField.js';
@@ -34,10 +34,11 @@ export function Wizard() {
     if (!releaseId && releases.data?.length) setReleaseId(String(releases.data[0].id));
   }, [releases.data, releaseId]);
 
-  // A new release starts from its default components (those the release marks `default: true`).
+  // A new release starts from its default components (those the release marks `default: true`),
+  // read from its own catalog: the previous release's is still at hand while the new one loads.
   useEffect(() => {
-    if (selection === null && catalog.data) setSelection(catalog.data.filter((c) => c.default).map((c) => c.name));
-  }, [catalog.data, selection]);
+    if (selection === null && catalog.current && catalog.data) setSelection(catalog.data.filter((c) => c.default).map((c) => c.name));
+  }, [catalog.data, catalog.current, selection]);
 
   // Ask the engine for the state of every component after each click: it alone decides what is enabled.
   useEffect(() => {
@@ -55,14 +56,20 @@ export function Wizard() {
     };
   }, [releaseId, selection, meta]);
 
+  // Each group's choices ordered by weight, as the design asks (the catalog carries it).
   const byGroup = useMemo(() => {
     const map = new Map<string, ComponentState[]>();
     for (const c of state?.components ?? []) {
       const g = groupOf(c);
       map.set(g, [...(map.get(g) ?? []), c]);
     }
+    const weightOf = (name: string) => {
+      const w = (meta.get(name) as { weight?: unknown } | undefined)?.weight;
+      return typeof w === 'number' ? w : undefined;
+    };
+    for (const [g, items] of map) map.set(g, byWeight(items, weightOf));
     return map;
-  }, [state]);
+  }, [state, meta]);
 
   if (releases.loading) return <p aria-busy="true">Loading…</p>;
   if ((releases.data ?? []).length === 0) {
@@ -151,7 +158,7 @@ export function Wizard() {
           const items = byGroup.get(g.id) ?? [];
           if (items.length === 0) return null;
           return (
-            <fieldset key={g.id} className={`group ${g.id === 'ml2' ? 'nested' : ''}`}>
+            <fieldset key={g.id} className={`group ${g.nested ? 'nested' : ''}`} data-group={g.id}>
               <legend>{g.title}</legend>
               {items.map((c) => (
                 // The engine alone says what is enabled: a driver disabled only because ML2 is not chosen yet must not disable ML2.
