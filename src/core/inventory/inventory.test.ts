@@ -64,5 +64,5 @@ test('INI: plain values bare, numbers and lists as Python literals, strings that
 test('known_hosts lines say the port when it is not 22, and the inventory checks keys against that file only', () => {
   const inv = inventoryOf({ environment, nodes: [node(1, 'a', [], [], { hostKey: 'ssh-ed25519 AAAA1' }), node(2, 'b', [], [], { hostKey: 'ssh-ed25519 AAAA2', sshPort: 2222 })] });
   assert.equal(knownHostsOf(inv), '10.0.0.1 ssh-ed25519 AAAA1\n[10.0.0.2]:2222 ssh-ed25519 AAAA2\n');
-  assert.equal(withKnownHosts(inv, '/tmp/k h')._meta.hostvars.a.ansible_ssh_common_args, '-o UserKnownHostsFile="/tmp/k h" -o StrictHostKeyChecking=yes');
+  assert.equal(withKnownHosts(inv, '/tmp/k h')._meta.hostvars.a.ansible_ssh_common_args, '-o UserKnownHostsFile="/tmp/k h" -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes');
 });

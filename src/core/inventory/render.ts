@@ -86,7 +86,7 @@ export function knownHostsOf(inv: DynamicInventory): string {
 export function withKnownHosts(inv: DynamicInventory, file: string): DynamicInventory {
   // OpenSSH splits its options' values at spaces: a path with one is quoted.
   const path = /\s/.test(file) ? `"${file}"` : file;
-  return mapHostVars(inv, (vars) => ({ ...vars, ansible_ssh_common_args: `-o UserKnownHostsFile=${path} -o StrictHostKeyChecking=yes` }));
+  return mapHostVars(inv, (vars) => ({ ...vars, ansible_ssh_common_args: `-o UserKnownHostsFile=${path} -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes` }));
 }
 
 function mapHostVars(inv: DynamicInventory, change: (vars: HostVars) => HostVars): DynamicInventory {
