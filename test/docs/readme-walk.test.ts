@@ -7,9 +7,14 @@
  * the server is given), and are skipped with a note without HEARTH_TEST_HOSTS. A failing command
  * fails the test naming its file and line. Every ```sh block of the README's walk must carry a
  * marker, so a block added there without one cannot go untested.
+ *
+ * The docs' other command lines are mostly synopses (`[--grace 30]`, `<id>`, `a|b`) or need what
+ * a test cannot give (Docker, systemd, a fuel-library checkout by a relative name, a deployment 42):
+ * those are not run, but each `hearth …` line in their code blocks, and each `hearth …` in the
+ * README's tables, must name a command that exists and only flags its --help lists.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -157,4 +162,66 @@ describe('the README\'s walk, run as written', () => {
     assert.ok(runs.some((r) => r.dry_run && r.status === 'succeeded'), `a dry run succeeded: ${JSON.stringify(runs)}`);
     if (hostAddress) assert.ok(runs.some((r) => !r.dry_run && r.status === 'succeeded'), `a real deployment succeeded: ${JSON.stringify(runs)}`);
   });
+});
+
+/** `hearth …` command lines of the docs' code blocks and the README's inline code, with where they are. */
+function commandLines(): Array<{ where: string; words: string[] }> {
+  const found: Array<{ where: string; words: string[] }> = [];
+  const add = (where: string, text: string) => {
+    // One command: up to a comment, a pipe, a second command (;) or a line continuation.
+    // (A table's escaped \| is a plain | here.)
+    const command = text.replace(/^hearth\s+/, '').replace(/\\\|/g, '|').split(/\s#|\s\|\s|\s;|\s\\$|\s>\s/)[0];
+    found.push({ where, words: command.trim().split(/\s+/) });
+  };
+  for (const name of ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)]) {
+    const lines = readFileSync(join(root, name), 'utf8').split('\n');
+    let fence: string | undefined;
+    lines.forEach((line, i) => {
+      const f = /^```(\w*)/.exec(line);
+      if (f) return void (fence = fence === undefined ? f[1] : undefined);
+      if (fence !== undefined && !['yaml', 'json'].includes(fence) && /^hearth\s/.test(line.trim())) add(`${name}:${i + 1}`, line.trim());
+      if (fence === undefined) for (const m of line.matchAll(/`(hearth [^`]+)`/g)) add(`${name}:${i + 1}`, m[1]);
+    });
+  }
+  return found;
+}
+
+test('every hearth command line in the docs names a command that exists, with flags it takes', { timeout: 300_000 }, () => {
+  const help = new Map<string, string | null>();
+  const helpOf = (path: string[]) => {
+    const key = path.join(' ');
+    if (!help.has(key)) {
+      const r = spawnSync(process.execPath, [join(root, 'bin', 'hearth'), ...path, '--help'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, COLUMNS: '400' } });
+      help.set(key, r.status === 0 ? r.stdout : null);
+    }
+    return help.get(key)!;
+  };
+  const problems: string[] = [];
+  const lines = commandLines();
+  for (const { where, words } of lines) {
+    // The command: words down the tree while each names a subcommand of the one before (a|b: the first).
+    const path: string[] = [];
+    for (const w of words) {
+      const name = w.split('|')[0];
+      if (!/^[a-z][a-z-]*$/.test(name)) break;
+      const text = helpOf(path);
+      const commands = text?.split(/\nCommands:\n/)[1] ?? '';
+      if (!new RegExp(`^  ${name}(\\|[a-z-]+)?\\b`, 'm').test(commands)) break;
+      path.push(name);
+    }
+    if (words[0].startsWith('<')) continue; // `hearth <group> ...`: a pattern, not a command
+    if (!path.length && !words[0].startsWith('--')) {
+      problems.push(`${where}: hearth ${words.join(' ')}: no such command`);
+      continue;
+    }
+    const text = helpOf(path) ?? '';
+    for (const w of words) {
+      for (const flag of w.matchAll(/(?:^|[[(|])(--[a-z][a-z-]*)/g)) {
+        if (['--help', '--version'].includes(flag[1])) continue;
+        if (!new RegExp(`(^|[ ,])${flag[1]}\\b`, 'm').test(text)) problems.push(`${where}: hearth ${path.join(' ')} has no ${flag[1]}`);
+      }
+    }
+  }
+  assert.ok(lines.length > 50, `found only ${lines.length} command lines`);
+  assert.deepEqual(problems, []);
 });
