@@ -45,6 +45,11 @@ export interface StartOptions {
   shutdownGraceMs?: number;
   /** Resume, at start, the real runs a shutdown or a crash interrupted (`--resume-interrupted`). */
   resumeInterrupted?: boolean;
+  /**
+   * Replaces SSH for every node: a server that reaches no host, whose tasks the caller scripts (the
+   * lifecycle model test runs such a server in a child process so it can be killed for real).
+   */
+  transport?: SshTransport;
   /** Called once the server listens, before its start-up work is done (`hearth serve` prints the URL). */
   onListening?: (url: string) => void;
 }
@@ -144,7 +149,7 @@ async function settle(db: store.Database, options: StartOptions, url: string): P
   // Control sockets in the data folder: a server restarted after a crash finds (and closes) the
   // connections its predecessor left, unless the path is too long for a Unix socket.
   const controlDir = join(options.dataDir ?? store.defaultDataDir(), 'ssh', 'control');
-  const transport = new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
+  const transport = options.transport ?? new SshTransport({ keyFile: key.keyFile, ...(controlDir.length < 70 ? { controlDir } : {}) });
   // Nodes fetch plugin repositories here: HEARTH_PUBLIC_URL when the listening address is not
   // one they can reach (0.0.0.0, or behind a proxy).
   const publicUrl = (process.env.HEARTH_PUBLIC_URL || url).replace(/\/+$/, '');

@@ -1,28 +1,24 @@
 /**
  * The lifecycle cannot lie (issue 25): random sequences of real runs (some with a failing task),
- * dry runs, stops and server shutdowns while a task runs, resumes, and nodes going offline and
- * back, against a real server (the app over a real embedded database) whose transport is scripted:
- * it reaches no host, but each task's command is started, held and killed as SSH's would be.
+ * dry runs, stops, server shutdowns (SIGTERM) and crashes (SIGKILL) while a task runs, resumes, and
+ * nodes going offline and back, against a real server in a child process (test/support/
+ * model-server.ts: the server over a real embedded database in a folder) whose transport is
+ * scripted: it reaches no host, but each task's command is started, held and killed as SSH's would be.
  * After every step: the built CLI's `--json` says what the API says; dry runs changed no real state; every run's counts sum to its tasks and its
  * `done` is what succeeded; no task started after a stop or a shutdown; a resume ran exactly what
  * had not succeeded; each node's state follows its own tasks, and the environment's the run.
  */
-import { execFile } from 'node:child_process';
+import { execFile, fork, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
-import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/server/app.js';
 import { createPlugin } from '../../src/package/create/index.js';
 import { ENVIRONMENT_STATES, NODE_STATES, environmentStateAfterRun, nodeStateAfterRun, type NodeState, type TaskOutcome } from '../../src/core/lifecycle/index.js';
-import * as store from '../../src/store/index.js';
-import * as real from '../../src/store/real-nodes.js';
-import type { DeployTarget, ExecOptions, ExecResult, Transport } from '../../src/deploy/transport.js';
-import type { SshTransport } from '../../src/deploy/ssh.js';
 import { runs } from './options.js';
 import { hearthBin } from '../support/serve.js';
 
@@ -31,77 +27,112 @@ const execFileAsync = promisify(execFile);
 const TOKEN = 'model-admin-token-0123456789';
 const TASKS = ['a', 'b', 'c'] as const;
 const GRAPH = TASKS.map((id, i) => `- id: ${id}\n  type: shell\n  version: 2.1.0\n  roles: ['*']\n${i ? `  requires: [${TASKS[i - 1]}]\n` : ''}  parameters: {cmd: "echo T:${id}", timeout: 60}\n`).join('');
+const MODEL_SERVER = join(import.meta.dirname, '..', 'support', 'model-server.ts');
+/** Epoch milliseconds, comparable with the child's. */
+const now = () => performance.timeOrigin + performance.now();
 
-/** A transport that reaches no host: task commands (`T:<task>`) succeed, fail or wait as the test says. */
-class ScriptedTransport implements Transport {
-  readonly kind = 'fake' as const;
-  /** `node task` pairs that exit 7. */
-  failing = new Set<string>();
-  /** The task that waits (until its signal) on every node, and who waits now. */
-  holding?: string;
-  held = 0;
-  /** Every task command started: node, task, when (ms, this process's clock). */
-  started: Array<{ node: string; task: string; at: number }> = [];
-
-  async exec(t: DeployTarget, command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    const task = /T:([a-z]+)/.exec(command)?.[1];
-    if (!task) return { exitCode: 0, output: '', timedOut: false };
-    this.started.push({ node: t.id, task, at: performance.now() });
-    if (this.holding === task) {
-      this.held++;
-      // Killed as SSH's child is: no exit status.
-      await new Promise<void>((resolve) => (options.signal?.aborted ? resolve() : options.signal?.addEventListener('abort', () => resolve(), { once: true })));
-      this.held--;
-      return { exitCode: null, output: 'held\n', timedOut: false };
-    }
-    return this.failing.has(`${t.id} ${task}`) ? { exitCode: 7, output: 'failed on purpose\n', timedOut: false } : { exitCode: 0, output: `ran ${task}\n`, timedOut: false };
-  }
-  async sync(): Promise<ExecResult> {
-    return { exitCode: 0, output: '', timedOut: false };
-  }
-  async local(): Promise<ExecResult> {
-    return { exitCode: 0, output: '', timedOut: false };
-  }
-  async waitBack(): Promise<ExecResult> {
-    return { exitCode: 0, output: '', timedOut: false };
-  }
-  async close(): Promise<void> {}
-}
-
+/** A server process: its URL, its API, what its scripted transport started and holds. */
 interface Server {
-  app: FastifyInstance;
-  /** Where it listens, for the CLI. */
+  child: ChildProcess;
   url: string;
   call(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** Every task command started: node, task, when (epoch ms, the child's clock). */
+  started: Array<{ node: string; task: string; at: number }>;
+  /** How many commands the transport holds now. */
+  held: number;
+  /** `node task` pairs that exit 7, and the task held on every node until killed. */
+  script(failing: string[], holding?: string): void;
+  /** The database, as a node's reachability is recorded (the server's own code, in the child). */
+  db(op: 'insertRealNode' | 'recordReachError' | 'markReachable', ...args: unknown[]): Promise<any>;
+  /** Ends with the signal, and waits until the process is gone. */
+  signal(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
 }
 
 let dir = '';
-let db: store.Database;
+let dataDir = '';
 let releaseFolder = '';
+const children = new Set<ChildProcess>();
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hearth-model-'));
+  dataDir = join(dir, 'data');
   const made = createPlugin('modelrel', { releasePlugin: true, parentDir: dir });
   assert.ok(made.ok, JSON.stringify(made.findings));
   releaseFolder = made.dir!;
   writeFileSync(join(made.dir!, 'modelrel-release', 'graphs', 'deployment.yaml'), GRAPH);
 });
-after(() => rmSync(dir, { recursive: true, force: true }));
+after(() => {
+  for (const child of children) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
 
-async function serverOn(transport: ScriptedTransport): Promise<Server> {
-  const app = await buildApp({
-    db,
-    adminToken: TOKEN,
-    deploy: { sliceDelayMs: 0, sliceSize: 100, shutdownGraceMs: 50 },
-    ssh: { keyFile: join(dir, 'no-key'), publicKey: 'ssh-ed25519 AAAA model', fingerprint: 'SHA256:model', transport: transport as unknown as SshTransport },
-  });
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await app.inject({ method: method as never, url: `/api/v1${url}`, headers: { authorization: `Bearer ${TOKEN}` }, ...(body === undefined ? {} : { payload: body as never }) });
-    return { status: res.statusCode, body: res.body ? res.json() : undefined };
+/** Starts a server on the test's data folder (taking over the lock a killed one left). */
+async function startServerProcess(): Promise<Server> {
+  const child = fork(MODEL_SERVER, [dataDir, TOKEN], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (children.delete(child), resolve())));
+  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
+  let nextId = 0;
+  const server: Server = {
+    child,
+    url: '',
+    started: [],
+    held: 0,
+    async call(method, url, body) {
+      const res = await fetch(`${server.url}/api/v1${url}`, {
+        method,
+        headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+    script(failing, holding) {
+      child.send({ op: 'script', failing, holding });
+    },
+    db(op, ...args) {
+      const id = ++nextId;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        child.send({ id, op, args });
+      });
+    },
+    async signal(signal) {
+      child.kill(signal);
+      // A shutdown that hangs is a failure of its own, and the process must not outlive the test.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(timer);
+      assert.ok(signal === 'SIGKILL' || child.exitCode === 0, `the server ended with ${child.exitCode ?? child.signalCode} after ${signal}: ${stderr}`);
+    },
   };
-  // The CLI is a client like any other: it reaches the same app over HTTP.
-  const url = await app.listen({ port: 0, host: '127.0.0.1' });
-  return { app, url, call };
+  const ready = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the model server did not start in 90 s: ${stderr}`)), 90_000);
+    void exited.then(() => (clearTimeout(timer), reject(new Error(`the model server ended: ${stderr}`))));
+    child.on('message', (m: any) => {
+      if (m.event === 'ready') {
+        server.url = m.url;
+        clearTimeout(timer);
+        resolve();
+      } else if (m.event === 'started') server.started.push({ node: m.node, task: m.task, at: m.at });
+      else if (m.event === 'held') server.held = m.count;
+      else if (m.id !== undefined) {
+        const p = pending.get(m.id);
+        pending.delete(m.id);
+        if (m.error) p?.reject(new Error(m.error));
+        else p?.resolve(m.result);
+      }
+    });
+  });
+  try {
+    await ready;
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
+  }
+  return server;
 }
 
 /** What the model knows of the world, beside what the server says. */
@@ -115,7 +146,6 @@ interface Model {
 
 interface Real {
   server: Server;
-  transport: ScriptedTransport;
 }
 
 const waitEnd = async (s: Server, id: number): Promise<any> => {
@@ -197,8 +227,8 @@ class RealDeploy extends Step {
   }
   async run(m: Model, r: Real) {
     const before = await nodeStates(r.server, m);
-    r.transport.started = [];
-    r.transport.failing = new Set(this.failAt ? [`${m.nodes[this.failAt.node]} ${this.failAt.task}`] : []);
+    r.server.started = [];
+    r.server.script(this.failAt ? [`${m.nodes[this.failAt.node]} ${this.failAt.task}`] : []);
     const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: false });
     if (m.offline.size) {
       assert.equal(res.status, 409, JSON.stringify(res.body));
@@ -220,12 +250,12 @@ class RealDeploy extends Step {
 class DryRun extends Step {
   async run(m: Model, r: Real) {
     const before = await realState(r.server, m);
-    r.transport.started = [];
+    r.server.started = [];
     const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: true });
     assert.equal(res.status, 202, JSON.stringify(res.body));
     assert.equal((await waitEnd(r.server, res.body.id)).mode, 'dry-run');
     assert.deepEqual(await realState(r.server, m), before, 'a dry run changed nothing real');
-    assert.equal(r.transport.started.length, 0, 'a dry run ran nothing');
+    assert.equal(r.server.started.length, 0, 'a dry run ran nothing');
     await invariants(r, m, await nodeStates(r.server, m));
   }
   toString() {
@@ -233,9 +263,12 @@ class DryRun extends Step {
   }
 }
 
-/** A stop by the operator, or the server's shutdown, while task b runs on every node. */
+/**
+ * While task b runs on every node: a stop by the operator, the server's shutdown (SIGTERM), or its
+ * crash (SIGKILL); after a shutdown or a crash a new server starts on the same database.
+ */
 class Interrupt extends Step {
-  constructor(readonly how: 'stop' | 'shutdown') {
+  constructor(readonly how: 'stop' | 'shutdown' | 'crash') {
     super();
   }
   override check(m: Readonly<Model>) {
@@ -243,26 +276,36 @@ class Interrupt extends Step {
   }
   async run(m: Model, r: Real) {
     const before = await nodeStates(r.server, m);
-    r.transport.started = [];
-    r.transport.failing = new Set();
-    r.transport.holding = 'b';
+    r.server.started = [];
+    r.server.script([], 'b');
     const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { dry_run: false });
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    const until = Date.now() + 20_000;
-    while (r.transport.held < m.nodes.length) {
+    const until = Date.now() + 30_000;
+    while (r.server.held < m.nodes.length) {
       assert.ok(Date.now() < until, 'b never ran on every node');
       await new Promise((x) => setTimeout(x, 5));
     }
-    const askedAt = performance.now();
-    if (this.how === 'stop') assert.equal((await r.server.call('POST', `/clusters/${m.cluster}/stop`, { grace_s: 0 })).status, 202);
-    else {
-      await r.server.app.close();
-      r.server = await serverOn(r.transport);
+    // Task reports are written in batches: a crash loses the last quarter second of them, and a
+    // task whose start was never recorded is rightly taken as never started. The model asserts what
+    // the record said, so it waits until b's start is written on every node.
+    while ((await r.server.call('GET', `/deployments/${res.body.id}/tasks?task=b&status=running`)).body.length < m.nodes.length) {
+      assert.ok(Date.now() < until, "b's start was never recorded");
+      await new Promise((x) => setTimeout(x, 20));
     }
-    r.transport.holding = undefined;
+    const askedAt = now();
+    const startedBefore = r.server.started;
+    if (this.how === 'stop') {
+      assert.equal((await r.server.call('POST', `/clusters/${m.cluster}/stop`, { grace_s: 0 })).status, 202);
+    } else {
+      await r.server.signal(this.how === 'shutdown' ? 'SIGTERM' : 'SIGKILL');
+      r.server = await startServerProcess();
+    }
     const d = await waitEnd(r.server, res.body.id);
+    r.server.script([]);
     assert.equal(d.status, this.how === 'stop' ? 'stopped' : 'interrupted', JSON.stringify(d));
-    assert.ok(r.transport.started.every((x) => x.at < askedAt), `no task started after the ${this.how}`);
+    if (this.how !== 'stop') assert.match(d.message, /server/, 'the run says its server stopped');
+    assert.ok(startedBefore.every((x) => x.at < askedAt) && r.server.started.every((x) => x.at < askedAt), `no task started after the ${this.how}`);
+    if (this.how !== 'stop') assert.equal(r.server.started.length, 0, `the server started after a ${this.how} ran nothing by itself`);
     const outcomes = await outcomesOf(r.server, d.id);
     for (const n of m.nodes) {
       assert.equal(outcomes.get(`${n} b`), 'killed');
@@ -279,8 +322,8 @@ class Interrupt extends Step {
 class Resume extends Step {
   async run(m: Model, r: Real) {
     const before = await nodeStates(r.server, m);
-    r.transport.started = [];
-    r.transport.failing = new Set();
+    r.server.started = [];
+    r.server.script([]);
     const res = await r.server.call('POST', `/clusters/${m.cluster}/deploy`, { resume: true });
     const resumable = m.lastReal && m.lastReal.status !== 'succeeded';
     if (!resumable || m.offline.size) {
@@ -291,7 +334,7 @@ class Resume extends Step {
     const from = m.lastReal!.outcomes;
     const d = await waitEnd(r.server, res.body.id);
     const expected = [...from].filter(([, o]) => o !== 'succeeded' && o !== 'skipped').map(([k]) => k).sort();
-    assert.deepEqual(r.transport.started.map((x) => `${x.node} ${x.task}`).sort(), expected, 'a resume runs exactly what had not succeeded');
+    assert.deepEqual(r.server.started.map((x) => `${x.node} ${x.task}`).sort(), expected, 'a resume runs exactly what had not succeeded');
     m.lastReal = { id: d.id, status: d.status, outcomes: await outcomesOf(r.server, d.id) };
     await invariants(r, m, before, { id: d.id });
   }
@@ -314,13 +357,13 @@ class Reach extends Step {
     const id = m.nodes[this.node];
     const before = (await r.server.call('GET', `/nodes/${id}`)).body.status;
     if (this.offline) {
-      await real.recordReachError(db, id, { code: 'ssh/unreachable', message: 'the node cannot be reached (No route to host)' }, true);
+      await r.server.db('recordReachError', id, { code: 'ssh/unreachable', message: 'the node cannot be reached (No route to host)' }, true);
       m.offline.add(id);
       assert.equal((await r.server.call('GET', `/nodes/${id}`)).body.status, 'offline');
       (m as Model & { wasBefore?: Map<number, string> }).wasBefore ??= new Map();
       (m as Model & { wasBefore: Map<number, string> }).wasBefore.set(id, before);
     } else {
-      await real.markReachable(db, id);
+      await r.server.db('markReachable', id);
       m.offline.delete(id);
       const was = (m as Model & { wasBefore?: Map<number, string> }).wasBefore?.get(id);
       assert.equal((await r.server.call('GET', `/nodes/${id}`)).body.status, was, 'back online, it is what it was before');
@@ -335,37 +378,35 @@ class Reach extends Step {
 let sequence = 0;
 let releaseId = '';
 
-test('random sequences of runs, stops, shutdowns, resumes and offline nodes: what Hearth says stays true', async () => {
-  db = await store.openStore({ inMemory: true });
-  const setup = await serverOn(new ScriptedTransport());
-  const folder = await setup.call('POST', '/plugins/folders', { path: releaseFolder });
-  assert.equal(folder.status, 201, JSON.stringify(folder.body));
-  releaseId = (await setup.call('GET', '/releases')).body.find((x: any) => x.id.startsWith('modelrel')).id;
-  await setup.app.close();
-  const commands = [
-    fc.option(fc.record({ node: fc.integer({ min: 0, max: 2 }), task: fc.constantFrom(...TASKS) }), { nil: undefined }).map((f) => new RealDeploy(f)),
-    fc.constant(new DryRun()),
-    fc.constantFrom('stop' as const, 'shutdown' as const).map((h) => new Interrupt(h)),
-    fc.constant(new Resume()),
-    fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([n, off]) => new Reach(n, off)),
-  ];
-  await fc.assert(
-    fc.asyncProperty(fc.commands(commands, { maxCommands: 7 }), async (cmds) => {
-      // One database and release for every sequence (opening them is most of the cost); each
-      // sequence has an environment and three nodes of its own.
-      const transport = new ScriptedTransport();
-      const r: Real = { server: await serverOn(transport), transport };
-      try {
-        const cluster = (await r.server.call('POST', '/clusters', { name: `model-${++sequence}`, release_id: releaseId, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] })).body.id;
+test('random sequences of runs, stops, shutdowns, crashes, resumes and offline nodes: what Hearth says stays true', async () => {
+  // One server process and release for every sequence (starting them is most of the cost), replaced
+  // when a sequence shuts it down or kills it; each sequence has an environment and three nodes.
+  const r: Real = { server: await startServerProcess() };
+  try {
+    const folder = await r.server.call('POST', '/plugins/folders', { path: releaseFolder });
+    assert.equal(folder.status, 201, JSON.stringify(folder.body));
+    releaseId = (await r.server.call('GET', '/releases')).body.find((x: any) => x.id.startsWith('modelrel')).id;
+    const commands = [
+      fc.option(fc.record({ node: fc.integer({ min: 0, max: 2 }), task: fc.constantFrom(...TASKS) }), { nil: undefined }).map((f) => new RealDeploy(f)),
+      fc.constant(new DryRun()),
+      fc.constantFrom('stop' as const, 'shutdown' as const, 'crash' as const).map((h) => new Interrupt(h)),
+      fc.constant(new Resume()),
+      fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()).map(([n, off]) => new Reach(n, off)),
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.commands(commands, { maxCommands: 7 }), async (cmds) => {
+        const created = await r.server.call('POST', '/clusters', { name: `model-${++sequence}`, release_id: releaseId, components: ['hypervisor:qemu', 'network:neutron:core:ml2'] });
+        assert.equal(created.status, 201, JSON.stringify(created.body));
+        const cluster = created.body.id;
         const nodes: number[] = [];
-        for (const i of [1, 2, 3]) nodes.push(await real.insertRealNode(db, { name: `host-${sequence}-${i}`, address: `192.0.2.${sequence % 250}`, sshUser: 'root', sshPort: 1000 + i, hostKey: 'ssh-ed25519 AAAA', facts: {}, hardware: {}, clusterId: cluster }));
+        for (const i of [1, 2, 3]) nodes.push(await r.server.db('insertRealNode', { name: `host-${sequence}-${i}`, address: `192.0.2.${sequence % 250}`, sshUser: 'root', sshPort: 1000 + i, hostKey: 'ssh-ed25519 AAAA', facts: {}, hardware: {}, clusterId: cluster }));
         const assigned = await r.server.call('POST', `/clusters/${cluster}/nodes`, { assignments: [{ node_id: nodes[0], roles: ['controller'] }, { node_id: nodes[1], roles: ['compute'] }, { node_id: nodes[2], roles: ['compute'] }] });
         assert.equal(assigned.status, 200, JSON.stringify(assigned.body));
         await fc.asyncModelRun(() => ({ model: { cluster, nodes, offline: new Set<number>() }, real: r }), cmds);
-      } finally {
-        await r.server.app.close();
-      }
-    }),
-    { ...runs(8), endOnFailure: true, includeErrorInReport: true },
-  ).finally(() => db.close());
+      }),
+      { ...runs(8), endOnFailure: true, includeErrorInReport: true },
+    );
+  } finally {
+    await r.server.signal('SIGTERM').catch(() => undefined);
+  }
 });
