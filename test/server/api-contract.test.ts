@@ -254,6 +254,11 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('PUT', `/api/v1/clusters/${id}/network_configuration`, { body: { networks: [{ name: 'storage', vlan_start: 202 }], dry_run: true } });
   await call('PUT', `/api/v1/clusters/${id}/network_configuration`, { body: { networks: [{ name: 'storage', vlan_start: 202 }] } });
   await call('GET', `/api/v1/clusters/${id}/vips`);
+  // The Ansible inventory (issue 31 item 13): its nodes are simulated, so it has no hosts (real ones: test/deploy/inventory-hosts.test.ts).
+  await call('GET', `/api/v1/clusters/${id}/inventory`);
+  await call('GET', `/api/v1/clusters/${id}/inventory?format=ini`, { headers: { accept: 'text/plain' } });
+  await call('GET', `/api/v1/clusters/${id}/inventory?format=yaml`, { headers: { accept: 'application/yaml' } });
+  await call('GET', '/api/v1/clusters/999999/inventory');
   await call('GET', `/api/v1/nodes/${n2}`);
   const nics = (await call('GET', `/api/v1/nodes/${n2}/interfaces`)).body as Array<{ name: string; assigned_networks: Array<{ name: string }> }>;
   await call('PUT', `/api/v1/nodes/${n2}/interfaces`, { body: nics });
