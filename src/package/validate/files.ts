@@ -64,7 +64,10 @@ export function checkFiles(ctx: ValidationContext): void {
       }
       continue;
     }
-    const required = (rule.requiredSince !== undefined && major >= rule.requiredSince) || (rule.name === 'tasks' && tasksRequired);
+    // A plugin of releases only takes its settings and tasks from each release's *_path files and
+    // graphs; Hearth never reads the top-level ones (issue 28 item 14), nor do Fuel's examples have them.
+    const releaseOnly = plugin.isReleasePlugin && plugin.releases.every((r) => r.isRelease);
+    const required = !releaseOnly && ((rule.requiredSince !== undefined && major >= rule.requiredSince) || (rule.name === 'tasks' && tasksRequired));
     if (!present) {
       if (required) {
         findings.push(

@@ -3,9 +3,9 @@
  * records, both kinds: extensions of an existing release (`os`, `version`, `mode`, the two
  * folders) and release definitions (`is_release: true`, release-as-a-plugin).
  */
-import { finding } from '../../core/findings.js';
+import { finding, type Finding } from '../../core/findings.js';
 import { keyPositionOf, positionOf } from '../../core/positions.js';
-import { PACKAGE_VERSIONS } from '../plugin/model.js';
+import { PACKAGE_VERSIONS, type LoadedPlugin } from '../plugin/model.js';
 import { checkSchema } from './schemas.js';
 import { checkKnownKeys } from './keys.js';
 import { isMapping, type ValidationContext } from './context.js';
@@ -58,7 +58,7 @@ export function checkPackageVersion(ctx: ValidationContext): boolean {
 export function checkMetadata(ctx: ValidationContext): void {
   const { plugin, findings, major } = ctx;
   const metadata = plugin.metadata;
-  findings.push(...checkSchema(`metadata-${plugin.packageVersion}.json`, metadata, { file: 'metadata.yaml' }));
+  findings.push(...metadataSchemaFindings(plugin, checkSchema(`metadata-${plugin.packageVersion}.json`, metadata, { file: 'metadata.yaml' })));
   checkKnownKeys(ctx, metadata, METADATA_KEYS, 'metadata.yaml');
   checkFuelVersions(ctx);
   if (!Array.isArray(metadata.releases)) return;
@@ -66,7 +66,10 @@ export function checkMetadata(ctx: ValidationContext): void {
   const releases = records.filter((r) => r.isRelease);
   const extensions = records.filter((r) => !r.isRelease);
   for (const record of records) {
-    if (!record.isRelease) checkKnownKeys(ctx, record.raw, EXTENSION_KEYS, `releases[${record.index}]`);
+    if (!record.isRelease) {
+      checkReleaseKeysInExtension(ctx, record.raw, record.index);
+      checkKnownKeys(ctx, Object.fromEntries(Object.entries(record.raw).filter(([k]) => !(k in EXTENSION_EQUIVALENT))), EXTENSION_KEYS, `releases[${record.index}]`);
+    }
     for (const key of ['deployment_scripts_path', 'repository_path']) {
       if (record.raw[key] === undefined) {
         findings.push(
@@ -168,7 +171,8 @@ function checkReleasePlugin(ctx: ValidationContext): void {
           alias ? `rename 'name' to 'release_name'` : 'add release_name: <the name users pick in the wizard>',
         ),
       );
-    } else if (name !== plugin.name) {
+    } else if (sameName(name) !== sameName(plugin.name)) {
+      // A plugin's name is lower case, a release's need not be: 'example-release' and the design's 'ExampleRelease' are one name.
       findings.push(finding('release/name-differs', 'warning', `the plugin is named '${plugin.name}' but its release '${name}'`, keyPositionOf(record.raw, 'release_name'), 'give the plugin and the release the same name'));
     }
     if (record.raw.operating_system === undefined && record.raw.os === undefined) {
@@ -197,5 +201,86 @@ function checkReleasePlugin(ctx: ValidationContext): void {
     if (!isMapping(record.resolved.roles) && !isMapping(record.resolved.roles_metadata)) {
       findings.push(finding('release/no-roles', 'warning', `${label} defines no node roles (roles_path)`, at, 'add roles_path: <file of node roles>'));
     }
+  }
+}
+
+/**
+ * The schema's findings on metadata.yaml itself, said the way an author of the design's example
+ * (release-as-a-plugin: `name: 'ExampleRelease'` and "..." for the other fields) can act on: the
+ * missing top-level keys in one finding with what to write, and the exact lower-case name.
+ */
+function metadataSchemaFindings(plugin: LoadedPlugin, found: Finding[]): Finding[] {
+  const rootMissing = found.filter((f) => f.code === 'schema/required' && f.message.startsWith('the file is missing'));
+  const out = found.filter((f) => !rootMissing.includes(f));
+  if (rootMissing.length > 1) {
+    const keys = rootMissing.map((f) => /'([^']+)'/.exec(f.message)?.[1]).filter((k): k is string => k !== undefined);
+    out.push(
+      finding(
+        'schema/required',
+        'error',
+        `metadata.yaml is missing the required keys ${keys.map((k) => `'${k}'`).join(', ')}${plugin.isReleasePlugin ? ' (a release plugin needs them too: Fuel installs it as a plugin)' : ''}`,
+        rootMissing[0],
+        `add ${keys.map((k) => `${k}: ${METADATA_EXAMPLES[k] ?? '...'}`).join('; ')}`,
+      ),
+    );
+  } else out.push(...rootMissing);
+  const name = plugin.metadata.name;
+  return out.map((f) => {
+    if (f.code !== 'schema/bad-format' || !f.message.startsWith('name is ') || typeof name !== 'string') return f;
+    const fixed = name.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase().replace(/[^a-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '');
+    if (fixed === '') return f;
+    const release = plugin.releases.find((r) => r.isRelease && typeof r.raw.release_name === 'string');
+    return { ...f, hint: `write name: '${fixed}' (a plugin's name has only a-z, 0-9, '_' and '-')${release ? `; release_name may keep '${String(release.raw.release_name)}', which users see` : ''}` };
+  });
+}
+
+const sameName = (name: string): string => name.toLowerCase().replace(/[-_\s]+/g, '');
+
+const METADATA_EXAMPLES: Record<string, string> = {
+  title: "'<shown to users>'",
+  description: "'<what it deploys>'",
+  fuel_version: "['9.0']",
+  licenses: "['Apache License Version 2.0']",
+  authors: "['<you>']",
+  homepage: "'https://<project page>'",
+  groups: '[]',
+  is_hotpluggable: 'false',
+};
+
+/**
+ * Keys of a release definition (release-as-a-plugin) that an extension record cannot use, and
+ * the extension's key for the same file where there is one (plugins-v5 variant 2).
+ */
+const EXTENSION_EQUIVALENT: Record<string, string | undefined> = {
+  attributes_path: 'environment_config_path',
+  roles_path: 'node_roles_path',
+  node_attributes_path: 'node_config_path',
+  nic_attributes_path: 'nic_config_path',
+  bond_attributes_path: 'bond_config_path',
+  networks_path: undefined,
+  vmware_attributes_path: undefined,
+  base_release_path: undefined,
+};
+
+/**
+ * `attributes_path`, `networks_path`... in a record without is_release: the design says an
+ * extension's keys other than its folders and graphs are ignored; Hearth reads the plugin-file
+ * keys (`environment_config_path`...) and names the one meant, rather than a wrong near miss.
+ */
+function checkReleaseKeysInExtension(ctx: ValidationContext, raw: Record<string, unknown>, index: number): void {
+  for (const key of Object.keys(raw)) {
+    if (!(key in EXTENSION_EQUIVALENT)) continue;
+    const instead = EXTENSION_EQUIVALENT[key];
+    ctx.findings.push(
+      finding(
+        'release/release-key-in-extension',
+        'warning',
+        `releases[${index}] extends a release (no is_release: true), and '${key}' is a key of a release definition, so neither Fuel nor Hearth reads it here`,
+        keyPositionOf(raw, key),
+        instead
+          ? `rename it to '${instead}' (the extension's key for the same file, package 5.0.0)`
+          : `an extension cannot change this; define a release of your own (is_release: true, release_name, ...) or drop '${key}'`,
+      ),
+    );
   }
 }
