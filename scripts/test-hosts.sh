@@ -22,9 +22,10 @@
 #
 # Disks of its own (`disks`, for the disk layout tests of issue 26): each size makes a sparse file
 # $STATE/hI/disks/dN.img attached to a loop device of this machine (losetup -P, so partitions get
-# their /dev/loopNpM). Inside the host, /sys/block (where lsblk finds disks) is a tmpfs holding
-# links to the disk that holds / and to the host's own loop devices only, so lsblk, the node's
-# facts and the release's scripts see that host's disks, not the whole machine's. /dev stays this
+# their /dev/loopNpM). Inside every host, from its start, /sys/block (where lsblk finds disks) is
+# a tmpfs holding links to the machine's disks but no loop device, and `disks` adds the host's own
+# loop devices, so lsblk, the node's facts and the release's scripts see that host's disks, never
+# another host's test disks (which appeared as free disks of every host before). /dev stays this
 # machine's devtmpfs (partition nodes appear there as the kernel makes them; there is no udev, so
 # a partition table is read again with `partx -u`). `disks I` without sizes, and `down`, unmount
 # what the host mounted from them, detach them and remove the files. The kernel has no
@@ -55,6 +56,14 @@ for d in etc var; do
   mount -t overlay overlay -o "lowerdir=/$d,upperdir=$dir/mnt/$d-up,workdir=$dir/mnt/$d-work" "/$d"
 done
 mount -t tmpfs -o mode=1777,size=256m hearth-tmp /tmp
+# /sys/block, where lsblk finds disks, shows this host's disks only: the machine's own disks but no
+# loop device (those are other hosts' test disks); `disks I` links the host's own loop disks in.
+blocks=$(ls /sys/block)
+mount -t tmpfs -o mode=0755,size=1m hearth-blocks /sys/block
+for d in $blocks; do
+  case $d in loop*) continue ;; esac
+  ln -s "../devices/$(readlink "/sys/class/block/$d" | sed "s|.*/devices/||")" "/sys/block/$d"
+done
 mkdir -p /etc/hearth /var/lib/hearth /run/sshd
 hostname "hearth-test-$i"
 echo "hearth-test-$i" > /etc/hostname
@@ -167,7 +176,7 @@ disks_remove() {
   loops=$(host_loops "$i")
   init=$(host_init "$i" || true)
   if [ -n "$init" ] && [ -n "$loops" ]; then
-    # Deepest mounts first; swap off; then the filtered /sys/block shows the root disk alone.
+    # Deepest mounts first; swap off; then the filtered /sys/block shows the machine's disks alone.
     nsenter -t "$init" -m -p -- bash -c '
       for l in "$@"; do
         findmnt -rn -o TARGET,SOURCE | while read -r t src; do
