@@ -49,7 +49,7 @@ export interface paths {
         /** List environments */
         get: operations["getClusters"];
         put?: never;
-        /** Create an environment from a release and chosen components (validated by the component engine); without components, the release's defaults */
+        /** Create an environment from a release and chosen components (validated by the component engine); without components, the release's defaults. Fuel-shaped bodies are taken: release for release_id, and the design's id, nodes and tasks (ignored, with a warning in findings, when not empty) */
         post: operations["postClusters"];
         delete?: never;
         options?: never;
@@ -1823,15 +1823,21 @@ export interface operations {
             content: {
                 "application/json": {
                     components?: string[];
+                    /** @description ignored: the server gives the id */
+                    id?: number | string | null;
                     name: string;
+                    /** @description ignored: add nodes with POST /clusters/{id}/nodes */
                     nodes?: unknown[];
-                    release_id: string;
+                    /** @description Fuel's name for release_id (Nailgun's clients send it) */
+                    release?: string | number;
+                    release_id?: string;
+                    /** @description ignored: tasks come from the release and its plugins */
                     tasks?: unknown[];
                 };
             };
         };
         responses: {
-            /** @description created, with what the component engine found */
+            /** @description created, with what the component engine found and what of the body was ignored */
             201: {
                 headers: {
                     [name: string]: unknown;

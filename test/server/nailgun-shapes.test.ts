@@ -42,13 +42,29 @@ for (const engine of engines()) {
       assert.deepEqual(components, defaults);
     });
 
-    test('nodes or tasks given at creation are refused with what to do instead', async () => {
-      for (const [field, code] of [['nodes', 'cluster/nodes-at-creation'], ['tasks', 'cluster/tasks-at-creation']] as const) {
-        const res = await t.call('POST', '/api/v1/clusters', { name: `with-${field}`, release_id: release, [field]: [1] });
-        assert.equal(res.statusCode, 400, res.body);
-        assert.equal(res.json().code, code);
-        assert.match(res.json().details.hint, /\S/);
-      }
+    test("the design's own request (id, components, nodes, tasks) and Fuel's release: taken, what is ignored said in findings (issue 28)", async () => {
+      // The component-registry design's example body, with this release's components.
+      const design = await t.call('POST', '/api/v1/clusters/', { id: 1, name: 'Some other cluster', release, components: ['hypervisor:kvm', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:lvm'], nodes: [], tasks: [] });
+      assert.equal(design.statusCode, 201, design.body);
+      assert.equal(design.json().release_id, release);
+      const ignored = (design.json().findings as Array<{ code: string; severity: string; message: string }>).filter((f) => f.code.endsWith('-ignored'));
+      assert.deepEqual(ignored.map((f) => `${f.code} ${f.severity}`), ['cluster/id-ignored warning']);
+      assert.match(ignored[0].message, /id 1 was ignored: the server gives a new environment its id/);
+      assert.notEqual(design.json().id, 1, 'the server gives the id');
+      // Nodes and tasks that are not empty are ignored with a warning each, not refused.
+      const full = await t.call('POST', '/api/v1/clusters', { name: 'with-both', release_id: release, nodes: [1], tasks: [{ id: 'x' }] });
+      assert.equal(full.statusCode, 201, full.body);
+      const codes = (full.json().findings as Array<{ code: string; hint?: string }>).filter((f) => f.code.endsWith('-ignored'));
+      assert.deepEqual(codes.map((f) => f.code), ['cluster/nodes-ignored', 'cluster/tasks-ignored']);
+      assert.ok(codes.every((f) => /\S/.test(f.hint ?? '')));
+      assert.equal((await t.call('GET', `/api/v1/clusters/${full.json().id}/nodes`)).json().length, 0);
+      // Both names of the release must agree; neither is refused with what to send.
+      const mismatch = await t.call('POST', '/api/v1/clusters', { name: 'mismatch', release_id: release, release: 'other' });
+      assert.equal(mismatch.statusCode, 400, mismatch.body);
+      assert.equal(mismatch.json().code, 'cluster/release-mismatch');
+      const none = await t.call('POST', '/api/v1/clusters', { name: 'no-release' });
+      assert.equal(none.statusCode, 400, none.body);
+      assert.equal(none.json().code, 'cluster/release-missing');
       const other = await t.call('POST', '/api/v1/clusters', { name: 'extra', release_id: release, mode: 'ha' });
       assert.equal(other.statusCode, 400, 'other unknown fields stay refused');
     });

@@ -5,6 +5,7 @@ import { PUBLIC_READ } from '../access.js';
 import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
+import type { Finding } from '../../core/findings.js';
 import { applyBind } from '../../core/components/bind.js';
 import { clusterOr404, composeCluster, composeWith, settingsTreeOf, storedRelease, verdictOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
@@ -61,6 +62,36 @@ export function clusterSummary(c: store.ClusterRecord) {
 const selectQuery = { type: 'object', properties: { select: { type: 'string', maxLength: 10000 } } } as const;
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
+interface ClusterCreation {
+  name: string;
+  release_id?: string;
+  release?: string | number;
+  components?: string[];
+  id?: unknown;
+  nodes?: unknown[];
+  tasks?: unknown[];
+}
+
+/** The release asked for: release_id, or Fuel's release; both must name the same one. */
+function releaseOf(body: ClusterCreation): string {
+  const alias = body.release === undefined ? undefined : String(body.release);
+  if (body.release_id !== undefined && alias !== undefined && alias !== body.release_id) {
+    throw new HttpError(400, 'cluster/release-mismatch', `release_id '${body.release_id}' and release '${alias}' name different releases`, { hint: 'send one of them (release is Fuel\'s name for release_id)' });
+  }
+  const id = body.release_id ?? alias;
+  if (id === undefined || id === '') throw new HttpError(400, 'cluster/release-missing', 'body must have release_id (or release, as Fuel names it)', { hint: 'list releases with GET /api/v1/releases' });
+  return id;
+}
+
+/** The design's id, nodes and tasks: an environment is created without them, so they are ignored, said when not empty. */
+function ignoredKeys(body: ClusterCreation): Finding[] {
+  const out: Finding[] = [];
+  if (body.id !== undefined && body.id !== null) out.push({ code: 'cluster/id-ignored', severity: 'warning', message: `id ${JSON.stringify(body.id)} was ignored: the server gives a new environment its id`, hint: 'leave id out' });
+  if (body.nodes?.length) out.push({ code: 'cluster/nodes-ignored', severity: 'warning', message: `nodes (${body.nodes.length}) were ignored: an environment is created without nodes`, hint: 'add nodes afterwards with POST /api/v1/clusters/{id}/nodes' });
+  if (body.tasks?.length) out.push({ code: 'cluster/tasks-ignored', severity: 'warning', message: `tasks (${body.tasks.length}) were ignored: tasks come from the release and the enabled plugins`, hint: 'leave tasks out, or empty' });
+  return out;
+}
+
 export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.get('/clusters', { config: PAGED_READ, schema: { summary: 'List environments', tags: ['clusters'], response: { 200: answer('every environment', listOf(CLUSTER)) } } }, async (req) => (await readPaged(req, numericMarker, (page) => store.pageOfClusters(ctx.db, page))).map(clusterSummary));
 
@@ -70,37 +101,35 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     return { ...clusterSummary(c), nodes: nodes.length };
   });
 
-  api.post<{ Body: { name: string; release_id: string; components?: string[]; nodes?: unknown[]; tasks?: unknown[] } }>(
+  api.post<{ Body: ClusterCreation }>(
     '/clusters',
     {
       schema: {
-        summary: 'Create an environment from a release and chosen components (validated by the component engine); without components, the release\'s defaults',
+        summary: 'Create an environment from a release and chosen components (validated by the component engine); without components, the release\'s defaults. Fuel-shaped bodies are taken: release for release_id, and the design\'s id, nodes and tasks (ignored, with a warning in findings, when not empty)',
         tags: ['clusters'],
         body: {
           type: 'object',
-          required: ['name', 'release_id'],
+          required: ['name'],
           additionalProperties: false,
           properties: {
             name: NAME,
             release_id: { type: 'string', minLength: 1, maxLength: 200 },
+            release: { type: ['string', 'integer'], minLength: 1, maxLength: 200, description: "Fuel's name for release_id (Nailgun's clients send it)" },
             components: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 200 } },
-            // The component-registry design's request carries these two, always empty at creation.
-            nodes: { type: 'array', maxItems: 100 },
-            tasks: { type: 'array', maxItems: 100 },
+            // The component-registry design's request carries these: an environment is created
+            // without them, so they are ignored, with a warning when not empty (issue 28).
+            id: { type: ['integer', 'string', 'null'], maxLength: 200, description: 'ignored: the server gives the id' },
+            nodes: { type: 'array', maxItems: 1000, description: 'ignored: add nodes with POST /clusters/{id}/nodes' },
+            tasks: { type: 'array', maxItems: 1000, description: 'ignored: tasks come from the release and its plugins' },
           },
         },
-        response: { 201: answer('created, with what the component engine found', CLUSTER), ...errorResponses },
+        response: { 201: answer('created, with what the component engine found and what of the body was ignored', CLUSTER), ...errorResponses },
       },
     },
     async (req, reply) => {
-      const { name, release_id: releaseId } = req.body;
-      for (const field of ['nodes', 'tasks'] as const) {
-        if (req.body[field]?.length) {
-          throw new HttpError(400, `cluster/${field}-at-creation`, `an environment is created without ${field}; '${field}' must be empty or left out`, {
-            hint: field === 'nodes' ? 'add nodes afterwards with POST /api/v1/clusters/{id}/nodes' : 'tasks come from the release and the enabled plugins',
-          });
-        }
-      }
+      const { name } = req.body;
+      const releaseId = releaseOf(req.body);
+      const ignored = ignoredKeys(req.body);
       const release = await storedRelease(ctx.db, releaseId);
       if (!release) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
       const { composition: wizard, catalog, unusable } = await wizardFor(ctx.db, release.id);
@@ -126,7 +155,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       // One statement (store/clusters.ts); a name taken by a racing request is a 409 too (conflicts.ts).
       const created = await store.createCluster(ctx.db, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings, plugins: enabled });
       if (!created) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
-      return reply.status(201).send({ ...clusterSummary(created), findings: verdict.findings });
+      return reply.status(201).send({ ...clusterSummary(created), findings: [...verdict.findings, ...ignored] });
     },
   );
 
