@@ -96,7 +96,7 @@ describe('hearth node disks (the built bin)', { timeout: 180_000 }, () => {
     const big = hearth('node', 'disks', String(node), '--set', 'vm=600G@sdb');
     assert.equal(big.code, 1, big.out);
     assert.match(big.err, /node\/disks-refused: this layout cannot be saved/);
-    assert.match(big.err, /disks\/disk-overfull: disk 'sdb' is given \d+ MB of volumes but has \d+ MB for them[^\n]*\n\s+hint: make its volumes add up to \d+ MB or less/);
+    assert.match(big.err, /disks\/disk-overfull: disk 'sdb' is given [\d.]+ [MG]iB of volumes but has [\d.]+ [MG]iB for them[^\n]*\n\s+hint: make its volumes add up to [\d.]+ [MG]iB or less/);
     assert.deepEqual(await api<Disk[]>('GET', `/nodes/${node}/disks`), after, 'a refused layout leaves the saved one as it was');
 
     // Bad usage: not a size, a disk the node lacks.

@@ -3,6 +3,7 @@
  * the operator's saved sizes laid over fresh defaults.
  */
 import { planOf } from './allocate.js';
+import { formatMiB } from '../text/sizes.js';
 import { LVM_META_MB } from './disk.js';
 import { sizeOf, unknownGenerator, type GeneratorContext } from './generators.js';
 import type { DiskProblem, LayoutDisk, LayoutInput, LayoutVolume, NodeLayout } from './model.js';
@@ -23,7 +24,10 @@ function problem(code: string, severity: DiskProblem['severity'], message: strin
   return p;
 }
 
-/** Fuel's words for a volume below its minimum. */
+/**
+ * Fuel's words for a volume below its minimum, kept as Fuel wrote them ("N MB": tools and people
+ * grep for them); every other size said to people is in binary units (formatMiB), as in the CLI and UI.
+ */
 export const belowMinimum = (label: string, min: number): string => `Volume group '${label}' requires a minimum of ${min} MB`;
 
 const validSize = (n: unknown): n is number => typeof n === 'number' && Number.isInteger(n) && n >= 0;
@@ -74,7 +78,7 @@ export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem
       const why = disk.exclude ? 'is excluded' : 'is in use';
       out.push(problem('disks/disk-in-use', 'error', `disk '${disk.name}' ${why}, yet ${placed.join(', ')} ${placed.length === 1 ? 'is' : 'are'} placed on it`, 'place the volumes on the free disks', { disk: disk.id }));
     } else if (used > disk.size) {
-      out.push(problem('disks/disk-overfull', 'error', `disk '${disk.name}' is given ${used} MB of volumes but has ${disk.size} MB for them`, `make its volumes add up to ${disk.size} MB or less`, { disk: disk.id }));
+      out.push(problem('disks/disk-overfull', 'error', `disk '${disk.name}' is given ${formatMiB(used)} of volumes but has ${formatMiB(disk.size)} for them`, `make its volumes add up to ${formatMiB(disk.size)} or less`, { disk: disk.id }));
     }
   }
   for (const space of plan.applied) {
@@ -86,10 +90,10 @@ export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem
         // Hearth never reinstalls a running machine: with no free disk at all, nothing is laid
         // out and the volume's data stays on the node's existing filesystems. Said, not refused;
         // free disks too small for it are refused (below).
-        out.push(problem('disks/no-free-disk', 'warning', `${labelOf(space.definition)} ('${space.id}') gets no volume of its own: the node has no free disk, so it stays on the existing filesystems`, `add a free disk of at least ${min} MB to give it one`, { volume: space.id }));
+        out.push(problem('disks/no-free-disk', 'warning', `${labelOf(space.definition)} ('${space.id}') gets no volume of its own: the node has no free disk, so it stays on the existing filesystems`, `add a free disk of at least ${formatMiB(min)} to give it one`, { volume: space.id }));
         continue;
       }
-      const where = `its free disks (${free.map((d) => d.name).join(', ')}) give it ${totals.get(space.id) ?? 0} MB`;
+      const where = `its free disks (${free.map((d) => d.name).join(', ')}) give it ${formatMiB(totals.get(space.id) ?? 0)}`;
       out.push(problem('disks/too-small', 'error', belowMinimum(labelOf(space.definition), min), `${where}: give '${space.id}' more space, or add a disk`, { volume: space.id }));
     }
   }
@@ -98,7 +102,7 @@ export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem
     const need = layout.os.volumes.reduce((s, v) => s + v.min_size, 0);
     if (layout.os.disk !== undefined && layout.os.size < need) {
       const label = plan.os.map((s) => labelOf(s.definition)).join("', '");
-      out.push(problem('disks/too-small', 'error', belowMinimum(label, need), `the disk holding / ('${layout.os.disk}') has ${layout.os.size} MB; Hearth does not reinstall, so this node needs a larger system disk`, { disk: layout.os.disk, volume: layout.os.volumes[0]?.name }));
+      out.push(problem('disks/too-small', 'error', belowMinimum(label, need), `the disk holding / ('${layout.os.disk}') has ${formatMiB(layout.os.size)}; Hearth does not reinstall, so this node needs a larger system disk`, { disk: layout.os.disk, volume: layout.os.volumes[0]?.name }));
     }
   }
   return out;
@@ -125,7 +129,7 @@ export function applyOperatorSizes(defaults: NodeLayout, saved: SavedLayout, inp
     const wanted = new Map<string, { size: number; keep_data?: boolean }>();
     for (const v of Array.isArray(mine.volumes) ? mine.volumes : []) {
       if (!known.has(v.name)) {
-        if (validSize(v.size) && v.size > 0) problems.push(problem('disks/saved-volume-dropped', 'warning', `disk '${disk.name}': '${v.name}' is no longer a volume of this node's roles; its ${v.size} MB are laid out again`, 'save the layout again', { disk: disk.id, volume: v.name }));
+        if (validSize(v.size) && v.size > 0) problems.push(problem('disks/saved-volume-dropped', 'warning', `disk '${disk.name}': '${v.name}' is no longer a volume of this node's roles; its ${formatMiB(v.size)} are laid out again`, 'save the layout again', { disk: disk.id, volume: v.name }));
         continue;
       }
       wanted.set(v.name, v);
@@ -150,7 +154,7 @@ export function applyOperatorSizes(defaults: NodeLayout, saved: SavedLayout, inp
     });
     const used = volumes.reduce((s, v) => s + v.size, 0);
     if (used > disk.size) {
-      problems.push(problem('disks/disk-overfull', 'error', `disk '${disk.name}' is given ${used} MB of volumes but has ${disk.size} MB for them: it keeps its default layout`, `make its volumes add up to ${disk.size} MB or less`, { disk: disk.id }));
+      problems.push(problem('disks/disk-overfull', 'error', `disk '${disk.name}' is given ${formatMiB(used)} of volumes but has ${formatMiB(disk.size)} for them: it keeps its default layout`, `make its volumes add up to ${formatMiB(disk.size)} or less`, { disk: disk.id }));
       return disk;
     }
     return { ...disk, volumes };
