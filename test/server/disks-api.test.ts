@@ -151,5 +151,55 @@ for (const engine of engines()) {
       assert.match(JSON.stringify(check.findings), /cinder|vm/);
       await api('DELETE', `/nodes/${id}/disks`);
     });
+
+    test('after a role change, the saved sizes stay on each disk where they still fit; a disk where they do not gets its defaults, and says so', async () => {
+      const id = await node('node-f', [100, 500], ['compute']);
+      const before = (await api('GET', `/nodes/${id}/disks`)).json() as Disk[];
+      // The operator moves 1 GiB from vm to os on the small disk, and takes vm off the large one.
+      const mine = before.map((d) => ({
+        id: d.id,
+        volumes: d.volumes.map((v) => {
+          if (d.name === 'sda' && v.name === 'os') return { name: v.name, size: v.size + 1024 };
+          if (d.name === 'sda' && v.name === 'vm') return { name: v.name, size: v.size - 1024 };
+          if (d.name === 'sdb' && v.name === 'vm') return { name: v.name, size: 0 };
+          return { name: v.name, size: v.size };
+        }),
+      }));
+      assert.equal((await api('PUT', `/nodes/${id}/disks`, mine)).statusCode, 200);
+      const layoutAfter = async (roles: string[]) => {
+        await api('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: id, roles }] });
+        const defaults = (await api('GET', `/nodes/${id}/disks/defaults`)).json() as Disk[];
+        const disks = (await api('GET', `/nodes/${id}/disks`)).json() as Disk[];
+        const findings = (await api('GET', `/nodes/${id}/disks/check`)).json().findings as Array<{ code: string; disk?: string; message: string }>;
+        const kept: string[] = [];
+        for (const d of disks) {
+          const saved = mine.find((m) => m.id === d.id)!;
+          const own = defaults.find((x) => x.id === d.id)!;
+          if (saved.volumes.every((v) => d.volumes.find((x) => x.name === v.name)?.size === v.size)) {
+            kept.push(d.name);
+            // A volume the saved layout did not have comes at its default beside the saved ones.
+            for (const v of d.volumes.filter((x) => !saved.volumes.some((s) => s.name === x.name))) assert.equal(v.size, own.volumes.find((x) => x.name === v.name)!.size, `${d.name}: ${v.name}`);
+            assert.ok(!findings.some((f) => f.disk === d.id), `${d.name} keeps the saved sizes: nothing to report (${JSON.stringify(findings)})`);
+          } else {
+            assert.deepEqual(d.volumes, own.volumes, `${d.name}: where the saved sizes no longer fit, the defaults`);
+            const said = findings.find((f) => f.disk === d.id);
+            assert.ok(said, `${d.name}: reported (${JSON.stringify(findings)})`);
+            assert.equal(said.code, 'disks/disk-overfull');
+            assert.match(said.message, new RegExp(`^disk '${d.name}' is given [\\d.]+ GiB of volumes but has [\\d.]+ GiB for them: it keeps its default layout$`), 'sizes said in binary units');
+          }
+        }
+        return { disks, defaults, kept };
+      };
+      // A role that brings a volume of its own: the defaults change and the saved sizes are laid over them.
+      const both = await layoutAfter(['compute', 'cinder']);
+      assert.ok(sizeOf(both.defaults, 'cinder') > 0, 'the new role\'s volume is in the defaults');
+      assert.deepEqual(both.kept, ['sdb'], 'the large disk keeps vm at 0 and takes cinder beside it; the small one, full with the saved os and vm, cannot take cinder too');
+      assert.ok(sizeOf(both.disks, 'cinder') > 0);
+      // Back to compute: the saved layout fits again, on both disks.
+      const back = await layoutAfter(['compute']);
+      assert.deepEqual(back.kept, ['sda', 'sdb']);
+      assert.equal(back.disks[0].volumes.find((v) => v.name === 'os')!.size, before[0].volumes.find((v) => v.name === 'os')!.size + 1024);
+      await api('DELETE', `/nodes/${id}/disks`);
+    });
   });
 }
