@@ -49,6 +49,33 @@ export const nodeAddReal = (address: string, o: ServerOptions & { name: string[]
     print(o.json, res, () => `added node ${node.id} (${node.name}) at ${node.address}, host key ${node.host_key_fingerprint}\n\n${describeNode(node)}`);
   });
 
+/**
+ * Simulated nodes (--count, --name), put in an environment with --env (issue 28: --env was
+ * ignored). The environment is found before anything is registered, and nodes it refuses are
+ * removed again, so a refusal leaves no stray nodes behind.
+ */
+export const nodeAddSimulated = (o: ServerOptions & { count?: string; name: string[]; env?: string; sshUser?: string; sshPort?: string }) =>
+  run(o, async (c) => {
+    const count = o.count === undefined ? undefined : Number(o.count);
+    if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 5000)) throw usage('--count must be a whole number from 1 to 5000');
+    if (count === undefined && !o.name.length) throw usage('node add needs --count N (simulated nodes) or --name <name> (repeatable)');
+    if (o.sshUser !== undefined || o.sshPort !== undefined) throw usage('--ssh-user and --ssh-port are for a real node: give its address');
+    const env = o.env === undefined ? undefined : await clusterRef(c, o.env);
+    if (env !== undefined) await c.call('get', '/clusters/{id}', { params: { id: env } });
+    const body = { ...(o.name.length ? { nodes: o.name.map((name) => ({ name })) } : {}), ...(count ? { simulate: { count } } : {}) };
+    const res = await c.call('post', '/nodes', { body });
+    if (env !== undefined) {
+      try {
+        await c.call('post', '/clusters/{id}/nodes', { params: { id: env }, query: {}, body: { assignments: res.ids.map((id) => ({ node_id: id, roles: [] })) } });
+      } catch (e) {
+        for (const id of res.ids) await c.call('delete', '/nodes/{id}', { params: { id } }).catch(() => undefined);
+        throw e;
+      }
+    }
+    const ids = res.ids.length > 10 ? `${res.ids[0]}..${res.ids[res.ids.length - 1]}` : res.ids.join(', ');
+    print(o.json, res, () => `added ${res.ids.length} node(s): ${ids}${env !== undefined ? ` to environment ${o.env}` : ''}\n`);
+  });
+
 export const nodeShow = (id: string, o: ServerOptions & OutputOptions) =>
   run(o, async (c) => {
     chosenFormat(o);

@@ -144,8 +144,8 @@ function registerNodes(program: Command): void {
       .option('--name <name>', 'a node name (repeatable for simulated nodes)', collect, [])
       .option('--ssh-user <user>', 'SSH user of a real node (default root)')
       .option('--ssh-port <port>', 'SSH port of a real node (default 22)')
-      .option('--env <env>', 'put the real node in this environment (id or name)'),
-  ).action(async (address, o) => (address === undefined ? (await load()).nodeAdd(o) : (await loadNodes()).nodeAddReal(address, o)));
+      .option('--env <env>', 'put the node(s) in this environment (id or name), without roles'),
+  ).action(async (address, o) => (address === undefined ? (await loadNodes()).nodeAddSimulated(o) : (await loadNodes()).nodeAddReal(address, o)));
   outputOptions(remote(node.command('show').argument('<id>').description('Show a node: how it is reached, its facts (disks, interfaces), its last SSH error')), 'show').action(async (id, o) => (await loadNodes()).nodeShow(id, o));
   remote(node.command('refresh').argument('<id>').description('Connect to a real node and gather its facts again').option('--accept-host-key <fingerprint>', 'accept the changed host key with this fingerprint (after a reinstall)')).action(
     async (id, o) => (await loadNodes()).nodeRefresh(id, o),
