@@ -46,9 +46,23 @@ export function guardTerminalOutput(): void {
   }
 }
 
+/** Each guarded stream's own write, for the CLI's own control sequences (`writeOwn`). */
+const unguarded = new WeakMap<NodeJS.WritableStream, (text: string) => boolean>();
+
+/**
+ * Hearth's own control sequence (a progress line's "return and erase") and the text after it: the
+ * sequence goes out as it is, whatever the filter makes of a lone carriage return, and every
+ * control character of the text is escaped. A stream never guarded (a test's) is written to as it is.
+ */
+export function writeOwn(stream: NodeJS.WritableStream, sequence: '\r\u001b[2K' | '', text: string): void {
+  const write = unguarded.get(stream) ?? ((t: string) => stream.write(t));
+  write(sequence + escapeControls(text));
+}
+
 function guard(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   endQuietlyWhenReaderLeaves(stream);
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  unguarded.set(stream, (text) => write(text));
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
     return write(typeof text === 'string' ? sanitizeForTerminal(text) : text, ...rest);

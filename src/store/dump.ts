@@ -53,11 +53,16 @@ async function tablesInOrder(q: Queryable): Promise<string[]> {
 
 const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
-export async function exportDatabase(db: Database): Promise<Dump> {
+/** Told as each table is begun (the CLI's progress line), `index` from 0. */
+export type TableProgress = (table: string, index: number, total: number) => void;
+
+export async function exportDatabase(db: Database, onTable?: TableProgress): Promise<Dump> {
   return db.transaction(async (tx) => {
     const schema = (await schemaState(tx)).applied;
     const tables: Dump['tables'] = {};
-    for (const table of await tablesInOrder(tx)) {
+    const names = await tablesInOrder(tx);
+    for (const [index, table] of names.entries()) {
+      onTable?.(table, index, names.length);
       const rows = await tx.query<{ row: Record<string, unknown> }>(`SELECT to_jsonb(t) AS row FROM ${quoted(table)} t ORDER BY to_jsonb(t)::text`);
       tables[table] = rows.map((r) => (typeof r.row === 'string' ? (JSON.parse(r.row) as Record<string, unknown>) : r.row));
     }
@@ -114,17 +119,17 @@ async function findBadRow(tx: Queryable, table: string, rows: Record<string, unk
  * Loads a dump into an empty database, in one transaction: all of it or nothing. Columns a newer
  * schema added take their defaults; a dump from a newer schema than this database's is refused.
  */
-export async function importDatabase(db: Database, dump: Dump): Promise<Record<string, number>> {
+export async function importDatabase(db: Database, dump: Dump, onTable?: TableProgress): Promise<Record<string, number>> {
   // The catalog version is replaced without a bump: what was remembered of it is no longer true.
   forgetCatalogVersions();
   try {
-    return await importTables(db, dump);
+    return await importTables(db, dump, onTable);
   } finally {
     forgetCatalogVersions();
   }
 }
 
-function importTables(db: Database, dump: Dump): Promise<Record<string, number>> {
+function importTables(db: Database, dump: Dump, onTable?: TableProgress): Promise<Record<string, number>> {
   return db.transaction(async (tx) => {
     const schema = await schemaState(tx);
     if (dump.schema > schema.applied) {
@@ -139,7 +144,8 @@ function importTables(db: Database, dump: Dump): Promise<Record<string, number>>
       if (n > 0) throw new StoreError('store/import-not-empty', `the database already holds data ('${table}' has ${n} rows)`, 'import into a new, empty database (a fresh --data-dir or an empty PostgreSQL schema)');
     }
     const counts: Record<string, number> = {};
-    for (const table of tables) {
+    for (const [index, table] of tables.entries()) {
+      onTable?.(table, index, tables.length);
       const rows = dump.tables[table] ?? [];
       counts[table] = rows.length;
       // The target's own meta (a token made at its first open) gives way to the exported one.

@@ -57,6 +57,9 @@ export const releaseDelete = (id: string, o: ServerOptions) =>
     if (!o.json) process.stdout.write(`deleted release ${id}\n`);
   });
 
+/** Packages from this size on show their upload's progress. */
+const LARGE_PACKAGE = 4 * 1024 * 1024;
+
 export const pluginInstall = (source: string, o: ServerOptions & { folder?: boolean }) =>
   run(o, async (c) => {
     let res;
@@ -70,7 +73,14 @@ export const pluginInstall = (source: string, o: ServerOptions & { folder?: bool
       } catch {
         throw usage(`cannot read the package '${source}' (build one with hearth plugin build; use --folder for a plugin folder on the server)`);
       }
-      res = await c.upload(bytes);
+      // A large package takes a while to send (and the server to check): its progress is shown.
+      const line = bytes.length >= LARGE_PACKAGE ? (await import('../progress-line.js')).progressLine(process.stderr) : undefined;
+      const mib = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MiB`;
+      try {
+        res = await c.upload(bytes, line && ((sent) => line.update(sent < bytes.length ? `uploading ${source}: ${mib(sent)} of ${mib(bytes.length)} (${Math.floor((sent / bytes.length) * 100)}%)` : `uploaded ${mib(bytes.length)}; the server is checking and installing it`)));
+      } finally {
+        line?.end();
+      }
     }
     print(o.json, res, () => `installed ${res.plugin.id}\n` + res.findings.filter((f) => f.severity === 'warning').map((f) => `  warning ${f.code}: ${f.message}\n`).join(''));
   });

@@ -9,6 +9,7 @@
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print } from './table.js';
+import { progressLine } from '../progress-line.js';
 import { duration, hasEnded, outcomeOf, progressText, stamp, type TaskLike } from './progress.js';
 import type { Schemas } from '../../api/client.js';
 
@@ -121,21 +122,22 @@ export function printOutcome(d: Deployment, json: boolean, tasks?: readonly Task
 }
 
 /**
- * Polls a run until it ends (for `--wait`), showing progress on a terminal's stderr; returns it
+ * Polls a run until it ends (for `--wait`), showing progress on stderr (redrawn on a terminal, a
+ * line per step in a pipe; nothing with --json); returns it
  * ended, with its task records when the server sends no `counts` (to count them honestly).
  */
 export async function awaitEnd(c: Client, start: Deployment, json: boolean): Promise<{ deployment: Deployment; tasks?: TaskRun[] }> {
   let d = start;
-  let shown = false;
-  while (d.status === 'running') {
-    if (!json && process.stderr.isTTY) {
-      process.stderr.write(`\r\u001b[2K${d.dry_run ? 'dry run' : 'deploying'}: ${progressText(d)} (${d.progress}%)`);
-      shown = true;
+  const line = json ? undefined : progressLine(process.stderr);
+  try {
+    while (d.status === 'running') {
+      line?.update(`${d.dry_run ? 'dry run' : 'deploying'} ${d.id}: ${progressText(d)} (${d.progress}%)`);
+      await sleep(250);
+      d = await c.call('get', '/deployments/{id}', { params: { id: start.id } });
     }
-    await sleep(250);
-    d = await c.call('get', '/deployments/{id}', { params: { id: start.id } });
+  } finally {
+    line?.end();
   }
-  if (shown) process.stderr.write('\n');
   if ('counts' in d || json) return { deployment: d };
   return { deployment: d, tasks: (await c.call('get', '/deployments/{id}/tasks', { params: { id: d.id } })) as TaskRun[] };
 }

@@ -28,7 +28,7 @@ export interface Client {
   /** A request typed by the OpenAPI document: `c.call('get', '/clusters/{id}', { params: { id } })`. */
   call: ReturnType<typeof typedCaller>;
   /** Installs a plugin package: the body is the package's bytes, not JSON. */
-  upload(bytes: Buffer): Promise<AnswerOf<'/plugins', 'post'>>;
+  upload(bytes: Buffer, onSent?: (sent: number) => void): Promise<AnswerOf<'/plugins', 'post'>>;
   /** An answer that is text, not JSON (a graph as dot or mermaid). */
   text(path: string, query: Record<string, string>, params: Record<string, unknown>): Promise<string>;
   /**
@@ -53,23 +53,24 @@ export function client(options: ServerOptions): Client {
     throw new ClientError(`--server '${server}' is not a URL (e.g. http://127.0.0.1:8420)`, EXIT_USAGE);
   }
   const token = options.token ?? process.env.HEARTH_TOKEN;
-  const request = async (method: string, path: string, body?: unknown, extra: { raw?: Buffer; accept?: string } = {}): Promise<unknown> => {
+  const request = async (method: string, path: string, body?: unknown, extra: { raw?: Buffer; onSent?: (sent: number) => void; accept?: string } = {}): Promise<unknown> => {
     // Every id is encoded into its segment; a "." or ".." segment left would be resolved by fetch
     // to another resource (DELETE /plugins/x@0/../../clusters/2 is DELETE /clusters/2).
     if (hasDotSegment(path)) throw new ClientError(`refusing to send ${method} ${path}: a path segment is "." or ".."`, EXIT_FINDINGS);
     const headers: Record<string, string> = { accept: extra.accept ?? 'application/json' };
     if (token) headers.authorization = `Bearer ${token}`;
-    let payload: string | Buffer | undefined;
+    let payload: string | Buffer | ReadableStream<Uint8Array> | undefined;
     if (extra.raw) {
       headers['content-type'] = 'application/octet-stream';
-      payload = extra.raw;
+      payload = extra.onSent ? countedBody(extra.raw, extra.onSent) : extra.raw;
     } else if (body !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(body);
     }
     let res: Response;
     try {
-      res = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}) });
+      // A stream body is sent as it is read (`duplex: 'half'`, as fetch requires of one).
+      res = await fetch(`${base}${path}`, { method, headers, ...(payload !== undefined ? { body: payload } : {}), ...(payload instanceof ReadableStream ? { duplex: 'half' } : {}) } as RequestInit);
     } catch (err) {
       throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
     }
@@ -140,9 +141,23 @@ export function client(options: ServerOptions): Client {
     base,
     events,
     call: typedCaller((method, path, body) => request(method, path, body)),
-    upload: async (bytes) => (await request('POST', apiUrl('/plugins'), undefined, { raw: bytes })) as AnswerOf<'/plugins', 'post'>,
+    upload: async (bytes, onSent) => (await request('POST', apiUrl('/plugins'), undefined, { raw: bytes, ...(onSent ? { onSent } : {}) })) as AnswerOf<'/plugins', 'post'>,
     text: async (path, query, params) => String(await request('GET', apiUrl(path, params, query), undefined, { accept: 'text/plain, text/vnd.graphviz, */*' })),
   };
+}
+
+/** The bytes as a stream of 256 KiB pieces, telling how many were handed to the connection so far. */
+function countedBody(bytes: Buffer, onSent: (sent: number) => void): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent >= bytes.length) return controller.close();
+      const piece = bytes.subarray(sent, sent + 256 * 1024);
+      sent += piece.length;
+      controller.enqueue(piece);
+      onSent(sent);
+    },
+  });
 }
 
 /** Run a client command: print refusals (with the server's findings) and set the exit status. */

@@ -44,7 +44,16 @@ export function registerDb(program: Command): void {
     .action(async (options: DbOptions) => {
       await withStore(options, async (store) => {
         const { exportDatabase } = await import('../../store/index.js');
-        const text = `${JSON.stringify(await exportDatabase(store))}\n`;
+        const { progressLine } = await import('../progress-line.js');
+        const line = progressLine(process.stderr);
+        let dump;
+        try {
+          dump = await exportDatabase(store, (table, i, n) => line.update(`exporting table ${i + 1}/${n}: ${table}`));
+          line.update(`exporting: writing ${options.output ?? 'standard output'}`);
+        } finally {
+          line.end();
+        }
+        const text = `${JSON.stringify(dump)}\n`;
         if (!options.output) {
           // The export holds the admin token and Hearth's SSH private key: not for a screen or a scrollback.
           if (process.stdout.isTTY) process.stderr.write('hearth: warning: this export holds the admin token and the SSH private key that logs into every node; write it to a file only you can read with -o FILE (made 0600)\n');
@@ -92,7 +101,14 @@ export function registerDb(program: Command): void {
         return;
       }
       await withStore(options, async (store) => {
-        const counts = await importDatabase(store, dump);
+        const { progressLine } = await import('../progress-line.js');
+        const line = progressLine(process.stderr);
+        let counts;
+        try {
+          counts = await importDatabase(store, dump, (table, i, n) => line.update(`importing table ${i + 1}/${n}: ${table} (${dump.tables[table]?.length ?? 0} rows)`));
+        } finally {
+          line.end();
+        }
         const summary = Object.entries(counts).filter(([, n]) => n > 0).map(([t, n]) => `${n} ${t}`).join(', ');
         process.stdout.write(`imported ${summary || 'nothing (the export was empty)'}\n`);
         process.exitCode = EXIT_OK;
