@@ -29,8 +29,11 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
   const [selected, setSelected] = useState<string | null>(null);
   const [exportError, setExportError] = useState<unknown>(null);
 
+  // The estimate's critical path (from past runs) can differ from the graph's own (from timeouts):
+  // the picture waits for the estimate's answer, so the path a person clicks does not change under them.
+  const estimateSettled = !!estimate.data || !!estimate.error || !estimate.loading;
   const model = useMemo<(Picture & { findings: Array<{ message: string }>; path: Picture['placed'] }) | null>(() => {
-    if (!graph.data) return null;
+    if (!graph.data || !estimateSettled) return null;
     const read = readGraph(graph.data);
     const { findings, roles } = read;
     const e = estimate.data;
@@ -48,9 +51,9 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
     const byKey = new Map(placed.map((p) => [p.key, p]));
     const path = critical.map((c) => byKey.get(keyOf(c.node, c.task))).filter((p): p is NonNullable<typeof p> => p !== undefined);
     return { placed, makespan, nodes: ids, rows: new Map(ids.map((n, i) => [n, i])), critical: criticalKeys, label, findings, path };
-  }, [graph.data, nodes.data, estimate.data]);
+  }, [graph.data, nodes.data, estimate.data, estimateSettled]);
 
-  if (graph.loading && !graph.data) return <p aria-busy="true">Building the graph…</p>;
+  if ((graph.loading && !graph.data) || (graph.data && !estimateSettled)) return <p aria-busy="true">Building the graph…</p>;
   if (graph.error) return <Problems error={graph.error} title="The graph cannot be built" />;
   if (!model) return null;
   const scale = (zoom * 1000) / Math.max(1000, model.makespan);
