@@ -4,6 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { registerCommands } from './commands/index.js';
+import { addExamples } from './examples.js';
 import { EXIT_USAGE } from './exit.js';
 import { OutputError } from './output.js';
 import { guardTerminalOutput } from './terminal.js';
@@ -29,6 +30,8 @@ program
   .exitOverride();
 
 registerCommands(program, process.argv);
+// Examples close each command's help; only a run asking for help needs them.
+if (process.argv.length <= 2 || process.argv[2] === 'help' || process.argv.some((a) => a === '--help' || a === '-h')) addExamples(program);
 
 // No top-level await: the bundle (scripts/bundle.mjs) is a CommonJS script so that V8 can reuse
 // its compiled code from one run to the next.

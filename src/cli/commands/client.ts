@@ -65,7 +65,7 @@ function registerEnvironments(program: Command): void {
       .description(
         "Verify networks on every real node of the environment (about 10 s; nothing of the nodes changes): which nodes hear each other on each network's VLAN, duplicate addresses, the gateway, and what to check. Exit status 1 when the verification fails (a link broken, a duplicate address, a silent gateway, a node not answering), 0 when it passes",
       )
-      .option('--budget <seconds>', 'seconds each node listens (4-120, default 8)'),
+      .option('--budget <seconds>', 'seconds each node listens, 4-120 (default: 8)'),
   ).action(async (ref, o) => (await import('../client/verify-networks.js')).envVerifyNetworks(ref, o));
   remote(
     env
@@ -94,7 +94,7 @@ function registerEnvironments(program: Command): void {
       .option('--no-wait', 'return once started')
       .option('--dry-run', 'simulate: walk the graph, run nothing on the nodes')
       .option('--no-dry-run', 'deploy for real (refused, by name, if a node is simulated)')
-      .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default 50)')
+      .option('--max-parallel <n>', 'at most this many tasks (SSH sessions) at once (default: 50)')
       .option('--follow', 'print each task as it ends (time, outcome, task, node name), failures with their output, and "still running" for a task silent 30 s; exit status 0 only when the run succeeded')
       .option('--resume', 'run only what the last (failed, stopped or interrupted) real deployment did not finish')
       .option('--plan', 'run nothing: print, per node, each task that would run (+) and each that would not, with why (conditions and the data that changed, new nodes, --resume); --json for the plan as the API gives it')
@@ -105,7 +105,7 @@ function registerEnvironments(program: Command): void {
       .command('stop')
       .argument('<env>', 'id or name')
       .description('Stop the running deployment: nothing new starts, running tasks finish or are killed after the grace period')
-      .option('--grace <seconds>', 'seconds running tasks may take to finish before they are killed (default 30)')
+      .option('--grace <seconds>', 'seconds running tasks may take to finish before they are killed (default: 30)')
       .option('--wait', 'wait for the run to end and print its final state (exit status 0 when it ended stopped, 1 otherwise)'),
   ).action(async (ref, o) => (await import('../client/follow.js')).envStop(ref, o));
   remote(
@@ -142,8 +142,8 @@ function registerNodes(program: Command): void {
       .description('Register a real node by address, or simulated nodes (--count, --name)')
       .option('--count <n>', 'simulated nodes')
       .option('--name <name>', 'a node name (repeatable for simulated nodes)', collect, [])
-      .option('--ssh-user <user>', 'SSH user of a real node (default root)')
-      .option('--ssh-port <port>', 'SSH port of a real node (default 22)')
+      .option('--ssh-user <user>', 'SSH user of a real node (default: root)')
+      .option('--ssh-port <port>', 'SSH port of a real node (default: 22)')
       .option('--env <env>', 'put the node(s) in this environment (id or name), without roles'),
   ).action(async (address, o) => (address === undefined ? (await loadNodes()).nodeAddSimulated(o) : (await loadNodes()).nodeAddReal(address, o)));
   outputOptions(remote(node.command('show').argument('<id>').description('Show a node: how it is reached, its facts (disks, interfaces), its last SSH error')), 'show').action(async (id, o) => (await loadNodes()).nodeShow(id, o));

@@ -41,9 +41,9 @@ async function loadCatalog(options: Options) {
 const selection = (text: string | undefined) => (text ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
 
 export function registerComponents(program: Command): void {
-  const components = group(program, 'components', 'check selections of components and show the wizard state, offline');
+  const components = group(program, 'components', 'Check selections of components and show the wizard state, offline');
 
-  common(components.command('check').description('validate a selection of components; exit 1 if invalid'))
+  common(components.command('check').description('Validate a selection of components; exit status 1 when it is invalid'))
     .requiredOption('--select <a,b,c>', 'the chosen component names, comma-separated')
     .action(async (options: Options) => {
       const catalog = await loadCatalog(options);
@@ -60,7 +60,7 @@ export function registerComponents(program: Command): void {
       process.exitCode = result.valid ? EXIT_OK : EXIT_FINDINGS;
     });
 
-  common(components.command('state').description('the wizard state for a selection: enabled, disabled and why, green lights, fixes'))
+  common(components.command('state').description('Show the wizard state for a selection: enabled, disabled and why, green lights, fixes'))
     .option('--select <a,b,c>', 'the chosen component names, comma-separated')
     .action(async (options: Options) => {
       const catalog = await loadCatalog(options);
@@ -91,7 +91,7 @@ export function registerComponents(program: Command): void {
       process.exitCode = EXIT_OK;
     });
 
-  common(components.command('analyse').description('components that can never be chosen, rules naming nothing, requirements never met'))
+  common(components.command('analyse').description('Find components that can never be chosen, rules naming nothing, requirements never met'))
     .action(async (options: Options) => {
       const catalog = await loadCatalog(options);
       if (!catalog) return;

@@ -15,7 +15,7 @@ export function registerGraph(program: Command): void {
     .option('--nodes <spec-or-file>', 'nodes as "controller:3,compute:100,ceph-osd:20" (role+role:N for several roles), or a YAML file of {id, roles}')
     .option('--type <graph-type>', 'graph type: default, provisioning, deletion, network_verification, or a custom one', 'default')
     .option('--format <format>', 'json, dot, mermaid or summary', 'summary')
-    .option('--default-duration <seconds>', 'duration of a task without parameters.timeout (default 300)')
+    .option('--default-duration <seconds>', 'duration of a task without parameters.timeout (default: 300)')
     .option('--json', 'with --format summary: print the summary as JSON')
     .option('--settings <yaml>', 'settings values over the release defaults, {section: {attribute: value}}: what task conditions read')
     .option('--previous <yaml>', 'the last deployed state ({nodes, settings}) for lifecycle conditions; without it, a first deployment: everything changed')

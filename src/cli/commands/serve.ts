@@ -29,7 +29,7 @@ export function registerServe(program: Command): void {
     .option('--shutdown-grace <seconds>', 'on SIGTERM/SIGINT, how long running deployment tasks may finish before they are killed (the run is then interrupted, and resumable)', '30')
     .option('--resume-interrupted', 'at start, resume the real deployments a shutdown or a crash interrupted')
     .option('--log-level <level>', 'fatal, error, warn, info, debug, trace or silent', 'info')
-    .option('--log-format <format>', 'json (one record a line) or pretty (default on a terminal)')
+    .option('--log-format <format>', 'json (one record a line) or pretty (default: pretty on a terminal, json otherwise)')
     .option('--no-bundled-release', 'do not install the bundled default release on first start')
     .addHelpText('after', '\nThe admin token is printed at the first start and stored. Lost it? Stop the server, then\n  hearth token show    print it again\n  hearth token reset   replace it with a new one\n(both with the same --data-dir, or DATABASE_URL). HEARTH_ADMIN_TOKEN, when set, is the token instead.\n')
     .action(async (options: ServeOptions) => {
