@@ -32,6 +32,20 @@ const within = (root: string, real: string): boolean => real === root || real.st
 export function listTreeFiles(paths: readonly string[], recursive: boolean, findings: Finding[]): TreeFile[] {
   const out: TreeFile[] = [];
   const seenDirs = new Set<string>();
+  // A file named on its own and inside a folder also named (or reached through two links) is
+  // read once: its findings were told once per way it was reached (issue 28).
+  const seenFiles = new Set<string>();
+  const add = (location: string, display: string) => {
+    let real = location;
+    try {
+      real = realpathSync(location);
+    } catch {
+      // Unreadable: kept, so reading it says why.
+    }
+    if (seenFiles.has(real)) return;
+    seenFiles.add(real);
+    out.push({ location, display });
+  };
   let entriesSeen = 0;
   let stopped = false;
   const walk = (location: string, display: string, root: { real: string; shown: string }, depth: number) => {
@@ -84,7 +98,7 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
         }
       }
       if (isDir && recursive) walk(childLocation, childDisplay, root, depth + 1);
-      else if (isFile && entry.name.endsWith('.yaml')) out.push({ location: childLocation, display: childDisplay });
+      else if (isFile && entry.name.endsWith('.yaml')) add(childLocation, childDisplay);
     }
   };
   for (const path of paths) {
@@ -96,7 +110,7 @@ export function listTreeFiles(paths: readonly string[], recursive: boolean, find
       continue;
     }
     if (stat.isDirectory()) walk(path, path, { real: realpathSync(path), shown: path }, 0);
-    else out.push({ location: path, display: slashes(join(path)) });
+    else add(path, slashes(join(path)));
   }
   return out;
 }
