@@ -3,11 +3,13 @@
  * Volumes allocated `min` first (each its generator's minimum, spilling over disks in name order),
  * then `full-disk` (every disk nothing else uses), then `all` (what is left, shared equally; the
  * last one takes the rest so no MB is lost to rounding).
+ *
+ * One departure from Fuel: a partition with a mount point lives on one disk (see `oneDiskOnly`).
  */
 import { sizeOf, type GeneratorContext } from './generators.js';
 import { allocateOn, isService, newDisk, vgSizeOn, type WorkDisk } from './disk.js';
 import type { BootDiskRule, FullDiskVolume, LayoutDisk, LayoutInput, LayoutVolume, NodeDisk, NodeLayout } from './model.js';
-import { defaultOsVolumes, nodeSpaces, typeOf, type Space } from './spaces.js';
+import { defaultOsVolumes, nodeSpaces, typeOf, type Space, type VolumeDefinition } from './spaces.js';
 
 /** Fuel sorted a node's disks by name, by code point as Python compares strings. */
 export const byName = (a: { name: string }, b: { name: string }): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
@@ -22,25 +24,69 @@ function allocateSize(disks: WorkDisk[], space: Space, size: number): void {
   }
 }
 
+/**
+ * A partition mounted at a path (not `none`, not swap). Fuel's volume manager gave such a volume a
+ * partition on every disk it spread over (`all` put one on each disk with free space), so a node
+ * got several filesystems for one mount point, of which only one can be mounted. Fuel's own
+ * releases never had one (their mounted volumes are logical volumes, their partitions `ceph` and
+ * `cephjournal` are unmounted); plugins may. Volume groups and unmounted partitions still spread.
+ */
+export function oneDiskOnly(definition: VolumeDefinition): boolean {
+  const mount = definition.mount;
+  return typeOf(definition) === 'partition' && typeof mount === 'string' && mount !== '' && mount !== 'none' && mount !== 'swap';
+}
+
+const notUsed = (disk: WorkDisk): boolean => !disk.volumes.some((v) => !isService(v) && v.size > 0);
+
+/** The disk with the most free space, the first in name order on a tie. */
+const roomiest = (disks: readonly WorkDisk[]): WorkDisk | undefined =>
+  disks.reduce<WorkDisk | undefined>((best, d) => (!best || d.free > best.free ? d : best), undefined);
+
+/**
+ * Puts a one-disk volume on `chosen` (`size` MB, at most what it has; all it has when undefined)
+ * and a 0 MB entry on every other disk, as Fuel listed every volume on every disk.
+ */
+function allocateOnOne(disks: readonly WorkDisk[], space: Space, chosen: WorkDisk | undefined, size?: number): void {
+  for (const disk of disks) {
+    if (disk !== chosen) allocateOn(disk, space.definition, 0);
+    else allocateOn(disk, space.definition, size === undefined ? undefined : Math.min(size, Math.max(0, disk.free)));
+  }
+}
+
+/**
+ * A sized one-disk volume (`min`, or a share of `all`): where Fuel's fill in name order would have
+ * put it whole (the first disk it fits on), else the disk with the most free space, which takes
+ * what it has (the minimum check then says it is too small).
+ */
+const sizedOnOne = (disks: readonly WorkDisk[], space: Space, size: number): void =>
+  allocateOnOne(disks, space, disks.find((d) => d.free >= size) ?? roomiest(disks), size);
+
 function allocate(disks: WorkDisk[], spaces: readonly Space[], ctx: GeneratorContext): void {
   for (const space of spaces) {
     if (space.allocate_size !== 'min') continue;
-    allocateSize(disks, space, Math.max(0, sizeOf(space.definition.min_size, { ...ctx, vg: space.id })));
+    const min = Math.max(0, sizeOf(space.definition.min_size, { ...ctx, vg: space.id }));
+    if (oneDiskOnly(space.definition)) sizedOnOne(disks, space, min);
+    else allocateSize(disks, space, min);
   }
   for (const space of spaces) {
     if (space.allocate_size !== 'full-disk') continue;
-    for (const disk of disks) {
-      const used = disk.volumes.some((v) => !isService(v) && v.size > 0);
-      allocateOn(disk, space.definition, used ? 0 : undefined);
-    }
+    // Fuel gave every disk nothing else uses; one of them (the largest) for a one-disk volume.
+    if (oneDiskOnly(space.definition)) allocateOnOne(disks, space, roomiest(disks.filter(notUsed)));
+    else for (const disk of disks) allocateOn(disk, space.definition, notUsed(disk) ? undefined : 0);
   }
   const all = spaces.filter((s) => s.allocate_size === 'all');
   if (all.length > 1) {
     const share = Math.floor(disks.reduce((sum, d) => sum + d.free, 0) / all.length);
-    for (const space of all.slice(0, -1)) allocateSize(disks, space, share);
+    for (const space of all.slice(0, -1)) {
+      if (oneDiskOnly(space.definition)) sizedOnOne(disks, space, share);
+      else allocateSize(disks, space, share);
+    }
   }
   const last = all.at(-1);
-  if (last) for (const disk of disks) allocateOn(disk, last.definition, disk.free > 0 ? undefined : 0);
+  if (!last) return;
+  // Fuel gave every disk with free space; a one-disk volume takes the roomiest one whole.
+  if (oneDiskOnly(last.definition)) allocateOnOne(disks, last, roomiest(disks.filter((d) => d.free > 0)));
+  else for (const disk of disks) allocateOn(disk, last.definition, disk.free > 0 ? undefined : 0);
 }
 
 /** Fuel's simple format of a laid-out disk: what volumes may take and each volume's share. */

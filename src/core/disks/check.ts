@@ -2,7 +2,7 @@
  * Checks of a layout, as Fuel's `check_volume_sizes_for_deployment` and its disks validator did, and
  * the operator's saved sizes laid over fresh defaults.
  */
-import { planOf } from './allocate.js';
+import { oneDiskOnly, planOf } from './allocate.js';
 import { formatMiB } from '../text/sizes.js';
 import { LVM_META_MB } from './disk.js';
 import { sizeOf, unknownGenerator, type GeneratorContext } from './generators.js';
@@ -45,7 +45,8 @@ function generatorProblems(def: VolumeDefinition): DiskProblem[] {
 /**
  * A layout's problems: each volume's total across the free disks below its minimum (Fuel counted a
  * physical volume with its LVM metadata), the OS volumes against the disk holding `/`, a disk given
- * more than it has, volumes on a disk in use or excluded, volume names the node's roles do not bring.
+ * more than it has, volumes on a disk in use or excluded, volume names the node's roles do not bring,
+ * a mounted partition on more than one disk.
  */
 export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem[] {
   const plan = planOf({ ...input, mode: layout.mode });
@@ -79,6 +80,14 @@ export function checkLayout(layout: NodeLayout, input: LayoutInput): DiskProblem
       out.push(problem('disks/disk-in-use', 'error', `disk '${disk.name}' ${why}, yet ${placed.join(', ')} ${placed.length === 1 ? 'is' : 'are'} placed on it`, 'place the volumes on the free disks', { disk: disk.id }));
     } else if (used > disk.size) {
       out.push(problem('disks/disk-overfull', 'error', `disk '${disk.name}' is given ${formatMiB(used)} of volumes but has ${formatMiB(disk.size)} for them`, `make its volumes add up to ${formatMiB(disk.size)} or less`, { disk: disk.id }));
+    }
+  }
+  for (const space of plan.applied) {
+    if (!oneDiskOnly(space.definition)) continue;
+    const on = layout.disks.filter((d) => d.volumes.some((v) => v.name === space.id && validSize(v.size) && v.size > 0));
+    if (on.length > 1) {
+      const names = on.map((d) => d.name);
+      out.push(problem('disks/mount-on-several-disks', 'error', `${labelOf(space.definition)} ('${space.id}') is mounted at ${String(space.definition.mount)}, so it lives on one disk only, yet it is placed on ${names.slice(0, -1).join(', ')} and ${names.at(-1)}`, `give it 0 MB on every disk but one; one mount point takes one filesystem`, { volume: space.id }));
     }
   }
   for (const space of plan.applied) {

@@ -188,3 +188,81 @@ test('volumes view: Fuel\'s name, label, min_size with logical volumes and mount
   assert.deepEqual(view[1]!.volumes, [{ name: 'nova', size: 20_000 - 10 - 64, mount: '/var/lib/nova', file_system: 'xfs' }]);
   assert.equal(volumesView(FUEL_90_VOLUMES, ['compute'], 4096)[1]!.volumes![0]!.size, null);
 });
+
+// A plugin's mounted partition (issue 26): Fuel spread every volume over the disks, which for a
+// partition with a mount point meant one filesystem per disk for one mount point.
+const withPlugin = (allocate_size: string, min = 2): LayoutInput['volumes'] => ({
+  ...FUEL_90_VOLUMES,
+  volumes: [
+    ...(FUEL_90_VOLUMES.volumes ?? []),
+    { id: 'data', type: 'partition', label: 'Data', mount: '/var/lib/data', file_system: 'ext4', min_size: { generator: 'calc_gb_to_mb', generator_args: [min] } },
+    { id: 'scratch', type: 'partition', label: 'Scratch', mount: 'none', file_system: 'none', min_size: 0 },
+  ],
+  volumes_roles_mapping: {
+    ...FUEL_90_VOLUMES.volumes_roles_mapping,
+    'data-node': [{ id: 'data', allocate_size }],
+    'scratch-node': [{ id: 'scratch', allocate_size: 'all' }],
+    'data-compute': [{ id: 'data', allocate_size }, { id: 'vm', allocate_size: 'all' }],
+  },
+});
+const plugin = (roles: string[], disks: NodeDisk[], allocate_size = 'all', min = 2): LayoutInput => ({ disks, roles, volumes: withPlugin(allocate_size, min), ram: 4096 });
+const sizesOf = (layout: ReturnType<typeof defaultLayout>, volume: string) =>
+  Object.fromEntries(layout.disks.filter((d) => !d.in_use).map((d) => [d.name, d.volumes.find((v) => v.name === volume)?.size]));
+const mountedPartitions = (v: NodeVolumes, mount: string) =>
+  onlyDisks(v).flatMap((d) => d.volumes.filter((x) => x.type === 'partition' && x.mount === mount && x.size > 0).map(() => d.name));
+
+test("Fuel's spread holds where it is sound: an unmounted partition 'all' gets a partition on every free disk, as _allocate_all_free_space_for_volume did", () => {
+  const layout = defaultLayout(plugin(['scratch-node'], [rootDisk, free('vdb', 10_000), free('vdc', 20_000)]));
+  assert.deepEqual(sizesOf(layout, 'scratch'), { vdb: 10_000 - 10, vdc: 20_000 - 10 });
+});
+
+test('a mounted partition allocated all lives on one disk, the one with the most free space; the others list it at 0 MB; no MB is given twice', () => {
+  const input = plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 30_000), free('vdd', 20_000)]);
+  const layout = defaultLayout(input);
+  assert.deepEqual(sizesOf(layout, 'data'), { vdb: 0, vdc: 30_000 - 10, vdd: 0 });
+  assert.deepEqual(mountedPartitions(nodeVolumes(layout, input.volumes), '/var/lib/data'), ['vdc'], 'one fstab entry for /var/lib/data');
+  assert.deepEqual(checkLayout(layout, input), []);
+  const tie = defaultLayout(plugin(['data-node'], [rootDisk, free('vdc', 20_000), free('vdb', 20_000)]));
+  assert.deepEqual(sizesOf(tie, 'data'), { vdb: 20_000 - 10, vdc: 0 }, 'on a tie, the first disk by name, as Fuel ordered disks');
+});
+
+test("a mounted partition allocated min goes whole where Fuel's fill in name order would have put it, else on the first disk it fits, never split", () => {
+  const fits = defaultLayout(plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 30_000)], 'min', 4));
+  assert.deepEqual(sizesOf(fits, 'data'), { vdb: 4096, vdc: 0 }, 'Fuel put it on the first disk too');
+  // Fuel: 9990 MB on vdb and 2298 MB on vdc, two filesystems for /var/lib/data.
+  const spills = plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 30_000)], 'min', 12);
+  assert.deepEqual(sizesOf(defaultLayout(spills), 'data'), { vdb: 0, vdc: 12_288 });
+  assert.deepEqual(checkLayout(defaultLayout(spills), spills), []);
+});
+
+test('a mounted partition beside a volume group: the partition on one disk, the group still spread over every disk with room', () => {
+  const input = plugin(['data-compute'], [rootDisk, free('vdb', 10_000), free('vdc', 30_000)], 'min', 4);
+  const layout = defaultLayout(input);
+  assert.deepEqual(sizesOf(layout, 'data'), { vdb: 4096, vdc: 0 });
+  assert.deepEqual(sizesOf(layout, 'vm'), { vdb: 10_000 - 10 - 64 - 4096, vdc: 30_000 - 10 - 64 });
+  assert.deepEqual(checkLayout(layout, input), []);
+  assertConsistent(nodeVolumes(layout, input.volumes).filter((x) => x.type !== 'disk' || !x.in_use));
+  const both = plugin(['data-compute'], [rootDisk, free('vdb', 20_000), free('vdc', 20_000)], 'all');
+  const shared = defaultLayout(both);
+  assert.deepEqual(Object.values(sizesOf(shared, 'data')).filter((s) => s! > 0).length, 1, 'a share of all on one disk');
+  assert.deepEqual(checkLayout(shared, both), []);
+});
+
+test('a mounted partition allocated full-disk takes one whole free disk, the largest (an unmounted one takes each: ceph above)', () => {
+  const layout = defaultLayout(plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 30_000)], 'full-disk'));
+  assert.deepEqual(sizesOf(layout, 'data'), { vdb: 0, vdc: 30_000 - 10 });
+});
+
+test('a mounted partition no single free disk can hold is refused in Fuel\'s words, not split; an operator layout putting it on two disks is an error naming them', () => {
+  const input = plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 10_000)], 'min', 15);
+  const layout = defaultLayout(input);
+  assert.deepEqual(sizesOf(layout, 'data'), { vdb: 10_000 - 10, vdc: 0 });
+  assert.deepEqual(checkLayout(layout, input).map((p) => p.message), ["Volume group 'Data' requires a minimum of 15360 MB"]);
+  const two = plugin(['data-node'], [rootDisk, free('vdb', 10_000), free('vdc', 10_000)]);
+  const defaults = defaultLayout(two);
+  const split = applyOperatorSizes(defaults, defaults.disks.filter((d) => !d.in_use).map((d) => ({ id: d.id, volumes: [{ name: 'data', size: 5000 }] })), two);
+  assert.deepEqual(split.problems, []);
+  const problems = checkLayout(split.layout, two);
+  assert.deepEqual(problems.map((p) => [p.code, p.severity, p.volume]), [['disks/mount-on-several-disks', 'error', 'data']]);
+  assert.match(problems[0]!.message, /mounted at \/var\/lib\/data.*vdb and vdc/);
+});
