@@ -9,6 +9,7 @@ import { PACKAGE_VERSIONS, type LoadedPlugin } from '../plugin/model.js';
 import { checkSchema } from './schemas.js';
 import { checkKnownKeys } from './keys.js';
 import { isMapping, type ValidationContext } from './context.js';
+import { parseReleaseVersion } from '../../core/versions/release-version.js';
 
 /** The oldest Fuel each package version works with (the reference builder's "basic version"). */
 // 5.0.0 runs on Fuel 8.0 with the experimental task-based orchestrator (plugins-v5: "compatible
@@ -109,10 +110,30 @@ export function checkMetadata(ctx: ValidationContext): void {
 
 function checkFuelVersions(ctx: ValidationContext): void {
   const { plugin, findings } = ctx;
-  const list = plugin.metadata.fuel_version;
-  if (!Array.isArray(list)) return;
   const basic = BASIC_FUEL[plugin.packageVersion];
   const basicNumbers = strictVersion(basic)!;
+  const tooOld = (numbers: number[]) => {
+    const firstDifferent = numbers.findIndex((n, k) => n !== (basicNumbers[k] ?? 0));
+    return firstDifferent >= 0 && numbers[firstDifferent] < (basicNumbers[firstDifferent] ?? 0);
+  };
+  // A releases record names its Fuel release in its version (`2015.1.0-7.0`): one for a Fuel the
+  // package format cannot work with is the same mistake as that Fuel in fuel_version (issue 28).
+  for (const record of plugin.releases) {
+    if (record.isRelease || typeof record.raw.version !== 'string') continue;
+    const fuel = parseReleaseVersion(record.raw.version)?.fuel;
+    if (!fuel || !tooOld(fuel)) continue;
+    findings.push(
+      finding(
+        'metadata/fuel-version-too-old',
+        'error',
+        `releases[${record.index}] is for Fuel ${fuel.join('.')} (version ${record.raw.version}), and package format ${plugin.packageVersion} does not work with Fuel ${fuel.join('.')}: it needs Fuel ${basic} or newer`,
+        positionOf(record.raw, 'version'),
+        `remove this record, or use an older package_version`,
+      ),
+    );
+  }
+  const list = plugin.metadata.fuel_version;
+  if (!Array.isArray(list)) return;
   list.forEach((entry, i) => {
     if (typeof entry !== 'string') return; // the schema says so
     const at = positionOf(list, i);
