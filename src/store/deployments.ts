@@ -156,7 +156,7 @@ export async function failInterruptedDeployments(q: Queryable, alive: (owner: nu
          UPDATE clusters SET status = 'error' WHERE id IN (SELECT cluster_id FROM failed) AND status = 'deploying'),
        nodes_back AS (
          UPDATE nodes n SET status = CASE WHEN EXISTS (SELECT 1 FROM deployment_tasks t WHERE t.deployment_id IN (SELECT id FROM failed) AND t.node = n.id::text AND t.status = 'running') THEN 'error' ELSE coalesce(n.status_before, 'discovered') END
-         WHERE n.cluster_id IN (SELECT cluster_id FROM failed) AND n.status = 'deploying')
+         WHERE n.cluster_id IN (SELECT cluster_id FROM failed) AND n.status IN ('deploying', 'provisioning'))
        SELECT count(*)::int AS failed FROM failed`,
       [d.id, leaseLost ? 'interrupted: the server running it stopped renewing its lease' : 'interrupted: the server running it stopped', leaseLost],
     );

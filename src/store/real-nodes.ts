@@ -90,15 +90,18 @@ export async function updateFacts(q: Queryable, id: number, facts: unknown, hard
 /** An SSH failure, kept in words; `offline` when the node could not be reached at all. */
 export async function recordReachError(q: Queryable, id: number, error: { code: string; message: string; host_key?: string }, offline: boolean): Promise<void> {
   // Going offline keeps the state it had, to go back to when it answers (docs/lifecycle.md).
-  await q.query(`UPDATE nodes SET reach_error = $2::jsonb${offline ? `, status_before = CASE WHEN status IN ('deploying', 'offline') THEN status_before ELSE status END, status = CASE WHEN status = 'deploying' THEN status ELSE 'offline' END` : ''} WHERE id = $1`, [
+  await q.query(`UPDATE nodes SET reach_error = $2::jsonb${offline ? `, status_before = CASE WHEN status IN ('deploying', 'provisioning', 'offline') THEN status_before ELSE status END, status = CASE WHEN status IN ('deploying', 'provisioning') THEN status ELSE 'offline' END` : ''} WHERE id = $1`, [
     id,
     json({ ...error, at: new Date().toISOString() }),
   ]);
 }
 
-/** A run starts on these nodes: each keeps the state it had, for when the run ends before its tasks do. */
-export async function beginRunOnNodes(q: Queryable, ids: number[]): Promise<void> {
-  if (ids.length) await q.query(`UPDATE nodes SET status_before = CASE WHEN status IN ('deploying', 'offline') THEN status_before ELSE status END, status = 'deploying' WHERE id = ANY($1::int[])`, [ids]);
+/**
+ * A run starts on these nodes (`provisioning` for the provisioning graph, else `deploying`): each
+ * keeps the state it had, for when the run ends before its tasks do.
+ */
+export async function beginRunOnNodes(q: Queryable, ids: number[], during: 'deploying' | 'provisioning' = 'deploying'): Promise<void> {
+  if (ids.length) await q.query(`UPDATE nodes SET status_before = CASE WHEN status IN ('deploying', 'provisioning', 'offline') THEN status_before ELSE status END, status = $2 WHERE id = ANY($1::int[])`, [ids, during]);
 }
 
 /** What each node of a run was before it (`beginRunOnNodes`); cleared once read back. */

@@ -178,6 +178,8 @@ describe('disk layouts deployed through the server onto test hosts with disks of
 
     const first = await provision();
     assert.equal(first.status, 'succeeded', JSON.stringify(first));
+    // The lifecycle's word for a machine prepared but not deployed (docs/lifecycle.md).
+    for (const pos of [CONTROLLER, COMPUTE]) assert.equal((await call('GET', `/nodes/${ids[pos]}`)).body.status, 'provisioned');
     for (const t of first.tasks.filter((t: { task_id: string; output?: string }) => t.task_id === 'disks')) assert.match(t.output ?? '', /disk\(s\) as planned/);
 
     const mounts = { mysql: '/var/lib/mysql', image: '/var/lib/glance', nova: '/var/lib/nova' };

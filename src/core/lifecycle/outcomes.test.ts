@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENVIRONMENT_STATES, ENVIRONMENT_TRANSITIONS, NODE_STATES, NODE_TRANSITIONS, RUN_STATES, RUN_TRANSITIONS, TASK_OUTCOMES, TASK_TRANSITIONS, type Transition } from './index.js';
-import { countOutcomes, environmentStateAfterRun, legacyStatusOf, nodeStateAfterRun, outcomeOfStored } from './outcomes.js';
+import { countOutcomes, environmentStateAfterRun, graphKindOf, legacyStatusOf, nodeStateAfterRun, nodeStateDuringRun, outcomeOfStored } from './outcomes.js';
 
 test('progress: only succeeded tasks are done; every other outcome is counted apart and all sum to the graph', () => {
   const outcomes = ['succeeded', 'succeeded', 'failed', 'skipped', 'not_run', 'stopped', 'killed', 'timed_out', 'pending', 'running'] as const;
@@ -20,6 +20,25 @@ test('a node after a run follows its own tasks', () => {
   assert.equal(nodeStateAfterRun('ready', ['not_run', 'not_run']), 'ready');
   assert.equal(nodeStateAfterRun('discovered', ['succeeded', 'stopped']), 'discovered');
   assert.equal(nodeStateAfterRun('deploying', ['stopped']), 'discovered');
+});
+
+test('a node after another graph: provisioning makes it provisioned (a deployed node stays ready); other graphs leave a whole node as it was', () => {
+  assert.equal(graphKindOf('default'), 'default');
+  assert.equal(graphKindOf('provision'), 'provisioning');
+  assert.equal(graphKindOf('provisioning'), 'provisioning');
+  assert.equal(graphKindOf('verify_networks'), 'other');
+  assert.equal(nodeStateDuringRun('provisioning'), 'provisioning');
+  assert.equal(nodeStateDuringRun('other'), 'deploying');
+  assert.equal(nodeStateAfterRun('discovered', ['succeeded'], 'provisioning'), 'provisioned');
+  assert.equal(nodeStateAfterRun('ready', ['succeeded'], 'provisioning'), 'ready');
+  assert.equal(nodeStateAfterRun('discovered', ['failed'], 'provisioning'), 'error');
+  assert.equal(nodeStateAfterRun('discovered', ['stopped'], 'provisioning'), 'discovered');
+  assert.equal(nodeStateAfterRun('discovered', ['succeeded'], 'other'), 'discovered', 'a verification deploys nothing');
+  assert.equal(nodeStateAfterRun('error', ['succeeded'], 'other'), 'error', 'a custom graph does not mend a failed deployment');
+  assert.equal(nodeStateAfterRun('ready', ['succeeded', 'skipped'], 'other'), 'ready');
+  assert.equal(nodeStateAfterRun('ready', ['failed'], 'other'), 'error');
+  // The default graph is what the runner has always meant by a run.
+  assert.equal(nodeStateAfterRun('provisioned', ['succeeded']), 'ready');
 });
 
 test('an environment after a real run of its default graph', () => {

@@ -70,19 +70,43 @@ const BROKE: ReadonlySet<TaskOutcome> = new Set(['failed', 'timed_out', 'killed'
 const UNFINISHED: ReadonlySet<TaskOutcome> = new Set(['pending', 'running', 'not_run', 'stopped']);
 
 /**
- * A node after a real run, from its own tasks in that run (a resumed run lists the tasks done in
- * the run it resumed as succeeded). Broken: `error`. All succeeded or skipped: `ready` (deployed
- * and healthy, as in Fuel). Some never ran (the run ended first): what it was before the run, since
- * nothing this run promised happened on it.
+ * What a graph does to its nodes' state. `default` deploys roles (a node ends `ready`, deployed
+ * and healthy); `provisioning` prepares machines (a node ends `provisioned`, or stays `ready` when it
+ * was deployed already); every other graph (network verification, custom ones) acts on a node
+ * without deploying it, so a node it leaves whole is what it was before.
  */
-export function nodeStateAfterRun(before: NodeState, own: Iterable<TaskOutcome>): NodeState {
+export type GraphKind = 'default' | 'provisioning' | 'other';
+
+/** The graph types of the provisioning kind: Fuel 9's `provision`, and Hearth's skeleton's `provisioning`. */
+export function graphKindOf(graphType: string): GraphKind {
+  if (graphType === 'default') return 'default';
+  if (graphType === 'provision' || graphType === 'provisioning') return 'provisioning';
+  return 'other';
+}
+
+/** A node's state while a real run of that kind of graph has tasks on it. */
+export function nodeStateDuringRun(kind: GraphKind): 'deploying' | 'provisioning' {
+  return kind === 'provisioning' ? 'provisioning' : 'deploying';
+}
+
+/**
+ * A node after a real run, from its own tasks in that run (a resumed run lists the tasks done in
+ * the run it resumed as succeeded). Broken: `error`. All succeeded or skipped: `ready` after the
+ * default graph (deployed and healthy, as in Fuel), `provisioned` after the provisioning graph
+ * (`ready` stays `ready`), what it was before after any other graph. Some never ran (the run ended
+ * first): what it was before the run, since nothing this run promised happened on it.
+ */
+export function nodeStateAfterRun(before: NodeState, own: Iterable<TaskOutcome>, kind: GraphKind = 'default'): NodeState {
   let unfinished = false;
   for (const o of own) {
     if (BROKE.has(o)) return 'error';
     if (UNFINISHED.has(o)) unfinished = true;
   }
-  if (!unfinished) return 'ready';
-  return before === 'deploying' || before === 'removing' || before === 'provisioning' ? 'discovered' : before;
+  const previous = before === 'deploying' || before === 'removing' || before === 'provisioning' ? 'discovered' : before;
+  if (unfinished) return previous;
+  if (kind === 'default') return 'ready';
+  if (kind === 'provisioning') return previous === 'ready' ? 'ready' : 'provisioned';
+  return previous;
 }
 
 /** An environment after a real run of its default graph. */

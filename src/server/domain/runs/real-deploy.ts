@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../../core/graph/index.js';
-import { environmentStateAfterRun, nodeStateAfterRun, type NodeState } from '../../../core/lifecycle/index.js';
+import { environmentStateAfterRun, graphKindOf, nodeStateAfterRun, nodeStateDuringRun, type NodeState } from '../../../core/lifecycle/index.js';
 import { runDeployment, type StopReason, type Transport } from '../../../deploy/index.js';
 import * as store from '../../../store/index.js';
 import * as real from '../../../store/real-nodes.js';
@@ -111,7 +111,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     }
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
-    await real.beginRunOnNodes(tx, nodes.map((n) => n.id));
+    await real.beginRunOnNodes(tx, nodes.map((n) => n.id), nodeStateDuringRun(graphKindOf(type)));
     if (options.removal) {
       await real.setNodeStatus(tx, [...options.removal.nodes], 'removing');
       if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
@@ -256,7 +256,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
       // committed, which resets node statuses.
       const before = await real.statesBeforeRun(tx, ids);
       const own = await store.nodeOutcomes(tx, p.id);
-      const after = new Map(ids.map((id) => [id, nodeStateAfterRun((before.get(id) ?? 'discovered') as NodeState, own.get(String(id)) ?? [])]));
+      const after = new Map(ids.map((id) => [id, nodeStateAfterRun((before.get(id) ?? 'discovered') as NodeState, own.get(String(id)) ?? [], graphKindOf(p.graphType))]));
       const anyInError = [...after.values()].includes('error');
       if (outcome.status === 'succeeded' && deploysRoles(p)) {
         const cluster = await clusterOr404(tx, p.cluster.id, { lock: true });
