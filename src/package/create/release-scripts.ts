@@ -121,7 +121,9 @@ Hearth reaches running machines and never reinstalls them, so only a disk that h
 written: no mount, no swap, no partition table, no filesystem, LVM or RAID signature, no holder.
 A disk this script laid out before (a GPT whose partitions are all named "hearth:...") is checked
 against the plan and left as it is when it matches: a second run changes nothing. Everything is
-checked before anything is written, so a refusal leaves the node as it was.
+checked before anything is written, so a refusal leaves the node as it was. A mount point gets
+one filesystem: a plan mounting two at one point, or a mount point /etc/fstab already gives another
+device, is refused (only one of them could be mounted).
 
   partition volumes: a GPT partition each (sfdisk), their filesystem (mkfs), /etc/fstab and mount
   pv volumes:        a GPT partition each, then pvcreate, vgcreate and lvcreate for the volume
@@ -142,6 +144,8 @@ import sys
 import time
 
 DATA = '/etc/astute.yaml'
+FSTAB = '/etc/fstab'
+NO_MOUNT = (None, '', 'none', 'swap')
 PREFIX = 'hearth:'
 TYPES = {
     'linux': '0FC63DAF-8483-4772-8E79-3D69D8477DE4',
@@ -295,11 +299,11 @@ def filesystem(device, fs, mount, label):
     spec = 'UUID=' + uuid if uuid else device
     target = 'none' if fs == 'swap' else mount
     line = '%s %s %s %s\\n' % (spec, target, fs, 'sw 0 0' if fs == 'swap' else 'defaults 0 2')
-    fstab = open('/etc/fstab').read() if os.path.exists('/etc/fstab') else ''
+    fstab = open(FSTAB).read() if os.path.exists(FSTAB) else ''
     if line not in fstab.splitlines(True):
-        print('+ echo %s >> /etc/fstab' % shlex.quote(line.strip()), flush=True)
+        print('+ echo %s >> %s' % (shlex.quote(line.strip()), FSTAB), flush=True)
         if not PLAN:
-            with open('/etc/fstab', 'a') as f:
+            with open(FSTAB, 'a') as f:
                 f.write(('' if not fstab or fstab.endswith('\\n') else '\\n') + line)
     if fs == 'swap':
         if os.path.realpath(device) not in [os.path.realpath(l.split()[0]) for l in open('/proc/swaps').read().splitlines()[1:] if l.split()]:
@@ -308,6 +312,59 @@ def filesystem(device, fs, mount, label):
     if not out(['findmnt', '-n', '-o', 'SOURCE', '--mountpoint', mount]).strip():
         run(['mkdir', '-p', mount])
         run(['mount', mount])
+
+
+def mounts_of_plan(entries, groups):
+    """Each mount point the plan gives a filesystem, with what it mounts there."""
+    where = {}
+    applied = set()
+    for entry in entries:
+        for v in entry.get('volumes') or []:
+            if int(v.get('size') or 0) <= 0:
+                continue
+            if v.get('type') == 'pv':
+                applied.add(v.get('vg'))
+            elif v.get('type') == 'partition' and v.get('mount') not in NO_MOUNT and v.get('file_system') not in NO_MOUNT:
+                where.setdefault(v['mount'], []).append('partition %s on %s' % (v.get('name'), entry.get('name')))
+    for vg in groups:
+        if vg.get('id') not in applied:
+            continue
+        for lv in vg.get('volumes') or []:
+            if lv.get('type') == 'lv' and int(lv.get('size') or 0) > 0 and lv.get('mount') not in NO_MOUNT and lv.get('file_system') not in NO_MOUNT:
+                where.setdefault(lv['mount'], []).append('logical volume %s/%s' % (vg.get('id'), lv.get('name')))
+    return where
+
+
+def check_one_per_mount(entries, groups):
+    """/etc/fstab takes one filesystem per mount point: a plan with two is refused before anything."""
+    twice = sorted((m, w) for m, w in mounts_of_plan(entries, groups).items() if len(w) > 1)
+    if twice:
+        said = '; '.join('mount point %s is planned %d times (%s)' % (m, len(w), ', '.join(w)) for m, w in twice)
+        raise Refused('%s: only one filesystem can be mounted at a mount point, so none is written; give the volume 0 MB on every disk but one (hearth node disks NODE --set VOLUME=0@DISK) and deploy again' % said)
+
+
+def names_device(spec, device):
+    """Whether an fstab entry's source (UUID=, LABEL=, PARTUUID=, PARTLABEL= or a path) is this device."""
+    if not os.path.exists(device):
+        return False
+    for key, probe in (('UUID', ['blkid', '-p', '-o', 'value', '-s', 'UUID']), ('LABEL', ['blkid', '-p', '-o', 'value', '-s', 'LABEL']),
+                       ('PARTUUID', ['lsblk', '-dno', 'PARTUUID']), ('PARTLABEL', ['lsblk', '-dno', 'PARTLABEL'])):
+        if spec.startswith(key + '='):
+            want = spec[len(key) + 1:].strip('"')
+            return bool(want) and out(probe + [device]).strip().lower() == want.lower()
+    return os.path.realpath(spec) == os.path.realpath(device)
+
+
+def check_fstab(mount, device):
+    """A mount point /etc/fstab already gives another device would get a second entry: refused."""
+    if not os.path.exists(FSTAB):
+        return
+    for line in open(FSTAB).read().splitlines():
+        fields = line.split()
+        if len(fields) < 2 or fields[0].startswith('#') or fields[1] != mount:
+            continue
+        if not names_device(fields[0], device):
+            raise Refused('%s already mounts %s from %s: a second entry for it would leave one of the two filesystems unmounted; remove that line or choose another mount point' % (FSTAB, mount, fields[0]))
 
 
 def has_device_mapper():
@@ -322,8 +379,9 @@ def main():
     volumes = data.get('node_volumes') or []
     entries = [v for v in volumes if v.get('type') == 'disk']
     groups = [v for v in volumes if v.get('type') == 'vg']
-    disks = node_disks()
     # Plan and check everything first: nothing is written when anything is refused.
+    check_one_per_mount(entries, groups)
+    disks = node_disks()
     work, pvs = [], {}
     for entry in entries:
         parts = wanted_partitions(entry)
@@ -347,8 +405,10 @@ def main():
         for n, (_, _, _, v) in enumerate(parts, 1):
             if v.get('type') == 'pv':
                 pvs.setdefault(v['vg'], []).append(part_device(disk['name'], n))
-            elif v.get('mount') not in (None, '', 'none', 'swap'):
+            elif v.get('mount') not in NO_MOUNT:
                 check_mount(v['mount'], part_device(disk['name'], n))
+                if v.get('file_system') not in NO_MOUNT:
+                    check_fstab(v['mount'], part_device(disk['name'], n))
     if pvs:
         missing = [c for c in ('pvcreate', 'vgcreate', 'lvcreate', 'vgs', 'lvs') if not any(os.access(os.path.join(p, c), os.X_OK) for p in os.environ.get('PATH', '/usr/sbin:/sbin').split(':'))]
         if not has_device_mapper() or missing:
@@ -357,6 +417,10 @@ def main():
             if not PLAN:
                 raise Refused(msg)
             print('# ' + msg, flush=True)
+    for vg in groups:
+        for lv in (vg.get('volumes') or []) if vg.get('id') in pvs else []:
+            if lv.get('type') == 'lv' and int(lv.get('size') or 0) > 0 and lv.get('mount') not in NO_MOUNT and lv.get('file_system') not in NO_MOUNT:
+                check_fstab(lv['mount'], '/dev/%s/%s' % (vg.get('id'), lv.get('name')))
 
     for disk, device, parts, done in work:
         if done:
