@@ -32,7 +32,8 @@ function probe(body: string, nodeFlags: string[] = []): unknown {
       f(1);
       %OptimizeFunctionOnNextCall(f);
       f(2);
-      return (%GetOptimizationStatus(f) & 16) !== 0;
+      // V8's own question, not %GetOptimizationStatus's bits, whose meaning moved in Node 26 (V8 14).
+      return %ActiveTierIsTurbofan(f);
     };
     ${body}`;
   const r = spawnSync(process.execPath, ['--allow-natives-syntax', ...nodeFlags, '--import', 'tsx', '--input-type=module', '-e', source], { encoding: 'utf8' });
