@@ -18,9 +18,22 @@ export interface PluginFolderData {
   releaseChecks?: ReleaseValidation[];
 }
 
+/**
+ * The validator speaks to `hearth plugin validate`: without --release it says what was left
+ * unchecked and which flags check it. An install names no flag, and the server checks the plugin
+ * against every installed release it declares itself (release_findings), so those notes do not
+ * apply there (issue 28): they are left out, and hints lose the flag.
+ */
+const CLI_NOTES = new Set(['plugin/release-not-given', 'task/dependencies-unchecked']);
+function forTheServer(findings: Finding[]): Finding[] {
+  return findings
+    .filter((f) => !CLI_NOTES.has(f.code))
+    .map((f) => (f.hint?.includes(', or pass --release') ? { ...f, hint: f.hint.replace(/, or pass --release to check against a real release/, '') } : f));
+}
+
 /** `installed`: the server's releases, each checked against when the plugin declares it. */
 export function readPluginFolderData(dir: string, installed: ReadonlyArray<{ id: string; release: Release }> = []): PluginFolderData {
-  const validation = validatePlugin(dir);
+  const validation = { findings: forTheServer(validatePlugin(dir).findings) };
   if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
   const loaded = loadPlugin(dir);
   const data: PluginFolderData = { validation: { findings: validation.findings }, loaded: { findings: loaded.findings, ...(loaded.plugin ? { plugin: loaded.plugin } : {}) } };
