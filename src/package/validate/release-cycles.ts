@@ -98,5 +98,20 @@ export function checkCyclesWithRelease(ctx: ValidationContext, sources: TaskSour
           : 'the plugin replaces a release task in this circle: keep the release task\'s dependencies, or move the plugin\'s task out of the circle',
       ),
     );
+    // Each of the plugin's other links is a defect of its own, at its own line (breaking any one
+    // breaks the circle, but each was written against the release's order): named with the circle.
+    const whole = first?.link ? linkPlace(first.link) : undefined;
+    for (const step of pluginLinks.slice(1)) {
+      const link = step.link!;
+      ctx.findings.push(
+        finding(
+          byDependencies ? 'task/dependency-cycle' : 'task/cycle-with-release',
+          'error',
+          `with release ${ctx.release.name}, ${link.words}, a link of the circle ${[...cycle, cycle[0]].join(' → ')}${whole ? ` (told in full at ${whole})` : ''}; none of its tasks can ever start`,
+          entryPosition(link.task, link.key, link.value) ?? positionOf(link.task.raw) ?? { file: own[0].file, line: 1, column: 1 },
+          `remove or move this link, or another of the plugin's links in the circle`,
+        ),
+      );
+    }
   }
 }

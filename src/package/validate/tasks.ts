@@ -308,15 +308,25 @@ function checkDependencies(ctx: ValidationContext, sources: TaskSource[]): void 
     const cycles = findCycles(source.tasks);
     for (const cycle of cycles) {
       const first = source.tasks.find((t) => taskId(t) === cycle[0]);
+      const circle = [...cycle, cycle[0]].join(' → ');
       findings.push(
         finding(
           'task/dependency-cycle',
           'error',
-          `tasks wait for each other in a circle (each must run before the next): ${[...cycle, cycle[0]].join(' → ')}; none of them can ever start`,
+          `tasks wait for each other in a circle (each must run before the next): ${circle}; none of them can ever start`,
           first ? positionOf(first) : { file: source.file, line: 1, column: 1 },
           'remove one of these requires/required_for links',
         ),
       );
+      // Every link of the circle is a defect of its own, at the line that writes it (issue 28).
+      cycle.forEach((before, i) => {
+        const after = cycle[(i + 1) % cycle.length];
+        const link = cycleLink(source.tasks, before, after);
+        if (!link) return;
+        findings.push(
+          finding('task/dependency-cycle', 'error', `${link.words}, a link of the circle ${circle}; none of its tasks can ever start`, link.at ?? { file: source.file, line: 1, column: 1 }, 'remove this link, or another link of the circle'),
+        );
+      });
     }
   }
 }
@@ -355,4 +365,17 @@ export function fromPythonRegex(pattern: string): { source: string; flags: strin
   }
   source = source.replace(/\(\?P<([A-Za-z_][A-Za-z0-9_]*)>/g, '(?<$1>').replace(/\(\?P=([A-Za-z_][A-Za-z0-9_]*)\)/g, '\\k<$1>').replace(/\\A/g, '^').replace(/\\Z/g, '$');
   return { source, flags };
+}
+
+/** Who writes "before runs before after": after's requires, else before's required_for. */
+function cycleLink(tasks: readonly Record<string, unknown>[], before: string, after: string): { words: string; at: ReturnType<typeof positionOf> } | undefined {
+  const a = tasks.find((t) => taskId(t) === after);
+  const b = tasks.find((t) => taskId(t) === before);
+  const requires = a && Array.isArray(a.requires) ? a.requires : [];
+  const i = requires.indexOf(before);
+  if (i >= 0) return { words: `task '${after}' requires '${before}'`, at: positionOf(requires, i) };
+  const requiredFor = b && Array.isArray(b.required_for) ? b.required_for : [];
+  const j = requiredFor.indexOf(after);
+  if (j >= 0) return { words: `task '${before}' is required_for '${after}'`, at: positionOf(requiredFor, j) };
+  return undefined;
 }

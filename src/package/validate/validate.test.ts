@@ -207,6 +207,9 @@ test('dependencies: unknown tasks (with a release), and cycles named in full', (
   assert.ok(cycle, codes(cyclic).join());
   assert.match(cycle.message, /demo-deploy → demo-prepare → demo-deploy/);
   assert.equal(cyclic.valid, false);
+  // Each link of the circle at the line that writes it, with the one circle named (issue 28).
+  const links = only(cyclic, 'task/dependency-cycle').filter((f) => f.message.includes('a link of the circle demo-deploy → demo-prepare → demo-deploy'));
+  assert.deepEqual(links.map((f) => `${f.line} ${f.message.split(',')[0]}`).sort(), ["13 task 'demo-deploy' requires 'demo-prepare'", "24 task 'demo-prepare' requires 'demo-deploy'"]);
 });
 
 test('misspelt keys get a "did you mean"', () => {
@@ -414,7 +417,7 @@ test('a dependency circle through the release\'s own tasks is found and named', 
     volumes_metadata: { volumes: [{ id: 'os' }], volumes_roles_mapping: {} },
   } as unknown as Release;
   const r = check({ 'deployment_tasks.yaml': BASE_V4['deployment_tasks.yaml'].replace("  roles: ['/(primary-)?controller/']", "  roles: ['/(primary-)?controller/']\n  requires: [hiera]") }, { release });
-  const [cycle] = only(r, 'task/dependency-cycle');
+  const [cycle] = only(r, 'task/dependency-cycle').filter((f) => f.message.includes('tasks wait for each other in a circle'));
   assert.ok(cycle, codes(r).join());
   assert.match(cycle.message, /demo-deploy → hiera → demo-prepare → demo-deploy \(plugin tasks: demo-deploy, demo-prepare\)/);
 });
