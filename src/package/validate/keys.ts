@@ -11,10 +11,11 @@ import { isMapping, type ValidationContext } from './context.js';
 /** Keys that look like typos but are real and differently spelt on purpose. */
 const NOT_TYPOS = new Set(['role', 'roles', 'tags', 'tasks', 'groups', 'type', 'types', 'version', 'versions', 'mode', 'modes', 'os']);
 
-export function checkKnownKeys(ctx: ValidationContext, record: unknown, known: readonly string[], label: string): void {
+/** `ignore`: keys read elsewhere (not checked here); the record itself is kept, as its positions are. */
+export function checkKnownKeys(ctx: ValidationContext, record: unknown, known: readonly string[], label: string, ignore: (key: string) => boolean = () => false): void {
   if (!isMapping(record)) return;
   for (const key of Object.keys(record)) {
-    if (known.includes(key) || NOT_TYPOS.has(key)) continue;
+    if (known.includes(key) || NOT_TYPOS.has(key) || ignore(key)) continue;
     const near = closest(key, known);
     if (!near) continue;
     ctx.findings.push(

@@ -69,7 +69,7 @@ export function checkMetadata(ctx: ValidationContext): void {
   for (const record of records) {
     if (!record.isRelease) {
       checkReleaseKeysInExtension(ctx, record.raw, record.index);
-      checkKnownKeys(ctx, Object.fromEntries(Object.entries(record.raw).filter(([k]) => !(k in EXTENSION_EQUIVALENT))), EXTENSION_KEYS, `releases[${record.index}]`);
+      checkKnownKeys(ctx, record.raw, EXTENSION_KEYS, `releases[${record.index}]`, (k) => k in EXTENSION_EQUIVALENT);
     }
     for (const key of ['deployment_scripts_path', 'repository_path']) {
       if (record.raw[key] === undefined) {
