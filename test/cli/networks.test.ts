@@ -46,14 +46,14 @@ describe('hearth env networks and node interfaces (the built bin)', { timeout: 1
 
     const shown = hearth('env', 'networks', 'nets-cli');
     assert.equal(shown.code, 0, shown.err);
-    assert.match(shown.out, /^network +cidr +vlan +gateway +ip ranges$/m);
+    assert.match(shown.out, /^network +cidr +vlan +gateway +ip ranges +mtu$/m);
     assert.match(shown.out, /^management +192\.168\.0\.0\/24 +101 /m);
     assert.match(shown.out, /^public +172\.16\.0\.0\/24 +untagged +172\.16\.0\.1 /m);
     assert.match(shown.out, /checks: no errors/);
 
     const set = hearth('env', 'networks', 'nets-cli', '--set', 'storage.vlan_start=202', '--set', 'storage.cidr=10.20.30.0/24', '--set', 'storage.ip_ranges=10.20.30.10-10.20.30.99');
     assert.equal(set.code, 0, set.err + set.out);
-    assert.match(set.out, /^storage +10\.20\.30\.0\/24 +202 +- +10\.20\.30\.10-10\.20\.30\.99$/m);
+    assert.match(set.out, /^storage +10\.20\.30\.0\/24 +202 +- +10\.20\.30\.10-10\.20\.30\.99 +-$/m);
     assert.match(set.out, /saved configuration/);
 
     const clash = hearth('env', 'networks', 'nets-cli', '--set', 'storage.cidr=192.168.0.0/24', '--set', 'storage.ip_ranges=192.168.0.100-192.168.0.200');

@@ -41,8 +41,10 @@ export interface EnvironmentNetworks {
 /** Neutron's segmentation, from the chosen components: VLAN when `network:neutron:ml2:vlan` is chosen, tunnels otherwise. */
 export const segmentationOf = (components: readonly string[]): SegmentationType => (components.some((c) => /^network:neutron:(ml2:)?vlan$/.test(c)) ? 'vlan' : 'tun');
 
-export async function environmentNetworks(q: store.Queryable, cluster: store.ClusterRecord): Promise<EnvironmentNetworks> {
-  const composition = await composeCluster(q, cluster);
+export async function environmentNetworks(q: store.Queryable, cluster: store.ClusterRecord, composed?: Composition): Promise<EnvironmentNetworks> {
+  // A caller that composed the environment already (in the same transaction) passes it: inside a
+  // transaction nothing is cached, so composing again reads and parses the release row again.
+  const composition = composed ?? (await composeCluster(q, cluster));
   const stored = await store.networkConfiguration(q, cluster.id);
   const config = stored ?? withIds(defaultNetworkConfiguration(composition.composed, { segmentationType: segmentationOf(cluster.components) }));
   const roles: Record<string, RoleNetworkNeeds> = {};

@@ -157,9 +157,13 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         // The UI asks before saving, so people see conflicts and limits while they choose.
         if (req.query.dry_run) return { dryRun: true as const, ok: blocking.length === 0, findings: [...droppedDeployedRoles(nodes, wanted), ...checks.map((f) => (f.severity === 'error' && NOT_YET.has(f.code) ? { ...f, severity: 'warning' as const } : f))] };
         if (blocking.length) throw refused('node/roles-refused', 'these roles cannot be assigned', blocking, blocking.some((f) => f.code === 'node/deployed-role') ? 409 : 400);
-        await store.assignNodes(tx, cluster.id, [...wanted].map(([id, roles]) => ({ id, pendingRoles: roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r)) })));
-        // Addresses follow the roles, in this transaction: a node with roles has one on each network it needs.
-        await syncAddresses(tx, await environmentNetworks(tx, cluster));
+        const pending = new Map([...wanted].map(([id, roles]) => [id, roles.filter((r) => !nodes.find((n) => n.id === id)?.roles.includes(r))]));
+        await store.assignNodes(tx, cluster.id, [...pending].map(([id, pendingRoles]) => ({ id, pendingRoles })));
+        // Addresses follow the roles, in this transaction: a node with roles has one on each network it
+        // needs. The environment's nodes as the update left them, in listNodes' order, and the
+        // composition above: read again, they held the database (and every other request) longer.
+        const assigned = all.map((n) => (pending.has(n.id) ? { ...n, clusterId: cluster.id, pendingRoles: pending.get(n.id)! } : n)).sort((a, b) => a.id - b.id);
+        await syncAddresses(tx, await environmentNetworks(tx, cluster, composition), assigned);
         return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
       });
       if ('dryRun' in findings) return { ok: findings.ok, findings: findings.findings };
