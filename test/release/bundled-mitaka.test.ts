@@ -20,9 +20,9 @@ test('real Mitaka plugins compose with the bundled release losing no order that 
   assert.ok(bundled);
   for (const name of ['fuel-plugin-detach-database', 'fuel-plugin-murano', 'fuel-plugin-lma-collector', 'fuel-plugin-openstack-telemetry', 'fuel-plugin-contrail', 'fuel-plugin-detach-keystone', 'fuel-plugin-manila']) {
     // What Fuel's own Mitaka release says too is the plugin's (a task of another plugin), not the release's.
-    const place = (l: string) => l.split(' ').slice(0, 2).join(' ');
-    const inMitaka = new Set(lost(validateCorpusPlugin(name, mitakaRelease()).findings).map(place));
-    const here = lost(validateCorpusPlugin(name, bundled).findings).filter((l) => !inMitaka.has(place(l)));
+    const place = (l: string): string => l.split(' ').slice(0, 2).join(' ');
+    const inMitaka: Set<string> = new Set(lost(validateCorpusPlugin(name, mitakaRelease()).findings).map(place));
+    const here: string[] = lost(validateCorpusPlugin(name, bundled).findings).filter((l) => !inMitaka.has(place(l)));
     assert.deepEqual(here, [], name);
   }
 });
