@@ -49,10 +49,15 @@ function driverBlocked(catalog: Catalog, d: number, chosen: ReadonlySet<number>,
   return undefined;
 }
 
+const ml2Rules = new WeakMap<Catalog, number[]>();
+
 /** ML2 cores that are enabled but whose every driver is blocked: disabled, with the reason. */
 export function disableMl2WithoutDrivers(catalog: Catalog, out: ComponentState[], indices: readonly number[], kept: (c: number) => readonly number[] | undefined, shape: GateShape): void {
-  for (const rule of catalog.constraints) {
-    if (rule.kind !== 'ml2-drivers') continue;
+  // Found once per catalog: a click must not walk every rule of a large catalog for the one or two ML2 cores.
+  let rules = ml2Rules.get(catalog);
+  if (!rules) ml2Rules.set(catalog, (rules = catalog.constraints.filter((k) => k.kind === 'ml2-drivers').map((k) => k.id)));
+  for (const id of rules) {
+    const rule = catalog.constraints[id];
     const c = rule.trigger;
     const s = out[c];
     if (!s || s.checked || !s.enabled) continue;
