@@ -117,3 +117,12 @@ test("a plain requires naming several types is told how Hearth reads it and how 
   assert.match(f[0].hint ?? '', /requires: \[\{any_of: \{items: \[hypervisor:sub:a, hypervisor:sub:b, network:c\]\}\}\]/);
   assert.deepEqual(r.findings.filter((x) => x.severity === 'error' && x.file === 'components.yaml'), []);
 });
+
+test('a Neutron service in components.yaml is told how Hearth and Fuel 9.0 read it, at its name (item 1)', () => {
+  const r = validatePlugin(pluginWith("- name: 'network:neutron:service:lbaas'\n  label: LBaaS\n- name: 'network:neutron:ipam:builtin'\n  label: IPAM\n- name: 'network:neutron:core:nsx'\n  label: NSX\n"));
+  const f = r.findings.filter((x) => x.code === 'component/beside-network-core');
+  assert.deepEqual(f.map(place), ['components.yaml:1:9', 'components.yaml:3:9']);
+  assert.equal(f[0].severity, 'info');
+  assert.match(f[0].message, /'network:neutron:service:lbaas' is a Neutron service: Hearth offers it beside the network core plugin.*Fuel 9\.0's wizard showed it as one more core plugin/);
+  assert.match(f[1].message, /IPAM driver/);
+});

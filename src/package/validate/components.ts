@@ -89,8 +89,21 @@ export function checkComponents(ctx: ValidationContext): void {
       if (named === requires.length) checkRequiresAcrossTypes(ctx, component, requires, name);
       checkBinds(ctx, component, name);
       checkRuleTargets(ctx, component, name);
+      const group = groupOf(name);
+      if (group === 'network:service' || group === 'network:ipam') {
+        // Hearth reads the design's subtypes here, Fuel 9.0's wizard did not (issue 28): say so where it matters.
+        ctx.findings.push(
+          finding(
+            'component/beside-network-core',
+            'info',
+            `component '${name}' is a Neutron ${group === 'network:service' ? 'service' : 'IPAM driver'}: Hearth offers it beside the network core plugin (a checkbox, as the components design's subtypes say), while Fuel 9.0's wizard showed it as one more core plugin (a radio button replacing ML2)`,
+            positionOf(component, 'name'),
+            'nothing to change for Hearth; in Fuel 9.0 it could not be chosen together with ML2',
+          ),
+        );
+      }
       // Every ML2 driver spelling the engine groups as one (`network:neutron:ml2:ovs`, the design's `network:ml2:dvs`).
-      if (groupOf(name) === 'network:ml2') {
+      if (group === 'network:ml2') {
         const required = requiredNames(component);
         if (!required.some((r) => !patternProblem(r) && matchesPattern(parsePattern(r), ML2_CORE))) {
           ctx.findings.push(
