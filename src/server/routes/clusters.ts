@@ -114,11 +114,12 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
           properties: {
             name: NAME,
             release_id: { type: 'string', minLength: 1, maxLength: 200 },
-            release: { type: ['string', 'integer'], minLength: 1, maxLength: 200, description: "Fuel's name for release_id (Nailgun's clients send it)" },
+            // anyOf, not a list of types: Fastify's validator (strict) logs a warning at every start for those.
+            release: { anyOf: [{ type: 'string', minLength: 1, maxLength: 200 }, { type: 'integer' }], description: "Fuel's name for release_id (Nailgun's clients send it)" },
             components: { type: 'array', maxItems: 500, items: { type: 'string', minLength: 1, maxLength: 200 } },
             // The component-registry design's request carries these: an environment is created
             // without them, so they are ignored, with a warning when not empty (issue 28).
-            id: { type: ['integer', 'string', 'null'], maxLength: 200, description: 'ignored: the server gives the id' },
+            id: { anyOf: [{ type: 'integer' }, { type: 'string', maxLength: 200 }, { type: 'null' }], description: 'ignored: the server gives the id' },
             nodes: { type: 'array', maxItems: 1000, description: 'ignored: add nodes with POST /clusters/{id}/nodes' },
             tasks: { type: 'array', maxItems: 1000, description: 'ignored: tasks come from the release and its plugins' },
           },
