@@ -92,7 +92,21 @@ export async function diskStates(q: store.Queryable, nodes: readonly store.NodeR
   const ids = nodes.map((n) => n.id);
   const [access, saved] = await Promise.all([real.realNodes(q, ids), store.savedDiskLayouts(q, ids)]);
   const volumes = layoutVolumesOf(composed);
-  return new Map(nodes.map((n) => [n.id, diskState(n, access.get(n.id), volumes, saved.get(n.id))]));
+  // Simulated nodes with nothing saved are laid out from their hardware and roles alone: nodes alike
+  // share one state (read-only for every caller), so a deployment of 1,000 of them lays out a few
+  // classes, not 1,000 nodes, twice (before and in its transaction; issue 24's 5% rule).
+  const alike = new Map<string, DiskState>();
+  return new Map(
+    nodes.map((n) => {
+      const own = access.get(n.id);
+      const layout = saved.get(n.id);
+      if (own || layout) return [n.id, diskState(n, own, volumes, layout)];
+      const key = JSON.stringify([n.hardware.disks_gb, n.hardware.memory_gb, rolesOf(n)]);
+      let state = alike.get(key);
+      if (!state) alike.set(key, (state = diskState(n, undefined, volumes, undefined)));
+      return [n.id, state];
+    }),
+  );
 }
 
 /** astute.yaml's `node_volumes` of a node, from its layout. */

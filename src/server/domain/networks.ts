@@ -155,8 +155,8 @@ export async function networkDataOf(q: store.Queryable, node: store.NodeRecord):
  * graph's strings), with what the checks find: the graph's `network_scheme` and `network_metadata`
  * show the addresses the API shows.
  */
-export async function deploymentNetworksOf(q: store.Queryable, cluster: store.ClusterRecord, read?: readonly store.NodeRecord[]): Promise<{ plan: DeploymentNetworks; findings: NetworkFinding[] }> {
-  const env = await environmentNetworks(q, cluster);
+export async function deploymentNetworksOf(q: store.Queryable, cluster: store.ClusterRecord, read?: readonly store.NodeRecord[], composed?: Composition): Promise<{ plan: DeploymentNetworks; findings: NetworkFinding[] }> {
+  const env = await environmentNetworks(q, cluster, composed);
   const nodes = read ?? (await store.listNodes(q, { clusterId: cluster.id }));
   const wirings = await nodeWirings(q, env.config, nodes);
   const addresses = (await store.nodeAddresses(q, { clusterId: cluster.id })).map((a) => ({ node: a.node, network: a.network, ip: a.ip }));
@@ -167,7 +167,13 @@ export async function deploymentNetworksOf(q: store.Queryable, cluster: store.Cl
     networkRoles: env.networkRoles,
     nodes: new Map([...wirings.values()].map((w) => [String(w.node.id), { interfaces: w.interfaces, ...(w.adminAddress ? { adminAddress: w.adminAddress } : {}) }])),
   };
-  return { plan, findings: checksWith(env, env.config, nodes, wirings) };
+  // The checks only when asked: a real run reads them, building the graph (twice a deployment) does not.
+  return {
+    plan,
+    get findings() {
+      return checksWith(env, env.config, nodes, wirings);
+    },
+  };
 }
 
 /** A real deployment does not start on wiring the checks already know is wrong: every error, per network. */

@@ -70,7 +70,9 @@ export async function clusterGraphInput(q: store.Queryable, cluster: store.Clust
       : {}),
     type,
     // The addresses, VIPs and interfaces the API shows are those the deployment data is written from.
-    cluster: { id: cluster.id, name: cluster.name, networks: (await deploymentNetworksOf(q, cluster, nodes)).plan },
+    // The composition above, not composed again: in a transaction nothing is cached, and composing
+    // reads and parses the release and its plugins again (issue 24's 5% rule).
+    cluster: { id: cluster.id, name: cluster.name, networks: (await deploymentNetworksOf(q, cluster, nodes, composition)).plan },
   };
   return { input, nodes, composition, disks };
 }
@@ -81,12 +83,21 @@ export async function clusterGraphInput(q: store.Queryable, cluster: store.Clust
  */
 function sharedNodeVolumes(nodes: readonly store.NodeRecord[], disks: ReadonlyMap<number, DiskState>): Map<number, NodeVolumes> {
   const byText = new Map<string, NodeVolumes>();
+  const byState = new Map<DiskState, NodeVolumes>();
   const out = new Map<number, NodeVolumes>();
   for (const n of nodes) {
-    const own = nodeVolumesOf(disks.get(n.id)!);
+    // Nodes alike share their disk state (diskStates): its volumes are made and compared once.
+    const state = disks.get(n.id)!;
+    const known = byState.get(state);
+    if (known) {
+      out.set(n.id, known);
+      continue;
+    }
+    const own = nodeVolumesOf(state);
     const text = JSON.stringify(own);
     let shared = byText.get(text);
     if (!shared) byText.set(text, (shared = own));
+    byState.set(state, shared);
     out.set(n.id, shared);
   }
   return out;
@@ -170,7 +181,25 @@ export interface BuiltGraph {
 /** What a graph is built from, as a digest: the release and plugins (by the catalog's version), the environment, its nodes. */
 async function graphStamp(q: store.Queryable, cluster: store.ClusterRecord, input: Awaited<ReturnType<typeof clusterGraphInput>>['input']): Promise<string> {
   // The composed release is the catalog version's composition of the release and plugins: named, not hashed.
-  return createHash('sha256').update(JSON.stringify([await store.catalogVersion(q), cluster.releaseId, cluster.plugins, { ...input, composed: undefined }])).digest('base64url');
+  return createHash('sha256').update(JSON.stringify([await store.catalogVersion(q), cluster.releaseId, cluster.plugins, stampedInput(input)])).digest('base64url');
+}
+
+/**
+ * The input without its composition, each node's `node_volumes` written once per distinct value
+ * (nodes of one layout share it, sharedNodeVolumes) and named by its place in that list: written
+ * per node it made the stamp of 1,000 nodes megabytes of JSON, made twice per deployment.
+ */
+function stampedInput(input: Awaited<ReturnType<typeof clusterGraphInput>>['input']) {
+  const distinct = new Map<unknown, number>();
+  const place = (volumes: unknown) => {
+    if (volumes === undefined) return null;
+    let i = distinct.get(volumes);
+    if (i === undefined) distinct.set(volumes, (i = distinct.size));
+    return i;
+  };
+  const nodes = input.nodes.map((n) => [n.id, n.roles, place(n.node_volumes)]);
+  const previous = input.previous && { ...input.previous, nodes: input.previous.nodes.map((n) => [n.id, n.roles, place(n.node_volumes)]) };
+  return { ...input, composed: undefined, nodes, previous, volumes: [...distinct.keys()] };
 }
 
 /**
@@ -233,7 +262,7 @@ export async function checkDeployable(tx: store.Queryable, presence: store.Prese
   // A real run does not start on wiring the network checks already know is wrong. (A dry run plans
   // as many simulated nodes as asked, beyond what the release's networks hold: it is not refused.)
   if (options.real) {
-    const wiring = refuseNetworkErrors(cluster.name, (await deploymentNetworksOf(tx, cluster, nodes)).findings);
+    const wiring = refuseNetworkErrors(cluster.name, (await deploymentNetworksOf(tx, cluster, nodes, composition)).findings);
     if (wiring) throw wiring;
   }
   // The role rules hold for the whole environment, whichever nodes this run touches.

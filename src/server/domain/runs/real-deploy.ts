@@ -117,7 +117,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
     }
     const settings = settingsOf(cluster.attributes);
-    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status };
+    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes, composition)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status };
   });
   const stop = new AbortController();
   const shutdown = new AbortController();
