@@ -3571,7 +3571,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /** @description seconds running tasks may take to finish before they are killed (default 30); the server running the deployment applies it, a stop relayed through the database to another server gets that server's default */
+                    /** @description seconds running tasks may take to finish before they are killed (default 30); the server running the deployment applies it, also when the stop reaches it through the database from another server */
                     grace_s?: number;
                 };
             };

@@ -289,4 +289,13 @@ CREATE TABLE node_interfaces (
 );
 `,
   },
+  {
+    version: 11,
+    name: 'stop grace through the database',
+    sql: `
+-- The grace period a stop asked for (grace_s), for the server running the deployment when the
+-- stop came through another server sharing the database; NULL: that server's default.
+ALTER TABLE deployments ADD COLUMN stop_grace_s integer;
+`,
+  },
 ];

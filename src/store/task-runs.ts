@@ -154,12 +154,13 @@ export const DEFAULT_LEASE_SECONDS = 30;
  * `held: false`: the run is no longer this server's to run (another server failed it as
  * interrupted after the lease expired, or it ended): stop at once and write nothing more.
  */
-export async function renewLease(q: Queryable, deploymentId: number, owner: number, seconds = DEFAULT_LEASE_SECONDS): Promise<{ held: boolean; stopRequested: boolean }> {
-  const [row] = await q.query<{ stop_requested: boolean }>(
-    `UPDATE deployments SET lease_expires_at = now() + make_interval(secs => $3) WHERE id = $1 AND owner = $2 AND status = 'running' RETURNING stop_requested`,
+export async function renewLease(q: Queryable, deploymentId: number, owner: number, seconds = DEFAULT_LEASE_SECONDS): Promise<{ held: boolean; stopRequested: boolean; stopGraceS?: number }> {
+  const [row] = await q.query<{ stop_requested: boolean; stop_grace_s: number | null }>(
+    `UPDATE deployments SET lease_expires_at = now() + make_interval(secs => $3) WHERE id = $1 AND owner = $2 AND status = 'running' RETURNING stop_requested, stop_grace_s`,
     [deploymentId, owner, seconds],
   );
-  return row ? { held: true, stopRequested: row.stop_requested } : { held: false, stopRequested: false };
+  if (!row) return { held: false, stopRequested: false };
+  return { held: true, stopRequested: row.stop_requested, ...(row.stop_grace_s === null || row.stop_grace_s === undefined ? {} : { stopGraceS: Number(row.stop_grace_s) }) };
 }
 
 
@@ -189,7 +190,10 @@ export async function taskChanges(q: Queryable, deploymentId: number, since: str
   return { tasks: rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() })), until: new Date(now).toISOString() };
 }
 
-/** Ask whichever server runs a deployment to stop it; false when it is not running. */
-export async function requestStop(q: Queryable, deploymentId: number): Promise<boolean> {
-  return (await q.query(`UPDATE deployments SET stop_requested = true WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId])).length > 0;
+/**
+ * Ask whichever server runs a deployment to stop it, with the grace period asked for (seconds;
+ * none: that server's default); false when it is not running.
+ */
+export async function requestStop(q: Queryable, deploymentId: number, graceS?: number): Promise<boolean> {
+  return (await q.query(`UPDATE deployments SET stop_requested = true, stop_grace_s = $2 WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, graceS ?? null])).length > 0;
 }

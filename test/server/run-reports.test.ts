@@ -72,7 +72,10 @@ describe('a real run\'s bookkeeping', () => {
     await db.query(`UPDATE clusters SET status = 'deploying' WHERE id = $1`, [cluster]);
     const kept = await create(7, 30);
     assert.equal(await store.failInterruptedDeployments(db, async () => true, 9), 0);
-    await db.query(`UPDATE deployments SET stop_requested = true WHERE id = $1`, [kept]);
+    assert.equal(await runs.requestStop(db, kept), true);
     assert.deepEqual(await runs.renewLease(db, kept, 7), { held: true, stopRequested: true }, 'a stop asked anywhere is heard with the renewal');
+    // The grace the operator asked for travels with it, for the server running the deployment.
+    assert.equal(await runs.requestStop(db, kept, 5), true);
+    assert.deepEqual(await runs.renewLease(db, kept, 7), { held: true, stopRequested: true, stopGraceS: 5 });
   });
 });

@@ -158,7 +158,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
         body: {
           type: 'object',
           additionalProperties: false,
-          properties: { grace_s: { type: 'integer', minimum: 0, maximum: 86400, description: `seconds running tasks may take to finish before they are killed (default ${DEFAULT_STOP_GRACE_S}); the server running the deployment applies it, a stop relayed through the database to another server gets that server's default` } },
+          properties: { grace_s: { type: 'integer', minimum: 0, maximum: 86400, description: `seconds running tasks may take to finish before they are killed (default ${DEFAULT_STOP_GRACE_S}); the server running the deployment applies it, also when the stop reaches it through the database from another server` } },
         },
         bodyOptional: true,
         response: { 202: answer('stopping: the deployment, which ends as stopped', DEPLOYMENT), ...errors(400, 404, 409) },
@@ -177,7 +177,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       // Here at once; through the database for the server running it when that is another one.
       const grace = req.body?.grace_s;
       const here = stopRealDeployment(registryOf(ctx), running.id, grace === undefined ? undefined : grace * 1000);
-      if (!(await runs.requestStop(ctx.db, running.id)) && !here) throw new HttpError(409, 'deployment/not-running', `deployment ${running.id} has just ended`);
+      if (!(await runs.requestStop(ctx.db, running.id, grace)) && !here) throw new HttpError(409, 'deployment/not-running', `deployment ${running.id} has just ended`);
       return reply.status(202).send(await deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, running.id)) ?? running));
     },
   );

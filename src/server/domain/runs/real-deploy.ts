@@ -189,7 +189,9 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
         (lease) => {
           if (lease.held) confirmedAt = performance.now();
           else kill.abort();
-          if (!lease.held || lease.stopRequested) stop.abort();
+          // A stop asked through another server sharing the database carries the grace it was asked with.
+          if (lease.held && lease.stopRequested) stop.abort({ why: OPERATOR_STOP, ...(lease.stopGraceS === undefined ? {} : { graceMs: lease.stopGraceS * 1000 }) } satisfies StopReason);
+          else if (!lease.held) stop.abort();
         },
         () => undefined,
       )
