@@ -56,6 +56,11 @@ for d in etc var; do
   mount -t overlay overlay -o "lowerdir=/$d,upperdir=$dir/mnt/$d-up,workdir=$dir/mnt/$d-work" "/$d"
 done
 mount -t tmpfs -o mode=1777,size=256m hearth-tmp /tmp
+# root's home is the host's own, from Debian's skeleton, as on a fresh server: this machine's
+# start-up files ran a `pyenv rehash` in every SSH session, whose lock every host shared, so under
+# load commands waited up to 60 s for each other (and for good after a session killed holding it).
+mount -t tmpfs -o mode=0700,size=64m hearth-root /root
+cp /etc/skel/.bashrc /etc/skel/.profile /root/ 2>/dev/null || true
 # /sys/block, where lsblk finds disks, shows this host's disks only: the machine's own disks but no
 # loop device (those are other hosts' test disks); `disks I` links the host's own loop disks in.
 blocks=$(ls /sys/block)
