@@ -146,7 +146,7 @@ for (const engine of engines()) {
         assert.equal(before.cleaned.length, 2, 'management and storage');
         // The end of the deletion run (real-deploy.ts decides it in the run's end transaction):
         // the graph broke on one node, succeeded on the other.
-        await t.db.transaction((tx) => endRemoval(tx, env, { nodes: [kept, cleaned] }, new Map([[kept, 'error'], [cleaned, 'ready']])));
+        await t.db.transaction((tx) => endRemoval(tx, env, { nodes: [kept, cleaned] }, new Set([cleaned])));
         assert.deepEqual(await held(kept), before.kept, 'a node whose deletion failed stays, with its addresses');
         assert.deepEqual(await held(cleaned), [], 'the cleaned node left with none');
         assert.equal((await t.call('GET', `/api/v1/nodes/${cleaned}`)).json().cluster_id, null);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ENVIRONMENT_STATES, ENVIRONMENT_TRANSITIONS, NODE_STATES, NODE_TRANSITIONS, RUN_STATES, RUN_TRANSITIONS, TASK_OUTCOMES, TASK_TRANSITIONS, type Transition } from './index.js';
-import { countOutcomes, environmentStateAfterRun, graphKindOf, legacyStatusOf, nodeStateAfterRun, nodeStateDuringRun, outcomeOfStored } from './outcomes.js';
+import { countOutcomes, environmentStateAfterRun, graphKindOf, legacyStatusOf, nodeStateAfterRun, nodeStateDuringRun, outcomeOfStored, ranThrough } from './outcomes.js';
 
 test('progress: only succeeded tasks are done; every other outcome is counted apart and all sum to the graph', () => {
   const outcomes = ['succeeded', 'succeeded', 'failed', 'skipped', 'not_run', 'stopped', 'killed', 'timed_out', 'pending', 'running'] as const;
@@ -39,6 +39,14 @@ test('a node after another graph: provisioning makes it provisioned (a deployed 
   assert.equal(nodeStateAfterRun('ready', ['failed'], 'other'), 'error');
   // The default graph is what the runner has always meant by a run.
   assert.equal(nodeStateAfterRun('provisioned', ['succeeded']), 'ready');
+});
+
+test('a node cleaned by a deletion run: all its own tasks ran through, whatever it was before', () => {
+  assert.equal(ranThrough(['succeeded', 'skipped']), true);
+  assert.equal(ranThrough([]), true, 'a node the deletion graph has no task for has nothing left to clean');
+  assert.equal(ranThrough(['succeeded', 'failed']), false);
+  assert.equal(ranThrough(['succeeded', 'stopped']), false, 'a stop before its tasks ran: not cleaned');
+  assert.equal(ranThrough(['killed']), false);
 });
 
 test('an environment after a real run of its default graph', () => {

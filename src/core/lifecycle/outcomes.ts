@@ -109,6 +109,16 @@ export function nodeStateAfterRun(before: NodeState, own: Iterable<TaskOutcome>,
   return previous;
 }
 
+/**
+ * Whether a node's own tasks in a run all ran through (succeeded, or were skipped by a condition):
+ * what a deletion run must have done on a node before it leaves its environment, whatever state
+ * the node was in before (a node in error is removed too, once cleaned).
+ */
+export function ranThrough(own: Iterable<TaskOutcome>): boolean {
+  for (const o of own) if (BROKE.has(o) || UNFINISHED.has(o)) return false;
+  return true;
+}
+
 /** An environment after a real run of its default graph. */
 export function environmentStateAfterRun(run: Exclude<RunState, 'running'>, anyNodeInError: boolean): EnvironmentState {
   switch (run) {

@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../../core/graph/index.js';
-import { environmentStateAfterRun, graphKindOf, nodeStateAfterRun, nodeStateDuringRun, type NodeState } from '../../../core/lifecycle/index.js';
+import { environmentStateAfterRun, graphKindOf, nodeStateAfterRun, nodeStateDuringRun, ranThrough, type NodeState } from '../../../core/lifecycle/index.js';
 import { runDeployment, type StopReason, type Transport } from '../../../deploy/index.js';
 import * as store from '../../../store/index.js';
 import * as real from '../../../store/real-nodes.js';
@@ -270,7 +270,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
         });
       } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? environmentStateAfterRun(outcome.status, anyInError) : p.statusBefore });
       for (const state of new Set(after.values())) await real.setNodeStatus(tx, ids.filter((id) => after.get(id) === state), state);
-      if (options.removal) await endRemoval(tx, p.cluster.id, options.removal, after);
+      if (options.removal) await endRemoval(tx, p.cluster.id, options.removal, new Set(ids.filter((id) => ranThrough(own.get(String(id)) ?? []))));
     }),
     (err, failures) => {
       if (failures === 1 || failures % 10 === 0) options.log?.error({ err, deployment: p.id, failures }, `deployment ${p.id}: its end could not be recorded; trying again`);

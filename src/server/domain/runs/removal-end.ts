@@ -5,7 +5,6 @@
  * `removing` → `discovered`); otherwise it stays, in `error` when one of its tasks broke (the
  * run's task output says why), or back in its state before when the run ended first (a stop).
  */
-import type { NodeState } from '../../../core/lifecycle/index.js';
 import * as store from '../../../store/index.js';
 
 /** What a deletion run was started to remove: these nodes, and the environment itself when `environment`. */
@@ -14,8 +13,9 @@ export interface Removal {
   environment?: boolean;
 }
 
-export async function endRemoval(tx: store.Queryable, clusterId: number, removal: Removal, after: ReadonlyMap<number, NodeState>): Promise<void> {
-  const cleaned = removal.nodes.filter((id) => after.get(id) === 'ready');
+/** `cleaned`: the nodes whose own tasks in the deletion run all ran through (core's ranThrough). */
+export async function endRemoval(tx: store.Queryable, clusterId: number, removal: Removal, cleanedNodes: ReadonlySet<number>): Promise<void> {
+  const cleaned = removal.nodes.filter((id) => cleanedNodes.has(id));
   if (cleaned.length) await store.unassignNodes(tx, cleaned);
   if (!removal.environment) return;
   if (cleaned.length === removal.nodes.length) {
