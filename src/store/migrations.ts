@@ -298,4 +298,13 @@ CREATE TABLE node_interfaces (
 ALTER TABLE deployments ADD COLUMN stop_grace_s integer;
 `,
   },
+  {
+    version: 12,
+    name: 'removal intent with its run',
+    sql: `
+-- What a deletion run was started to remove ({nodes, environment}), kept with the run so that a
+-- resume on any server, after a stop or a crash, ends the removal as the first run would have.
+ALTER TABLE deployments ADD COLUMN removal jsonb;
+`,
+  },
 ];

@@ -197,3 +197,31 @@ export async function taskChanges(q: Queryable, deploymentId: number, since: str
 export async function requestStop(q: Queryable, deploymentId: number, graceS?: number): Promise<boolean> {
   return (await q.query(`UPDATE deployments SET stop_requested = true, stop_grace_s = $2 WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, graceS ?? null])).length > 0;
 }
+
+/** What a deletion run was started to remove (node-removal.ts), kept with it for a resume on any server. */
+export async function recordRemoval(q: Queryable, deploymentId: number, removal: { nodes: readonly number[]; environment?: boolean }): Promise<void> {
+  await q.query('UPDATE deployments SET removal = $2::jsonb WHERE id = $1', [deploymentId, JSON.stringify({ nodes: [...removal.nodes], ...(removal.environment ? { environment: true } : {}) })]);
+}
+
+/** The removal a run was started for, if any. */
+export async function removalOf(q: Queryable, deploymentId: number): Promise<{ nodes: number[]; environment?: boolean } | undefined> {
+  const [row] = await q.query<{ removal: unknown }>('SELECT removal FROM deployments WHERE id = $1', [deploymentId]);
+  const r = typeof row?.removal === 'string' ? JSON.parse(row.removal) : row?.removal;
+  if (!r || typeof r !== 'object' || !Array.isArray((r as { nodes?: unknown }).nodes)) return undefined;
+  const nodes = ((r as { nodes: unknown[] }).nodes).filter((n): n is number => typeof n === 'number');
+  return { nodes, ...((r as { environment?: unknown }).environment === true ? { environment: true } : {}) };
+}
+
+/**
+ * The removal the environment's last real run of this graph type was started for, when that run
+ * is the one a resume would continue (not succeeded, not running), with only the nodes still in
+ * the environment: a resumed deletion runs on those, never on every node of the environment.
+ */
+export async function removalToResume(q: Queryable, clusterId: number, graphType: string): Promise<{ nodes: number[]; environment?: boolean } | undefined> {
+  const [last] = await q.query<{ id: number; status: string }>(`SELECT id, status FROM deployments WHERE cluster_id = $1 AND graph_type = $2 AND mode = 'real' ORDER BY id DESC LIMIT 1`, [clusterId, graphType]);
+  if (!last || last.status === 'succeeded' || last.status === 'running') return undefined;
+  const removal = await removalOf(q, last.id);
+  if (!removal) return undefined;
+  const here = new Set((await q.query<{ id: number }>('SELECT id FROM nodes WHERE cluster_id = $1', [clusterId])).map((r) => Number(r.id)));
+  return { ...removal, nodes: removal.nodes.filter((id) => here.has(id)) };
+}

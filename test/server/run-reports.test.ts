@@ -78,4 +78,18 @@ describe('a real run\'s bookkeeping', () => {
     assert.equal(await runs.requestStop(db, kept, 5), true);
     assert.deepEqual(await runs.renewLease(db, kept, 7), { held: true, stopRequested: true, stopGraceS: 5 });
   });
+
+  test('a removal is kept with its run: a resume continues it on the nodes still in the environment, and only when the run is the one to resume', async () => {
+    const [n1, n2, n3] = await Promise.all([1, 2, 3].map(async (i) => (await db.query<{ id: number }>(`INSERT INTO nodes (name, hardware, cluster_id) VALUES ($1, '{}'::jsonb, $2) RETURNING id`, [`rm-${i}`, cluster]))[0].id));
+    const id = await runs.createRealDeployment(db, cluster, 'deletion', [{ node: String(n1), taskId: 'erase', type: 'shell' }], 7);
+    await runs.recordRemoval(db, id, { nodes: [n1, n2] });
+    assert.deepEqual(await runs.removalOf(db, id), { nodes: [n1, n2] });
+    assert.equal(await runs.removalToResume(db, cluster, 'deletion'), undefined, 'a running removal is not resumed');
+    await db.query(`UPDATE deployments SET status = 'stopped' WHERE id = $1`, [id]);
+    // n2 was cleaned by the first run and left; n3 was never part of the removal.
+    await db.query('UPDATE nodes SET cluster_id = NULL WHERE id = $1', [n2]);
+    assert.deepEqual(await runs.removalToResume(db, cluster, 'deletion'), { nodes: [n1] });
+    assert.equal(await runs.removalToResume(db, cluster, 'default'), undefined, 'per graph type');
+    void n3;
+  });
 });

@@ -84,6 +84,11 @@ export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterI
   }
   let id: number;
   if (!dryRun) {
+    // A resumed removal runs the deletion graph on the nodes it was removing, never on the others.
+    if (body.resume && !body.nodes && !extra.removal) {
+      const removal = await runs.removalToResume(ctx.db, clusterId, graphType);
+      if (removal) body = { ...body, nodes: removal.nodes };
+    }
     const ssh = accessContext(ctx).ssh;
     id = await startRealDeployment(ctx.db, ctx.presence, clusterId, graphType, {
       transport: ssh.transport,

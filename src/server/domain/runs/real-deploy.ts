@@ -83,10 +83,18 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     const missing = refuseMissingFiles(graph, sources);
     if (missing) throw missing;
     let resumed: { id: number; done: Set<string> } | undefined;
+    // A deletion run resumed (after a stop or a crash, on any server) ends the removal it was started for.
+    let removal = options.removal;
     if (options.resume) {
       const r = await runs.resumable(tx, cluster.id, type);
       if ('refusal' in r) throw new HttpError(409, 'deploy/nothing-to-resume', `cannot resume environment '${cluster.name}': ${r.refusal}`, { hint: 'deploy without --resume' });
       resumed = r;
+      if (!removal) {
+        // Nodes the first run cleaned have left the environment already: only those still in it.
+        const first = await runs.removalOf(tx, r.id);
+        const here = new Set(nodes.map((n) => n.id));
+        if (first) removal = { ...first, nodes: first.nodes.filter((id) => here.has(id)) };
+      }
     }
     const tasks: Array<{ node: string; taskId: string; skipped?: boolean; type: string; doneIn?: number }> = [];
     const done = new Set<number>();
@@ -112,12 +120,13 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     const access = await real.realNodes(tx, nodes.map((n) => n.id));
     await real.beginRunOnNodes(tx, nodes.map((n) => n.id), nodeStateDuringRun(graphKindOf(type)));
-    if (options.removal) {
-      await real.setNodeStatus(tx, [...options.removal.nodes], 'removing');
-      if (options.removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
+    if (removal) {
+      await runs.recordRemoval(tx, id, removal);
+      await real.setNodeStatus(tx, [...removal.nodes], 'removing');
+      if (removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
     }
     const settings = settingsOf(cluster.attributes);
-    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes, composition)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status };
+    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes, composition)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status, ...(removal ? { removal } : {}) };
   });
   const stop = new AbortController();
   const shutdown = new AbortController();
@@ -168,6 +177,8 @@ interface Prepared {
   /** Roles metadata (fault_tolerance) and each real node's roles, for the outcome. */
   roles: Record<string, { fault_tolerance?: unknown }>;
   nodeRoles: Array<{ id: string; roles: string[] }>;
+  /** The removal this deletion run ends (started for it, or resumed from a run that was). */
+  removal?: Removal;
 }
 
 async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter, shutdown: AbortSignal): Promise<void> {
@@ -270,7 +281,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
         });
       } else await store.updateCluster(tx, p.cluster.id, { status: deploysRoles(p) ? environmentStateAfterRun(outcome.status, anyInError) : p.statusBefore });
       for (const state of new Set(after.values())) await real.setNodeStatus(tx, ids.filter((id) => after.get(id) === state), state);
-      if (options.removal) await endRemoval(tx, p.cluster.id, options.removal, new Set(ids.filter((id) => ranThrough(own.get(String(id)) ?? []))));
+      if (p.removal) await endRemoval(tx, p.cluster.id, p.removal, new Set(ids.filter((id) => ranThrough(own.get(String(id)) ?? []))));
     }),
     (err, failures) => {
       if (failures === 1 || failures % 10 === 0) options.log?.error({ err, deployment: p.id, failures }, `deployment ${p.id}: its end could not be recorded; trying again`);
