@@ -245,7 +245,8 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal(started.status, 202, JSON.stringify(started.body));
     const until = Date.now() + 60_000;
     while (!(await call('GET', `/deployments/${started.body.id}/tasks?task=sleeper&status=running`)).body.length) {
-      assert.ok(Date.now() < until, 'the sleeper never started');
+      // Never started: the message carries the run and its tasks with their output, to say why.
+      if (Date.now() >= until) assert.fail(`the sleeper never started: ${JSON.stringify((await call('GET', `/deployments/${started.body.id}`)).body)} ${JSON.stringify((await call('GET', `/deployments/${started.body.id}/tasks?output=true`)).body)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     // The live stream, read from here to the end of the run.
@@ -321,7 +322,8 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     assert.equal(started.status, 202, JSON.stringify(started.body));
     const until = Date.now() + 60_000;
     while (!(await call('GET', `/deployments/${started.body.id}/tasks?task=sleeper&status=running`)).body.length) {
-      assert.ok(Date.now() < until, 'the sleeper never started');
+      // Never started: the message carries the run and its tasks with their output, to say why.
+      if (Date.now() >= until) assert.fail(`the sleeper never started: ${JSON.stringify((await call('GET', `/deployments/${started.body.id}`)).body)} ${JSON.stringify((await call('GET', `/deployments/${started.body.id}/tasks?output=true`)).body)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
     await server.db.query('UPDATE deployments SET stop_requested = true WHERE id = $1', [started.body.id]);
