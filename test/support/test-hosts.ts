@@ -6,9 +6,10 @@
  * 7-9 and 13 deployments through the server, 10-11 a server killed mid-deployment, 12 the CLI,
  * 14-15 the web UI's real deployment, 16-17 the release skeleton deployed from its package, 18-19 a
  * run's lease between two servers, 20 an odd data folder's name, 21 a server killed while a task
- * runs, 22 a full disk during a deployment, 24-25 a shutdown mid-deployment, 31-33 disk layouts
- * (each given loop-device disks of its own by the test), 34-37 Verify networks, 39-40 the Ansible
- * inventory (ansible -m ping).
+ * runs, 22 a full disk during a deployment, 24-25 a shutdown mid-deployment, 26-27 node removal
+ * (the deletion graph), 28-30 the deploy plan, 31-33 disk layouts (each given loop-device disks of
+ * its own by the test), 34-37 Verify networks, 38 the README's walk, 39-40 the Ansible inventory
+ * (ansible -m ping).
  */
 import { readFileSync } from 'node:fs';
 import type { DeployTarget } from '../../src/deploy/transport.js';
