@@ -3,10 +3,10 @@
  * kept). A copy with those folders created is what the reference builder was run on, and what a
  * test installs or builds.
  */
-import { cpSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync } from 'node:fs';
 import { basename, join, resolve, sep } from 'node:path';
 import { readYamlFile } from '../../src/package/yaml/index.js';
+import { tempFolder } from './temp.js';
 
 /** Create, inside `dir`, the folders its metadata.yaml names per release (an unreadable file creates none). */
 export function createReleaseFolders(dir: string): void {
@@ -24,7 +24,7 @@ export function createReleaseFolders(dir: string): void {
   }
 }
 
-export function copyWithReleaseFolders(source: string, parent = mkdtempSync(join(tmpdir(), 'hearth-plugin-'))): string {
+export function copyWithReleaseFolders(source: string, parent = tempFolder('hearth-plugin-')): string {
   const copy = join(parent, basename(source).replace(/[^a-z0-9_-]/gi, '_'));
   cpSync(source, copy, { recursive: true });
   createReleaseFolders(copy);

@@ -2,9 +2,9 @@
  * Small plugin folders written on the fly (package 4.0.0, for ubuntu/mitaka-9.0, which the bundled
  * release accepts): a component, a role and tasks, with the knobs the scenarios need.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempFolder } from '../../support/temp.js';
 
 export interface PluginSpec {
   name: string;
@@ -25,7 +25,7 @@ export interface PluginSpec {
 
 const yaml = (v: unknown): string => JSON.stringify(v, null, 2); // JSON is YAML
 
-export function writePlugin(spec: PluginSpec, parent = mkdtempSync(join(tmpdir(), 'hearth-plugin-'))): string {
+export function writePlugin(spec: PluginSpec, parent = tempFolder('hearth-plugin-')): string {
   const version = spec.version ?? '1.0.0';
   const dir = join(parent, `${spec.name}-${version}`);
   mkdirSync(join(dir, 'deployment_scripts'), { recursive: true });
