@@ -6,23 +6,14 @@
  * show` printing the node's addresses.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { hearthBin, startServer, type RunningServer } from '../support/serve.js';
+import { apiOf, cliOf, startServer, type RunningServer } from '../support/serve.js';
 
 describe('hearth env networks and node interfaces (the built bin)', { timeout: 180_000 }, () => {
   let server: RunningServer;
   let node: number;
-  const hearth = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [hearthBin, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HEARTH_SERVER: server.url, HEARTH_TOKEN: server.token } });
-    return { code: r.status, out: r.stdout, err: r.stderr };
-  };
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${server.url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
-    return (text ? JSON.parse(text) : undefined) as T;
-  };
+  const hearth = cliOf(() => server);
+  const api = apiOf(() => server);
 
   before(async () => {
     server = await startServer();

@@ -2,7 +2,7 @@
  * Start a real `hearth serve` (the built CLI) on a free loopback port with its own data folder,
  * and stop it afterwards. Used by end-to-end tests of the API, the CLI client and the web UI.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -66,6 +66,28 @@ export interface RunningServer {
   process: ChildProcess;
   output: () => string;
   stop: () => Promise<void>;
+}
+
+/**
+ * The built CLI against a server, as a user's shell runs it (HEARTH_SERVER, HEARTH_TOKEN): its exit
+ * status and output. `server` is read at each call (tests start theirs in `before`).
+ */
+export function cliOf(server: () => RunningServer): (...args: string[]) => { code: number | null; out: string; err: string } {
+  return (...args) => {
+    const r = spawnSync(process.execPath, [hearthBin, ...args], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, HEARTH_SERVER: server().url, HEARTH_TOKEN: server().token } });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+}
+
+/** The server's API with its admin token: the parsed answer, or an error naming the request and the answer. */
+export function apiOf(server: () => RunningServer): <T>(method: string, path: string, body?: unknown) => Promise<T> {
+  return async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const { url, token } = server();
+    const res = await fetch(`${url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
 }
 
 /**
