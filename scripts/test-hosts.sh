@@ -95,7 +95,9 @@ running() { [ -f "$STATE/h$1/pid" ] && kill -0 "$(cat "$STATE/h$1/pid")" 2>/dev/
 
 bridge_up() {
   if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
-    ip link add "$BRIDGE" type bridge
+    # A fixed address: a bridge takes its lowest port's otherwise, so it changed with every host
+    # added and hosts that had learnt the old one lost the machine until their ARP entry aged.
+    ip link add "$BRIDGE" address 02:68:74:68:00:01 type bridge
     ip addr add "$NET.1/24" dev "$BRIDGE"
   fi
   ip link set "$BRIDGE" up
@@ -146,11 +148,24 @@ EOF
   echo $! > "$dir/pid"
 }
 
+# Waits until host I answers SSH, up to $2 seconds (90 by default: a loaded CI machine starting
+# 40 hosts at once is slow). On failure it prints what the host shows: its init's log, sshd's log,
+# its processes and addresses, and ssh's own words, so a CI log says why.
 wait_ssh() {
-  local i=$1 t=0
-  until ssh -q -i "$STATE/client_key" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=2 "root@$(addr "$i")" true 2>/dev/null; do
-    t=$((t + 1))
-    [ "$t" -lt 60 ] || die "host $i ($(addr "$i")) does not answer SSH; see $STATE/h$i/init.log and sshd.log"
+  local i=$1 limit=${2:-90} start=$SECONDS
+  until ssh -q -i "$STATE/client_key" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=3 "root@$(addr "$i")" true 2>/dev/null; do
+    if [ $((SECONDS - start)) -ge "$limit" ]; then
+      {
+        echo "test-hosts: host $i ($(addr "$i")) did not answer SSH in ${limit} s. What it shows:"
+        echo "-- init.log"; tail -n 20 "$STATE/h$i/init.log" 2>&1
+        echo "-- sshd.log"; tail -n 20 "$STATE/h$i/sshd.log" 2>&1
+        pids=$(ip netns pids "$(ns "$i")" 2>/dev/null | paste -sd, -)
+        echo "-- processes"; if [ -n "$pids" ]; then ps -o pid,stat,etime,args -p "$pids" 2>&1; else echo "(none)"; fi
+        echo "-- addresses"; ip -n "$(ns "$i")" -br addr 2>&1
+        echo "-- ssh"; ssh -v -i "$STATE/client_key" -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=3 "root@$(addr "$i")" true 2>&1 | tail -n 15
+      } >&2
+      die "host $i ($(addr "$i")) does not answer SSH; see $STATE/h$i/init.log and sshd.log"
+    fi
     sleep 0.5
   done
 }
