@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import { checkAuth, isAdminToken } from './auth.js';
 import { HttpError } from './errors.js';
+import { ADMIN_TOKEN_ACTOR, ANONYMOUS, type Actor } from './actor.js';
 
 /**
  * - `admin`: the admin token, always (every change, and the default under `/api/`).
@@ -104,7 +105,10 @@ export function guardRoutes(app: FastifyInstance, options: AccessOptions): Route
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) rules.push({ method, url: route.url, access });
   });
   app.decorateRequest('withAdminToken', false);
+  // A frozen object may not be a decorator's default (Fastify shares it): null, set first thing below.
+  app.decorateRequest('actor', null as unknown as Actor);
   app.addHook('onRequest', async (request) => {
+    request.actor = ANONYMOUS;
     if (request.is404) return;
     // A route without a rule cannot come from onRoute above; should one appear, it is refused.
     const access = request.routeOptions.config.access ?? 'admin';
@@ -114,10 +118,12 @@ export function guardRoutes(app: FastifyInstance, options: AccessOptions): Route
     if (access === 'read' && !options.protectReads) {
       // The read needs no token; a wrong one is ignored, as it always was.
       request.withAdminToken = request.headers.authorization !== undefined && isAdminToken(request, token);
+      if (request.withAdminToken) request.actor = ADMIN_TOKEN_ACTOR;
       return;
     }
     checkAuth(request, token);
     request.withAdminToken = true;
+    request.actor = ADMIN_TOKEN_ACTOR;
   });
   return rules;
 }
