@@ -146,3 +146,13 @@ export async function showOutput(o: OutputOptions, record: Record<string, unknow
       return escapeControls(fields.map((f) => `${cellText(record[f], '')}\n`).join(''));
   }
 }
+
+/**
+ * A list command whose table format is a page for people (a table with findings and notes under
+ * it, as `env networks` or `node disks` print): that page for the table format without -c, else
+ * the records as `listOutput` renders them. Check `chosenFormat(o)` before asking the server.
+ */
+export async function listOrPage<T>(o: OutputOptions, columns: ReadonlyArray<Column<T>>, records: readonly T[], raw: unknown, page: () => string): Promise<string> {
+  if (chosenFormat(o) === 'table' && !o.column?.length) return escapeControls(page());
+  return listOutput(o, columns).render(records, raw);
+}

@@ -87,6 +87,33 @@ describe('hearth list and show commands: -f and -c (the built bin)', { timeout: 
     assert.deepEqual(JSON.parse(ok('env', 'show', 'formats', '-f', 'json', '-c', 'name')), { name: 'formats' });
   });
 
+  test('settings, networks, disks and interfaces take -f and -c too: their page by default, their records otherwise', async () => {
+    const settings = parse(ok('env', 'settings', 'formats', '-f', 'yaml'));
+    assert.deepEqual(settings, await api('GET', `/clusters/${env}/attributes`), 'yaml without -c: the API object, as --json');
+    const picked = ok('env', 'settings', 'formats', '-f', 'csv', '-c', 'setting').split('\n');
+    assert.equal(picked[0], '"setting"');
+    assert.ok(picked.length > 2 && picked.slice(1, -1).every((l) => /^"[^".]+\.[^"]+"$/.test(l)), picked.join('\n'));
+    assert.match(ok('env', 'settings', 'formats'), /^plugins:$/m, 'the page people read stays the default');
+
+    const networks = await api<{ networks: Array<{ name: string; cidr: string | null }> }>('GET', `/clusters/${env}/network_configuration`);
+    const values = ok('env', 'networks', 'formats', '-f', 'value', '-c', 'network', '-c', 'cidr').trimEnd().split('\n');
+    assert.deepEqual(values, networks.networks.map((n) => `${n.name} ${n.cidr ?? ''}`.trimEnd()));
+    assert.deepEqual(JSON.parse(ok('env', 'networks', 'formats', '-f', 'json')), networks);
+    assert.match(ok('env', 'networks', 'formats'), /^checks: /m);
+
+    const disks = await api<Array<{ name: string }>>('GET', `/nodes/${nodes[0]}/disks`);
+    assert.deepEqual(parse(ok('node', 'disks', String(nodes[0]), '-f', 'yaml')), disks);
+    assert.equal(ok('node', 'disks', String(nodes[0]), '-f', 'csv').split('\n')[0], '"disk","size","state","volumes","id"');
+    const interfaces = await api<Array<{ name: string }>>('GET', `/nodes/${nodes[0]}/interfaces`);
+    assert.deepEqual(JSON.parse(ok('node', 'interfaces', String(nodes[0]), '-f', 'json')), interfaces);
+    assert.ok(disks.length > 0 && interfaces.length > 0 && networks.networks.length > 0, 'a simulated node has disks and interfaces, the environment networks');
+    assert.equal(ok('node', 'interfaces', String(nodes[0]), '-f', 'value', '-c', 'interface'), interfaces.map((i) => `${i.name}\n`).join(''));
+
+    const bad = hearth('node', 'interfaces', String(nodes[0]), '-c', 'colour');
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /-c 'colour' is not a column; the columns are interface, mac, state, speed, networks, admin/);
+  });
+
   test('offline release show takes -f and -c too', () => {
     const shown = parse(ok('release', 'show', '--release', release, '-f', 'yaml', '-c', 'release'));
     assert.deepEqual(Object.keys(shown), ['release']);

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import { print, table } from './table.js';
-import { listOutput, showOutput, chosenFormat, type Column, type OutputOptions } from '../output.js';
+import { listOrPage, listOutput, showOutput, chosenFormat, type Column, type OutputOptions } from '../output.js';
 import type { AnswerOf } from '../../api/client.js';
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
@@ -178,16 +178,27 @@ function parseSet(items: string[]): Record<string, Record<string, { value: unkno
   return out;
 }
 
-export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plugin: string[]; dryRun?: boolean }) =>
+/** A setting as `env settings` lists it: `section.field` and its value. */
+const SETTING_COLUMNS: ReadonlyArray<Column<[string, unknown]>> = [
+  { header: 'setting', value: ([name]) => name },
+  { header: 'value', value: ([, value]) => value },
+];
+
+export const envSettings = (ref: string, o: ServerOptions & OutputOptions & { set: string[]; plugin: string[]; dryRun?: boolean }) =>
   run(o, async (c) => {
+    chosenFormat(o); // a bad -f is refused before the server is asked
     const id = await clusterId(c, ref);
     if (!o.set.length && !o.plugin.length) {
       const attrs = await c.call('get', '/clusters/{id}/attributes', { params: { id } });
-      const rows: unknown[][] = [];
+      const settings: Array<[string, unknown]> = [];
       for (const [section, fields] of Object.entries(attrs.editable as Record<string, Record<string, any>>)) {
-        for (const [field, slot] of Object.entries(fields)) if (field !== 'metadata' && slot && typeof slot === 'object' && 'value' in slot) rows.push([`${section}.${field}`, JSON.stringify(slot.value)]);
+        for (const [field, slot] of Object.entries(fields)) if (field !== 'metadata' && slot && typeof slot === 'object' && 'value' in slot) settings.push([`${section}.${field}`, slot.value]);
       }
-      print(o.json, attrs, () => table(['setting', 'value'], rows) + '\nplugins:\n' + table(['plugin', 'enabled', 'version', 'available', 'locked'], attrs.plugins.map((p) => [p.name, p.enabled ? 'yes' : 'no', p.chosen_version, p.versions.filter((v) => v.fits).map((v) => v.version), p.locked_reason])));
+      const page = () =>
+        table(['setting', 'value'], settings.map(([name, value]) => [name, JSON.stringify(value)])) +
+        '\nplugins:\n' +
+        table(['plugin', 'enabled', 'version', 'available', 'locked'], attrs.plugins.map((p) => [p.name, p.enabled ? 'yes' : 'no', p.chosen_version, p.versions.filter((v) => v.fits).map((v) => v.version), p.locked_reason]));
+      process.stdout.write(await listOrPage(o, SETTING_COLUMNS, settings, attrs, page));
       return;
     }
     const plugins: Record<string, string | null> = {};
@@ -197,7 +208,7 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
       plugins[m[1]] = m[2] === 'off' ? null : m[2];
     }
     const res = await c.call('put', '/clusters/{id}/attributes', { params: { id }, body: { ...(o.set.length ? { editable: parseSet(o.set) } : {}), ...(o.plugin.length ? { plugins } : {}), ...(o.dryRun ? { dry_run: true } : {}) } });
-    print(o.json, res, () => {
+    process.stdout.write(await showOutput(o, res, () => {
       const d = res.plugins;
       const lines = [`${res.dry_run ? 'would change' : 'changed'}: ${res.changed.join(', ') || 'no settings'}`];
       if (d) {
@@ -210,7 +221,7 @@ export const envSettings = (ref: string, o: ServerOptions & { set: string[]; plu
         }
       }
       return lines.join('\n') + '\n';
-    });
+    }));
   });
 
 export const envDeploy = (ref: string, o: ServerOptions & { graph?: string; wait?: boolean; dryRun?: boolean; maxParallel?: string; follow?: boolean; resume?: boolean; skipOffline?: boolean; plan?: boolean }) =>

@@ -7,7 +7,8 @@ import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { formatMiB, parseMiB } from '../../core/text/sizes.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import type { AnswerOf } from '../../api/client.js';
-import { print, table } from './table.js';
+import { table } from './table.js';
+import { chosenFormat, listOrPage, type Column, type OutputOptions } from '../output.js';
 
 type Disk = AnswerOf<'/nodes/{id}/disks', 'get'>[number];
 type Finding = { code: string; severity: string; message: string; hint?: string };
@@ -66,8 +67,18 @@ function describeDisks(disks: Disk[], findings: Finding[], saved?: { saved: bool
   return `${lines.join('\n')}\n`;
 }
 
-export const nodeDisks = (ref: string, o: ServerOptions & { set: string[]; defaults?: boolean }) =>
+/** Sizes in MiB, as the API gives them (the table shows them for people). */
+const DISK_COLUMNS: ReadonlyArray<Column<Disk>> = [
+  { header: 'disk', value: (d) => d.name },
+  { header: 'size', value: (d) => d.disk_size ?? d.size },
+  { header: 'state', value: (d) => (d.in_use ? 'in use' : d.exclude ? 'excluded' : 'free') },
+  { header: 'volumes', value: (d) => d.volumes.filter((v) => v.size > 0).map((v) => `${v.name}=${v.size}`) },
+  { header: 'id', value: (d) => d.id },
+];
+
+export const nodeDisks = (ref: string, o: ServerOptions & OutputOptions & { set: string[]; defaults?: boolean }) =>
   run(o, async (c) => {
+    chosenFormat(o); // a bad -f is refused before the server is asked
     if (o.defaults && o.set.length) throw usage('--defaults goes back to the default layout; --set changes sizes: use one of them');
     const settings = o.set.map(parseSetting);
     const id = await nodeId(c, ref);
@@ -76,9 +87,9 @@ export const nodeDisks = (ref: string, o: ServerOptions & { set: string[]; defau
     if (settings.length) {
       const body = applySettings(await c.call('get', '/nodes/{id}/disks', params), settings);
       const res = await c.call('put', '/nodes/{id}/disks', { ...params, body });
-      print(o.json, res, () => describeDisks(res.disks, res.findings, { saved: true, saved_at: new Date().toISOString() }));
+      process.stdout.write(await listOrPage(o, DISK_COLUMNS, res.disks, res, () => describeDisks(res.disks, res.findings, { saved: true, saved_at: new Date().toISOString() })));
       return;
     }
     const [disks, check] = await Promise.all([c.call('get', '/nodes/{id}/disks', params), c.call('get', '/nodes/{id}/disks/check', params)]);
-    print(o.json, disks, () => describeDisks(disks, check.findings, check));
+    process.stdout.write(await listOrPage(o, DISK_COLUMNS, disks, disks, () => describeDisks(disks, check.findings, check)));
   });

@@ -6,7 +6,8 @@
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import type { AnswerOf } from '../../api/client.js';
-import { print, table } from './table.js';
+import { table } from './table.js';
+import { chosenFormat, listOrPage, type Column, type OutputOptions } from '../output.js';
 
 type Configuration = AnswerOf<'/clusters/{id}/network_configuration', 'get'>;
 type Interface = AnswerOf<'/nodes/{id}/interfaces', 'get'>[number];
@@ -92,13 +93,24 @@ function describeNetworks(config: Configuration): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const envNetworks = (ref: string, o: ServerOptions & { set: string[] }) =>
+type Network = Configuration['networks'][number];
+const NETWORK_COLUMNS: ReadonlyArray<Column<Network>> = [
+  { header: 'network', value: (n) => n.name },
+  { header: 'cidr', value: (n) => n.cidr },
+  { header: 'vlan', value: (n) => n.vlan_start },
+  { header: 'gateway', value: (n) => n.gateway },
+  { header: 'ip ranges', value: (n) => n.ip_ranges.map(([a, b]) => `${a}-${b}`) },
+  { header: 'mtu', value: (n) => n.mtu },
+];
+
+export const envNetworks = (ref: string, o: ServerOptions & OutputOptions & { set: string[] }) =>
   run(o, async (c) => {
+    chosenFormat(o); // a bad -f is refused before the server is asked
     const body = parseNetworkSettings(o.set);
     const id = await clusterId(c, ref);
     const params = { params: { id } };
     const config = o.set.length ? await c.call('put', '/clusters/{id}/network_configuration', { ...params, body }) : await c.call('get', '/clusters/{id}/network_configuration', params);
-    print(o.json, config, () => describeNetworks(config));
+    process.stdout.write(await listOrPage(o, NETWORK_COLUMNS, config.networks, config, () => describeNetworks(config)));
     if (!o.set.length && config.findings.some((f) => f.severity === 'error')) process.exitCode = EXIT_FINDINGS;
   });
 
@@ -125,11 +137,21 @@ export function applyAssignments(list: Interface[], assignments: readonly string
   return out;
 }
 
-export const nodeInterfaces = (ref: string, o: ServerOptions & { assign: string[] }) =>
+const INTERFACE_COLUMNS: ReadonlyArray<Column<Interface>> = [
+  { header: 'interface', value: (i) => i.name },
+  { header: 'MAC', value: (i) => i.mac },
+  { header: 'state', value: (i) => i.state },
+  { header: 'speed', value: (i) => i.current_speed },
+  { header: 'networks', value: (i) => i.assigned_networks.map((n) => n.name) },
+  { header: 'admin', value: (i) => !!i.pxe },
+];
+
+export const nodeInterfaces = (ref: string, o: ServerOptions & OutputOptions & { assign: string[] }) =>
   run(o, async (c) => {
+    chosenFormat(o);
     const id = await nodeId(c, ref);
     const params = { params: { id } };
     let list = await c.call('get', '/nodes/{id}/interfaces', params);
     if (o.assign.length) list = await c.call('put', '/nodes/{id}/interfaces', { ...params, body: applyAssignments(list, o.assign) });
-    print(o.json, list, () => describeInterfaces(list));
+    process.stdout.write(await listOrPage(o, INTERFACE_COLUMNS, list, list, () => describeInterfaces(list)));
   });

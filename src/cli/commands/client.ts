@@ -76,7 +76,7 @@ function registerEnvironments(program: Command): void {
       .option('--no-clean', 'delete it now: the hosts keep what was deployed')
       .option('--wait', 'with --clean, wait for the deletion graph and say how it ended'),
   ).action(async (ref, o) => (await import('../client/node-removal.js')).envDelete(ref, o));
-  remote(
+  outputOptions(remote(
     env
       .command('settings')
       .argument('<env>', 'id or name')
@@ -84,7 +84,7 @@ function registerEnvironments(program: Command): void {
       .option('--set <section.field=value>', 'change a setting (repeatable)', collect, [])
       .option('--plugin <name=version|off>', 'enable, switch or disable a plugin (repeatable)', collect, [])
       .option('--dry-run', 'show what would change without applying it'),
-  ).action(async (ref, o) => (await load()).envSettings(ref, o));
+  ), 'list').action(async (ref, o) => (await load()).envSettings(ref, o));
   remote(
     env
       .command('deploy')
@@ -108,13 +108,13 @@ function registerEnvironments(program: Command): void {
       .option('--grace <seconds>', 'seconds running tasks may take to finish before they are killed (default: 30)')
       .option('--wait', 'wait for the run to end and print its final state (exit status 0 when it ended stopped, 1 otherwise)'),
   ).action(async (ref, o) => (await import('../client/follow.js')).envStop(ref, o));
-  remote(
+  outputOptions(remote(
     env
       .command('networks')
       .argument('<env>', 'id or name')
       .description("The environment's networks (CIDR, VLAN, gateway, IP ranges) and what the checks find, with what to change; --set changes fields (refused, per network and field, when the result has errors)")
       .option('--set <NETWORK.FIELD=VALUE>', 'e.g. public.cidr=172.16.1.0/24, storage.vlan_start=102 (none: untagged), storage.mtu=9000, public.ip_ranges=172.16.1.2-172.16.1.100, networking_parameters.floating_ranges=172.16.1.130-172.16.1.254; repeatable, saved together', collect, []),
-  ).action(async (ref, o) => (await import('../client/networks.js')).envNetworks(ref, o));
+  ), 'list').action(async (ref, o) => (await import('../client/networks.js')).envNetworks(ref, o));
   const graph = remote(env.command('graph').argument('<env>', 'id or name').description('The deployment graph; `graph run` runs a graph type').option('--type <type>', 'graph type', 'default').option('--format <format>', 'summary, json, dot or mermaid')).action(
     async (ref, o) => (await load()).envGraph(ref, o),
   );
@@ -150,21 +150,21 @@ function registerNodes(program: Command): void {
   remote(node.command('refresh').argument('<id>').description('Connect to a real node and gather its facts again').option('--accept-host-key <fingerprint>', 'accept the changed host key with this fingerprint (after a reinstall)')).action(
     async (id, o) => (await loadNodes()).nodeRefresh(id, o),
   );
-  remote(
+  outputOptions(remote(
     node
       .command('disks')
       .argument('<node>', 'node id or name')
       .description("Show a node's disks and the volumes on each (the saved layout, else the default one from its roles); --set saves sizes, --defaults goes back to the default layout")
       .option('--set <VOLUME=SIZE[@DISK]>', 'give a volume this size (20G, 512M, MB alone) on a disk (name or id; needed when the volume is on no disk or several); repeatable, saved together', collect, [])
       .option('--defaults', 'forget the saved layout: back to the default one, which follows the roles'),
-  ).action(async (ref, o) => (await import('../client/disks.js')).nodeDisks(ref, o));
-  remote(
+  ), 'list').action(async (ref, o) => (await import('../client/disks.js')).nodeDisks(ref, o));
+  outputOptions(remote(
     node
       .command('interfaces')
       .argument('<node>', 'node id or name')
       .description("A node's interfaces and the networks on each; --assign moves a network to an interface (the admin network stays on the one Hearth reaches the node on)")
       .option('--assign <NETWORK=INTERFACE>', 'e.g. management=eth1; repeatable, saved together', collect, []),
-  ).action(async (ref, o) => (await import('../client/networks.js')).nodeInterfaces(ref, o));
+  ), 'list').action(async (ref, o) => (await import('../client/networks.js')).nodeInterfaces(ref, o));
   outputOptions(remote(node.command('list').description('List nodes').option('--env <env>', 'only this environment\'s').option('--unassigned', 'only nodes in no environment')), 'list').action(async (o) => (await load()).nodeList(o));
   remote(node.command('assign').argument('<env>', 'id or name').description('Assign nodes with roles (pending until deployed)').option('--node <node=roles>', 'a node id or name and its roles, e.g. 3=controller or ctl-1=controller,cinder (repeatable)', collect, [])).action(
     async (ref, o) => (await load()).nodeAssign(ref, o),
