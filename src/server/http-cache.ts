@@ -17,7 +17,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 /** Smaller answers gain little and cost a compression each. */
 export const COMPRESS_ABOVE = 1024;
-const COMPRESSIBLE = /^(application\/(json|javascript|schema\+json|xml)|text\/|image\/svg\+xml)/;
+/** Text: JSON, YAML (the Ansible inventory), XML and their `+json`/`+yaml`/`+xml` kinds, JavaScript, text/*, SVG. */
+const COMPRESSIBLE = /^(application\/(json|javascript|xml|yaml|x-yaml|x-ndjson|[\w.-]+\+(json|yaml|xml))|text\/[\w.+-]+|image\/svg\+xml)\s*(;|$)/i;
+/** Whether an answer of this Content-Type is worth compressing. */
+export const isCompressible = (contentType: string): boolean => COMPRESSIBLE.test(contentType);
 /** Compressed bodies kept, by ETag and encoding: at most this many bytes. */
 const KEPT_BYTES = 16 * 1024 * 1024;
 
@@ -102,7 +105,7 @@ export function httpCaching(app: FastifyInstance): void {
     }
     const type = String(reply.getHeader('content-type') ?? '');
     const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
-    if (!COMPRESSIBLE.test(type) || reply.hasHeader('content-encoding')) return payload;
+    if (!isCompressible(type) || reply.hasHeader('content-encoding')) return payload;
     // Added to a Vary the route set (`/` varies by Accept: routes/openstack.ts).
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');

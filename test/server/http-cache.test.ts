@@ -13,7 +13,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
-import { chooseEncoding, etagMatches } from '../../src/server/http-cache.js';
+import { chooseEncoding, etagMatches, isCompressible } from '../../src/server/http-cache.js';
 import { openStore, type Database } from '../../src/store/index.js';
 import { engines, testDatabaseUrl } from './support/engines.js';
 import { writePlugin } from './support/plugins.js';
@@ -47,6 +47,13 @@ async function serve(db: Database): Promise<{ app: FastifyInstance; url: string 
   const app = await buildApp({ db, adminToken: TOKEN });
   return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
 }
+
+test('text is compressed whatever its kind (JSON, YAML inventories, schemas, HTML, SVG); packages and images are not', () => {
+  for (const type of ['application/json; charset=utf-8', 'application/yaml; charset=utf-8', 'application/x-yaml', 'application/schema+json', 'application/problem+json', 'application/vnd.oai.openapi+yaml', 'text/plain; charset=utf-8', 'text/html', 'image/svg+xml', 'application/javascript'])
+    assert.ok(isCompressible(type), type);
+  for (const type of ['application/octet-stream', 'application/gzip', 'application/x-tar', 'image/png', 'application/jsonp', 'application/yamlx'])
+    assert.ok(!isCompressible(type), type);
+});
 
 test('Accept-Encoding is read as RFC 9110 says: brotli first, q=0 refuses, * allows', () => {
   assert.equal(chooseEncoding(undefined), undefined);
