@@ -259,16 +259,6 @@ export const envGraph = (ref: string, o: ServerOptions & { type?: string; format
     }
   });
 
-export const nodeAdd = (o: ServerOptions & { count?: string; name: string[] }) =>
-  run(o, async (c) => {
-    const count = o.count === undefined ? undefined : Number(o.count);
-    if (count !== undefined && !(Number.isInteger(count) && count >= 1 && count <= 5000)) throw usage('--count must be a whole number from 1 to 5000');
-    if (count === undefined && !o.name.length) throw usage('node add needs --count N (simulated nodes) or --name <name> (repeatable)');
-    const body = { ...(o.name.length ? { nodes: o.name.map((name) => ({ name })) } : {}), ...(count ? { simulate: { count } } : {}) };
-    const res = await c.call('post', '/nodes', { body });
-    print(o.json, res, () => `added ${res.ids.length} node(s): ${res.ids.length > 10 ? `${res.ids[0]}..${res.ids[res.ids.length - 1]}` : res.ids.join(', ')}\n`);
-  });
-
 const NODE_COLUMNS: Array<Column<Item<'/nodes'>>> = [
   { header: 'id', value: (n) => n.id },
   { header: 'name', value: (n) => n.name },
