@@ -43,6 +43,10 @@ const MEANINGS: Record<string, { duplicate?: Meaning; gone?: Meaning; referenced
   network_addresses_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
   network_addresses_node_id_fkey: { gone: ['node/gone', () => 'the node was removed meanwhile'] },
   deployments_cluster_id_fkey: { gone: ['cluster/gone', () => 'the environment was deleted meanwhile'] },
+  users_pkey: { duplicate: ['user/name-taken', (v) => `a user named '${v}' exists already`] },
+  api_tokens_owner_name: { duplicate: ['token/name-taken', (v) => `you have a token named '${v.split(', ').pop() ?? ''}' already`] },
+  api_tokens_owner_fkey: { gone: ['user/gone', () => 'the user was deleted meanwhile'] },
+  sessions_user_name_fkey: { gone: ['user/gone', () => 'the user was deleted meanwhile'] },
 };
 
 /** SQLSTATEs of a lost race: a duplicate key, a missing or still referenced row, serialization failures and deadlocks (not NOT NULL or CHECK violations: those are bugs). */

@@ -18,3 +18,5 @@ export * from './disk-layouts.js';
 export { schemaState, KNOWN_SCHEMA, type SchemaState } from './schema-version.js';
 export { exportDatabase, importDatabase, checkDump, type Dump } from './dump.js';
 export { runCounts, nodeOutcomes, OUTCOME_SQL } from './outcomes.js';
+export * from './users.js';
+export * from './credentials.js';

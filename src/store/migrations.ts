@@ -307,4 +307,56 @@ ALTER TABLE deployments ADD COLUMN stop_grace_s integer;
 ALTER TABLE deployments ADD COLUMN removal jsonb;
 `,
   },
+  {
+    version: 13,
+    name: 'users, personal tokens, sessions, sign-in failures',
+    sql: `
+-- People who sign in (issue 29). The password is an scrypt hash with its parameters
+-- (src/server/passwords.ts); a disabled user keeps their rows but can do nothing.
+CREATE TABLE users (
+  name text PRIMARY KEY,
+  password_hash text NOT NULL,
+  role text NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+  disabled boolean NOT NULL DEFAULT false,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+-- Personal API tokens: only the SHA-256 of a token is kept (a token is 256 random bits, so a
+-- plain digest is enough; nothing to stretch). A token acts with its own role, never more than its
+-- owner's at the moment of use. A revoked token keeps its row (the audit log names it), and its
+-- name can be used again.
+CREATE TABLE api_tokens (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  owner text NOT NULL REFERENCES users(name) ON DELETE CASCADE,
+  name text NOT NULL,
+  token_hash text NOT NULL UNIQUE,
+  role text NOT NULL CHECK (role IN ('viewer', 'operator', 'admin')),
+  created_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz,
+  last_used_at timestamptz,
+  revoked_at timestamptz
+);
+CREATE UNIQUE INDEX api_tokens_owner_name ON api_tokens(owner, name) WHERE revoked_at IS NULL;
+
+-- Web UI sessions, by the SHA-256 of the cookie's value. Idle expiry reads last_seen_at (written
+-- at most once a minute), absolute expiry expires_at.
+CREATE TABLE sessions (
+  id_hash text PRIMARY KEY,
+  user_name text NOT NULL REFERENCES users(name) ON DELETE CASCADE,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  last_seen_at timestamptz NOT NULL DEFAULT now(),
+  expires_at timestamptz NOT NULL
+);
+CREATE INDEX sessions_user ON sessions(user_name);
+
+-- Failed sign-ins per name ('name:<name>') and per address ('address:<ip>'), kept here so every
+-- server sharing the database slows the same guesser down; names that do not exist count too.
+CREATE TABLE sign_in_failures (
+  key text PRIMARY KEY,
+  failures integer NOT NULL,
+  last_failure_at timestamptz NOT NULL,
+  locked_until timestamptz
+);
+`,
+  },
 ];
