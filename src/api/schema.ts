@@ -621,7 +621,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Connect to a real node and gather its facts again; accept_host_key (the fingerprint shown) replaces a changed host key */
+        /** Connect to a real node and gather its facts again (operator); accept_host_key (the fingerprint shown) replaces a changed host key (admin only) */
         post: operations["postNodesByIdRefresh"];
         delete?: never;
         options?: never;
@@ -836,6 +836,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who this request is: user, role, how it signed in (and a session's CSRF token) */
+        get: operations["getSession"];
+        put?: never;
+        /** Sign in with a name and a password: sets the session cookie, answers the CSRF token (failed sign-ins are slowed down per name and address) */
+        post: operations["postSession"];
+        /** Sign out: this session, or with everywhere=true every session of the user (a personal token may ask for everywhere too) */
+        delete: operations["deleteSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ssh-key": {
         parameters: {
             query?: never;
@@ -919,6 +938,77 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your personal tokens (an admin: everyone's, or one user's with ?user=): name, role, expiry, last use; never the token */
+        get: operations["getTokens"];
+        put?: never;
+        /** Create a personal API token (answered this once); its role defaults to, and may not exceed, its owner's */
+        post: operations["postTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your tokens by name (an admin: another user's with ?user=); refused at once by every server */
+        delete: operations["deleteTokensByName"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List users */
+        get: operations["getUsers"];
+        put?: never;
+        /** Create a user */
+        post: operations["postUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a user, with their tokens and sessions */
+        delete: operations["deleteUsersByName"];
+        options?: never;
+        head?: never;
+        /** Change a user's role, disable or enable them, or set their password (a disabled user or a new password ends their sessions) */
+        patch: operations["patchUsersByName"];
         trace?: never;
     };
     "/api/v1/version": {
@@ -2517,7 +2607,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many at once from this client (open event streams): close some first */
+            /** @description too many at once from this client (open event streams), or too many failed sign-ins: wait and try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3775,7 +3865,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description too many at once from this client (open event streams): close some first */
+            /** @description too many at once from this client (open event streams), or too many failed sign-ins: wait and try again */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4572,6 +4662,15 @@ export interface operations {
                     "application/json": components["schemas"]["Node"];
                 };
             };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description no such resource */
             404: {
                 headers: {
@@ -5358,6 +5457,191 @@ export interface operations {
             };
         };
     };
+    getSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description who is asking */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description when via is session: the CSRF token its changes send */
+                        csrf_token?: string;
+                        /**
+                         * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                        /** @description the personal token used, when via is token */
+                        token_name?: string;
+                        /** @description the user's name; admin-token for the built-in admin */
+                        user: string;
+                        /** @enum {string} */
+                        via: "admin-token" | "session" | "token";
+                    };
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description signed in; the cookie is set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description send it as X-CSRF-Token with every change this session makes */
+                        csrf_token: string;
+                        /**
+                         * Format: date-time
+                         * @description the absolute end of the session (it also ends after a while unused)
+                         */
+                        expires_at: string;
+                        /**
+                         * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                        user: string;
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description too many at once from this client (open event streams), or too many failed sign-ins: wait and try again */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSession: {
+        parameters: {
+            query?: {
+                everywhere?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description signed out; the cookie is cleared */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getSshKey: {
         parameters: {
             query?: never;
@@ -5665,8 +5949,540 @@ export interface operations {
                     };
                 };
             };
-            /** @description the admin token is missing or wrong */
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTokens: {
+        parameters: {
+            query?: {
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the tokens not revoked */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description to the minute
+                         */
+                        last_used_at: string | null;
+                        name: string;
+                        /**
+                         * @description the role it acts with (never more than its owner has at the moment of use)
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                        /** @description its owner */
+                        user: string;
+                    }[];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description seconds until it stops working (none: it lasts until revoked) */
+                    expires_in?: number;
+                    name: string;
+                    /**
+                     * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "operator" | "admin";
+                    /** @description an admin may make a token for another user (the admin token must name one) */
+                    user?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description the token, with its secret shown this once */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        expires_at: string | null;
+                        /**
+                         * Format: date-time
+                         * @description to the minute
+                         */
+                        last_used_at: string | null;
+                        name: string;
+                        /**
+                         * @description the role it acts with (never more than its owner has at the moment of use)
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                        /** @description the token itself: shown this once, stored only as a digest */
+                        token: string;
+                        /** @description its owner */
+                        user: string;
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteTokensByName: {
+        parameters: {
+            query?: {
+                user?: string;
+            };
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description revoked */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description every user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        name: string;
+                        /**
+                         * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                    }[];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    password: string;
+                    /**
+                     * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                     * @enum {string}
+                     */
+                    role: "viewer" | "operator" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description the user */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        name: string;
+                        /**
+                         * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteUsersByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchUsersByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disabled?: boolean;
+                    password?: string;
+                    /**
+                     * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                     * @enum {string}
+                     */
+                    role?: "viewer" | "operator" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description the user */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: date-time */
+                        created_at: string;
+                        disabled: boolean;
+                        name: string;
+                        /**
+                         * @description viewer: reads; operator: environments, nodes, settings, deploy, stop, graphs; admin: everything
+                         * @enum {string}
+                         */
+                        role: "viewer" | "operator" | "admin";
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

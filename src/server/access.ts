@@ -5,19 +5,30 @@
  * percent-escapes (`/%61pi/v1/nodes` is `/api/v1/nodes`) and may treat a trailing slash as
  * absent. A check on the raw URL therefore guards a path nobody has to use. Each route carries its
  * rule in its own config instead, so a route cannot exist without one, and the default is the
- * strictest: a route under `/api/` needs the admin token unless it is marked a public read.
+ * strictest: a route under `/api/` needs the admin role unless it says otherwise.
+ *
+ * The rule is the role the route needs (issue 29): 401 when the request proves nobody (no
+ * credential, or a wrong, expired or revoked one), 403 when it proves someone whose role is too low.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import { checkAuth, isAdminToken } from './auth.js';
 import { HttpError } from './errors.js';
-import { ADMIN_TOKEN_ACTOR, ANONYMOUS, type Actor } from './actor.js';
+import { ANONYMOUS, roleAtLeast, type Actor, type Role } from './actor.js';
+import type { Identity } from './identity.js';
+
+/** 403 unless the actor holds `needed`: for routes whose need depends on the request (a field, the target). */
+export function refuseLesserRole(actor: Actor, needed: Role): void {
+  if (actor.role !== null && roleAtLeast(actor.role, needed)) return;
+  const who = actor.via === 'token' ? `${actor.name} through the token '${actor.tokenName}'` : (actor.name ?? 'nobody');
+  throw new HttpError(403, 'auth/forbidden', `this needs the ${needed} role; ${who} has ${actor.role ?? 'none'}`, { hint: needed === 'admin' ? 'ask an admin' : `ask an admin for the ${needed} role (or use a token made with it)`, needed, role: actor.role });
+}
 
 /**
- * - `admin`: the admin token, always (every change, and the default under `/api/`).
- * - `read`: open to anyone, unless the server protects reads (`--protect-reads`).
- * - `open`: never needs the token (the web UI's files, the API reference, the OpenAPI document).
+ * - `viewer`, `operator`, `admin`: a signed-in user, personal token or the admin token (the
+ *   built-in admin) with at least that role. `admin` is the default under `/api/`.
+ * - `read`: open to anyone, unless the server protects reads (`--protect-reads`): then `viewer`.
+ * - `open`: never needs a credential (the web UI's files, the API reference, signing in).
  */
-export type Access = 'admin' | 'read' | 'open';
+export type Access = Role | 'read' | 'open';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -31,6 +42,15 @@ declare module 'fastify' {
 
 /** Route options for a read anyone may make (the token is still needed under `--protect-reads`). */
 export const PUBLIC_READ = { access: 'read' } as const satisfies { access: Access };
+/** Route options for what any signed-in user may do (their own tokens, signing out). */
+export const VIEWER = { access: 'viewer' } as const satisfies { access: Access };
+/** Route options for running environments: environments, nodes, settings, deploy, stop, graphs. */
+export const OPERATOR = { access: 'operator' } as const satisfies { access: Access };
+/** Route options for what only an admin may do (the default under /api/, named where it helps to say so). */
+export const ADMIN = { access: 'admin' } as const satisfies { access: Access };
+
+/** The role a rule needs on this server; undefined when none is (a public read, an open route). */
+export const roleNeeded = (access: Access, protectReads: boolean): Role | undefined => (access === 'open' ? undefined : access === 'read' ? (protectReads ? 'viewer' : undefined) : access);
 /** Route options for what never needs the token. */
 export const OPEN = { access: 'open' } as const satisfies { access: Access };
 
@@ -83,6 +103,8 @@ export interface AccessOptions {
   adminToken: string | (() => string);
   /** Require the token for public reads too. */
   protectReads: boolean;
+  /** Personal tokens and sessions (identity.ts). */
+  identity: Identity;
 }
 
 /** Every route's access rule, in the order they were added: Fastify's route table, for tests. */
@@ -115,15 +137,23 @@ export function guardRoutes(app: FastifyInstance, options: AccessOptions): Route
     if (access === 'open') return;
     refuseTokenInQuery(request);
     const token = typeof options.adminToken === 'function' ? options.adminToken() : options.adminToken;
-    if (access === 'read' && !options.protectReads) {
-      // The read needs no token; a wrong one is ignored, as it always was.
-      request.withAdminToken = request.headers.authorization !== undefined && isAdminToken(request, token);
-      if (request.withAdminToken) request.actor = ADMIN_TOKEN_ACTOR;
+    const needed = roleNeeded(access, options.protectReads);
+    const found = await options.identity.resolve(request, token);
+    if (needed === undefined) {
+      // The read needs no credential; a wrong one is ignored, as it always was.
+      if (found && 'actor' in found) request.actor = found.actor;
+      request.withAdminToken = request.actor.via === 'admin-token';
       return;
     }
-    checkAuth(request, token);
-    request.withAdminToken = true;
-    request.actor = ADMIN_TOKEN_ACTOR;
+    if (found === undefined) {
+      throw new HttpError(401, 'auth/missing-token', `this request needs ${needed === 'admin' ? 'an admin' : `a ${needed}`}: a token or a signed-in user`, {
+        hint: 'send "Authorization: Bearer <token>" (the admin token hearth serve printed, or a personal one from hearth token create), or sign in (POST /api/v1/session)',
+      });
+    }
+    if ('error' in found) throw found.error;
+    request.actor = found.actor;
+    request.withAdminToken = found.actor.via === 'admin-token';
+    refuseLesserRole(found.actor, needed);
   });
   return rules;
 }

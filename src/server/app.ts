@@ -25,6 +25,8 @@ import { refuseBadCharacters } from './characters.js';
 import { guardHosts } from './hosts.js';
 import { readiness } from './readiness.js';
 import { openStackRoutes } from './routes/openstack.js';
+import { Identity, type IdentityOptions } from './identity.js';
+import { accountRoutes } from './routes/accounts.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -56,6 +58,8 @@ export interface AppOptions {
   startup?: Promise<StartupSettled>;
   /** Require the token for reads too. */
   protectReads?: boolean;
+  /** Sessions' lifetimes, the sign-in slow-down and the clock (identity.ts). */
+  identity?: IdentityOptions;
   /** The names requests may call the server by beside its own (`--allowed-hosts`; hosts.ts). */
   allowedHosts?: readonly string[];
   /** HEARTH_PUBLIC_URL: its host is always allowed (hosts.ts). */
@@ -108,6 +112,8 @@ export interface AppContext {
   maxEnvironmentNodes: number;
   /** Plugins' files on this server: folders, and packages kept in the database (domain/plugin-files.ts). */
   pluginFiles: PluginFiles;
+  /** Users, personal tokens and sessions (identity.ts). */
+  identity: Identity;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -139,7 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (!options.startup && options.adminToken === undefined) throw new Error('buildApp needs an admin token, or start-up work that settles one');
   let adminToken = options.adminToken ?? '';
   // The presence is set when start-up is done; no request gets past the gate before.
-  const ctx: AppContext = { db: options.db, presence: { id: 0, alive: async () => true }, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
+  const ctx: AppContext = { db: options.db, presence: { id: 0, alive: async () => true }, version, packageLimit: options.packageLimit ?? 64 * 1024 * 1024, deploy: options.deploy ?? {}, graphs: new GraphAnswers(), pluginFiles: new PluginFiles(options.pluginFilesDir), identity: new Identity(options.db, options.identity), maxEnvironmentNodes: options.maxEnvironmentNodes ?? DEFAULT_MAX_ENVIRONMENT_NODES, ...(options.templatesDir ? { templatesDir: options.templatesDir } : {}), ...(options.ssh ? { ssh: options.ssh } : {}) };
   const startup = new StartupGate(
     (async () => {
       const settled = await options.startup;
@@ -161,7 +167,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the access check, which needs the settled admin token.
   startup.guard(app, { engine: options.db.engine });
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
-  const routeRules = guardRoutes(app, { adminToken: () => adminToken, protectReads: options.protectReads ?? false });
+  const routeRules = guardRoutes(app, { adminToken: () => adminToken, protectReads: options.protectReads ?? false, identity: ctx.identity });
   app.decorate('routeRules', routeRules);
   // NUL bytes and lone surrogates in params, queries and bodies: 400, for every route (characters.ts).
   refuseBadCharacters(app);
@@ -252,6 +258,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     nodeRemovalRoutes(api, ctx);
     templateRoutes(api, ctx);
     realNodeRoutes(api, ctx);
+    accountRoutes(api, ctx);
   }, { prefix: '/api/v1' });
   repositoryRoutes(app, ctx);
 

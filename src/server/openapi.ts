@@ -3,7 +3,7 @@
  * validates with), and a small readable reference page at /docs built from it.
  */
 import type { RouteOptions } from 'fastify';
-import type { Access } from './access.js';
+import { roleNeeded, type Access } from './access.js';
 import { PAGE_PARAMETERS } from './paging.js';
 import { COMPONENTS } from './routes/shapes.js';
 
@@ -88,7 +88,7 @@ export class ApiCatalog {
    * a client more or less than the server does.
    */
   private needsToken(op: Operation): boolean {
-    return op.access === 'admin' || (op.access === 'read' && this.options.protectReads === true);
+    return roleNeeded(op.access, this.options.protectReads === true) !== undefined;
   }
 
   /** Fastify `onRoute` hook: remember every route with a schema (the API, probes, schemas, repositories). */
@@ -130,6 +130,8 @@ export class ApiCatalog {
         // As this server decides it (an empty list: no token needed); x-hearth-access names the rule.
         security: this.needsToken(op) ? [{ adminToken: [] }] : [],
         'x-hearth-access': op.access,
+        // The role the route needs on this server (issue 29); absent when it needs none.
+        ...(roleNeeded(op.access, this.options.protectReads === true) ? { 'x-hearth-role': roleNeeded(op.access, this.options.protectReads === true) } : {}),
       };
       if (op.schema.body) operation.requestBody = { required: op.schema.bodyOptional !== true, content: { 'application/json': { schema: withRefs(op.schema.body) } } };
       if (op.schema.consumes) operation.requestBody = { required: true, content: Object.fromEntries((op.schema.consumes as string[]).map((c) => [c, { schema: { type: 'string', format: 'binary' } }])) };
@@ -142,7 +144,7 @@ export class ApiCatalog {
       servers: [{ url: '/' }],
       components: {
         schemas: Object.fromEntries(Object.entries(COMPONENTS).map(([name, schema]) => [name, withRefs(schema, schema)])),
-        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN)' } },
+        securitySchemes: { adminToken: { type: 'http', scheme: 'bearer', description: 'the admin token printed by hearth serve (or HEARTH_ADMIN_TOKEN), or a personal token (hearth token create; also accepted as X-Auth-Token), or a web UI session cookie with X-CSRF-Token on changes; x-hearth-role names the role a route needs' } },
       },
       paths,
     };

@@ -1,6 +1,6 @@
 /** The `hearth serve` action: start, print the URL and admin token, stop cleanly on SIGINT/SIGTERM. */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../cli/exit.js';
-import { StoreError } from '../store/index.js';
+import { StoreError, countUsers } from '../store/index.js';
 import { existsSync, statSync } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { startServer } from './start.js';
@@ -112,6 +112,8 @@ export async function serve(options: { port: string; host: string; dataDir?: str
   }
   const s = server;
   await readyProbeAnswers(s.app);
+  // With nobody to sign in yet, say how the first admin is made (with the token printed here).
+  const noUsers = (await countUsers(s.db).catch(() => 1)) === 0;
   process.stdout.write(
     [
       `Hearth is ready at ${s.url}`,
@@ -123,6 +125,7 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       s.tokenSource === 'generated'
         ? `  admin token:   ${s.adminToken} (generated now and stored; it is not shown again)`
         : `  admin token:   ${s.tokenSource === 'environment' ? 'from HEARTH_ADMIN_TOKEN' : 'the one printed at first start (hearth token show prints it, with the server stopped; set HEARTH_ADMIN_TOKEN to replace it)'}`,
+      ...(noUsers ? [`  users:         none yet; create the first admin with: HEARTH_SERVER=${s.url} HEARTH_TOKEN=<admin token> hearth user create <name> --role admin`] : []),
       `  ${s.bundled.note}`,
       'Press Ctrl-C to stop.',
       '',

@@ -348,6 +348,28 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('POST', '/api/v1/templates/resolve', { body: { files, environment: 'env.yaml' } });
   await call('POST', '/api/v1/templates/resolve', { body: { files } });
 
+  // Accounts (issue 29): users, signing in and out, personal tokens, and their refusals.
+  await call('POST', '/api/v1/users', { body: { name: 'contract-user', role: 'operator', password: 'contract password' } });
+  await call('POST', '/api/v1/users', { body: { name: 'contract-user', role: 'operator', password: 'contract password' } });
+  await call('GET', '/api/v1/users');
+  await call('PATCH', '/api/v1/users/contract-user', { body: { role: 'viewer' } });
+  await call('PATCH', '/api/v1/users/nobody-here', { body: { disabled: true } });
+  await call('POST', '/api/v1/session', { token: null, body: { name: 'contract-user', password: 'not the password' } });
+  const signedIn = await fetch(`${server.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'contract-user', password: 'contract password' }) });
+  check('POST', '/api/v1/session', { status: signedIn.status, contentType: 'application/json', text: '', body: await signedIn.json() }, { name: 'contract-user', password: 'contract password' });
+  const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const session = json(await call('GET', '/api/v1/session', { token: null, headers: { cookie } }));
+  const made = json(await call('POST', '/api/v1/tokens', { body: { name: 'contract-token', user: 'contract-user', expires_in: 3600 } }));
+  await call('POST', '/api/v1/tokens', { token: made.token, body: { name: 'too-much', role: 'admin' } });
+  await call('GET', '/api/v1/tokens', { token: made.token });
+  await call('GET', '/api/v1/users', { token: made.token });
+  await call('DELETE', '/api/v1/tokens/contract-token', { token: made.token });
+  await call('DELETE', '/api/v1/tokens/contract-token', { token: made.token });
+  await call('DELETE', '/api/v1/session', { token: null, headers: { cookie, 'x-csrf-token': session.csrf_token } });
+  await call('DELETE', '/api/v1/session', { token: null, headers: { cookie, 'x-csrf-token': session.csrf_token } });
+  await call('DELETE', '/api/v1/users/contract-user');
+  await call('DELETE', '/api/v1/users/contract-user');
+
   // Deletions last. A release no plugin owns (as `hearth db import` brings them) can be deleted.
   await call('DELETE', `/api/v1/releases/${release}`);
   const bundled = (await store.getRelease(server.db, release))!.release;

@@ -17,13 +17,14 @@ export const listOf = (schema: object) => ({ type: 'array', items: schema }) as 
 
 const ERROR_MEANINGS: Record<number, string> = {
   400: 'the request is malformed or refused by the domain\'s rules (details say which)',
-  401: 'the admin token is missing or wrong',
+  401: 'no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session)',
+  403: 'the credential is good but its role is too low, or a session\'s change lacks its CSRF token or came from another origin',
   404: 'no such resource',
   409: 'the resource\'s state does not allow it now',
   413: 'the body is too large',
   415: 'the body\'s media type is not accepted',
   422: 'the node could not be reached or identified',
-  429: 'too many at once from this client (open event streams): close some first',
+  429: 'too many at once from this client (open event streams), or too many failed sign-ins: wait and try again',
   503: 'the server cannot do this now (no SSH key, the database does not answer, or too slow)',
 };
 

@@ -1,7 +1,7 @@
 /** /clusters (environments): create with components, get, list, rename, delete, settings, wizard state. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ } from '../access.js';
 import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
@@ -104,6 +104,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Body: ClusterCreation }>(
     '/clusters',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Create an environment from a release and chosen components (validated by the component engine); without components, the release\'s defaults. Fuel-shaped bodies are taken: release for release_id, and the design\'s id, nodes and tasks (ignored, with a warning in findings, when not empty)',
         tags: ['clusters'],
@@ -162,7 +163,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.patch<{ Params: { id: number }; Body: { name: string } }>(
     '/clusters/:id',
-    { schema: { summary: 'Rename an environment', tags: ['clusters'], params: clusterIdParam, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } }, response: { 200: answer('renamed', CLUSTER), ...errors(404, 409) } } },
+    { config: OPERATOR, schema: { summary: 'Rename an environment', tags: ['clusters'], params: clusterIdParam, body: { type: 'object', required: ['name'], additionalProperties: false, properties: { name: NAME } }, response: { 200: answer('renamed', CLUSTER), ...errors(404, 409) } } },
     async (req) => {
       await ctx.db.transaction(async (tx) => {
         const c = await clusterOr404(tx, req.params.id, { lock: true });
@@ -174,13 +175,14 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: number } }>('/clusters/:id/reset', { schema: { summary: 'Reset an environment to undeployed: nodes keep their roles as pending, the deployed state is forgotten', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('reset', CLUSTER), ...errorResponses } } }, async (req) =>
+  api.post<{ Params: { id: number } }>('/clusters/:id/reset', { config: OPERATOR, schema: { summary: 'Reset an environment to undeployed: nodes keep their roles as pending, the deployed state is forgotten', tags: ['clusters'], params: clusterIdParam, response: { 200: answer('reset', CLUSTER), ...errorResponses } } }, async (req) =>
     clusterSummary(await ctx.db.transaction((tx) => resetEnvironment(tx, req.params.id))),
   );
 
   api.delete<{ Params: { id: number }; Querystring: { clean?: boolean } }>(
     '/clusters/:id',
     {
+      config: OPERATOR,
       schema: {
         summary:
           'Delete an environment (its nodes return to the unassigned pool). With nodes deployed on real hosts, say clean: true runs the deletion graph on them first (the environment is removing, deleted when it succeeded; 202 with the run), false deletes it now, the hosts keeping what was deployed',
@@ -204,6 +206,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.put<{ Params: { id: number }; Body: { editable?: Record<string, unknown>; plugins?: Record<string, string | null>; dry_run?: boolean } }>(
     '/clusters/:id/attributes',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Change settings and enable, disable or switch plugin versions (dry_run shows what would change)',
         tags: ['clusters'],

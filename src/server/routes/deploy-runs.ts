@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ } from '../access.js';
 import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import { outcomeOfStored } from '../../core/lifecycle/index.js';
@@ -147,6 +147,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number }; Body: { grace_s?: number } | undefined }>(
     '/clusters/:id/stop',
     {
+      config: OPERATOR,
       // A bare POST (no body) means "stop with the default grace period".
       preValidation: async (req) => {
         if (req.body === undefined || req.body === null) req.body = {};

@@ -1,7 +1,7 @@
 /** Graphs and deployments of an environment. */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ } from '../access.js';
 import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
@@ -149,6 +149,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number }; Body: (RunBody & { graph_type?: string }) | undefined }>(
     '/clusters/:id/deploy',
     {
+      config: OPERATOR,
       // A bare POST (no body) means "deploy the default graph".
       preValidation: async (req) => {
         if (req.body === undefined || req.body === null) req.body = {};
@@ -180,6 +181,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number; type: string }; Body: RunBody | undefined }>(
     '/clusters/:id/graphs/:type/run',
     {
+      config: OPERATOR,
       preValidation: async (req) => {
         if (req.body === undefined || req.body === null) req.body = {};
       },

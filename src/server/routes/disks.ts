@@ -8,7 +8,7 @@ import { volumesView, type LayoutDisk } from '../../core/disks/index.js';
 import { finding, type Finding } from '../../core/findings.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ } from '../access.js';
 import type { AppContext } from '../app.js';
 import { diskState, disksOf, isMinimum, layoutVolumesOf, rolesOf, type DiskState, type SavedDisk } from '../domain/disks.js';
 import { composeCluster } from '../domain/environment.js';
@@ -184,6 +184,7 @@ export function diskRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.put<{ Params: { id: number }; Body: SavedDisk[] }>(
     '/nodes/:id/disks',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Save the operator\'s layout: per disk (by id), each volume\'s size in MB, and `exclude` for a free disk Hearth must not touch. Checked: disks the node has, volume names its roles bring, sizes that fit each disk, free disks only; volumes below their minimum are saved with a warning (a deployment refuses them)',
         tags: ['nodes'],
@@ -218,7 +219,7 @@ export function diskRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.delete<{ Params: { id: number } }>(
     '/nodes/:id/disks',
-    { schema: { summary: 'Forget the saved layout: the node goes back to its default one, which follows its roles', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('back to the defaults'), ...errors(404, 409) } } },
+    { config: OPERATOR, schema: { summary: 'Forget the saved layout: the node goes back to its default one, which follows its roles', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('back to the defaults'), ...errors(404, 409) } } },
     async (req, reply) => {
       await ctx.db.transaction(async (tx) => {
         const node = await nodeOr404(tx, req.params.id);

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ADMIN_NETWORK, checkInterfaceMapping, type NetworkFinding, type NodeInterface } from '../../core/networks/index.js';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
@@ -108,6 +108,7 @@ export function networkRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.put<{ Params: { id: number }; Body: ConfigurationChange & { dry_run?: boolean } }>(
     '/clusters/:id/network_configuration',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Change networks (cidr, gateway, vlan_start, ip_ranges, mtu; by id or name) and Neutron parameters; refused with every error finding, per network and field; node addresses follow the new plan',
         tags: ['networks'],
@@ -158,6 +159,7 @@ export function networkRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.put<{ Params: { id: number }; Body: Array<{ name: string; assigned_networks: Array<{ id?: number; name?: string }> }> }>(
     '/nodes/:id/interfaces',
     {
+      config: OPERATOR,
       schema: {
         summary: "Map the node's networks onto its interfaces (Fuel's shape: each interface with assigned_networks); a network left out stays where it is. The admin network stays on the interface Hearth reaches the node on",
         tags: ['networks'],

@@ -7,6 +7,7 @@
  * without running anything, and the answer says so.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { OPERATOR } from '../access.js';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
@@ -146,6 +147,7 @@ export function nodeRemovalRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.delete<{ Params: { id: number }; Body: { node_ids: number[]; clean?: boolean } }>(
     '/clusters/:id/nodes',
     {
+      config: OPERATOR,
       schema: {
         summary:
           'Remove nodes from the environment: deployed ones are cleaned first (the deletion graph runs on them alone; they are removing meanwhile and leave when it succeeded; 202 with the run), the others leave at once (200); clean: false forgets deployed ones without running anything',

@@ -1,6 +1,7 @@
 /** /nodes and /clusters/{id}/nodes: register (simulated) nodes, assign roles, unassign. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkRoleAssignment } from '../../core/roles/index.js';
+import { OPERATOR } from '../access.js';
 import type { AppContext } from '../app.js';
 import { numericMarker, PAGED_READ, pageInStore, unknownMarker } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
@@ -43,6 +44,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Body: { nodes?: Array<{ name: string; hardware?: store.NodeHardware }>; simulate?: { count: number; prefix?: string; hardware?: store.NodeHardware }; address?: string; name?: string; ssh_user?: string; ssh_port?: number; cluster_id?: number } }>(
     '/nodes',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Register a real node (`address`: Hearth connects over SSH, records its host key and gathers its facts), simulated nodes by `nodes` name, or `simulate` any number of them',
         tags: ['nodes'],
@@ -90,7 +92,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req) => nodeViews(ctx.db, await nodesPage(ctx.db, req, { ...(req.query.cluster_id !== undefined ? { clusterId: req.query.cluster_id } : {}), ...(req.query.unassigned ? { unassigned: true } : {}) })),
   );
 
-  api.delete<{ Params: { id: number } }>('/nodes/:id', { schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('removed'), ...errors(404, 409) } } }, async (req, reply) => {
+  api.delete<{ Params: { id: number } }>('/nodes/:id', { config: OPERATOR, schema: { summary: 'Remove an unassigned node', tags: ['nodes'], params: nodeIdParam, response: { 204: noContent('removed'), ...errors(404, 409) } } }, async (req, reply) => {
     await ctx.db.transaction(async (tx) => {
       const [node] = await store.getNodes(tx, [req.params.id]);
       if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
@@ -108,6 +110,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number }; Querystring: { dry_run?: boolean }; Body: { assignments: Array<{ node_id: number; roles: string[] }> } }>(
     '/clusters/:id/nodes',
     {
+      config: OPERATOR,
       schema: {
         summary: 'Assign nodes to the environment with pending roles (role rules enforced); with dry_run=true, only say what the rules find',
         tags: ['nodes'],
@@ -175,6 +178,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number }; Body: { node_ids: number[]; clean?: boolean } }>(
     '/clusters/:id/nodes/unassign',
     {
+      config: OPERATOR,
       schema: {
         summary:
           'Take nodes out of the environment, as DELETE /clusters/{id}/nodes does (deployed nodes are cleaned by the deletion graph first and stay, removing, until it succeeded); answers the nodes still in the environment',

@@ -2,7 +2,7 @@
 import { isAbsolute } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { ADMIN, PUBLIC_READ } from '../access.js';
 import { PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, notFound } from '../errors.js';
 import * as store from '../../store/index.js';
@@ -83,6 +83,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post(
     '/plugins',
     {
+      config: ADMIN,
       schema: { summary: 'Install a plugin package (the body is the .tar.gz built by `hearth plugin build`)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip'], response: { 201: answer('installed, with what validation found', PLUGIN_INSTALLED), ...errors(400, 409, 413, 415) } },
     },
     async (req, reply) => {
@@ -98,6 +99,7 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Body: { path: string } }>(
     '/plugins/folders',
     {
+      config: ADMIN,
       schema: {
         summary: 'Register a plugin folder on the server\'s disk (plugin development); sync it after editing',
         tags: ['plugins'],
@@ -116,14 +118,14 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.post<{ Params: { id: string } }>('/plugins/:id/sync', { schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam, response: { 200: answer('read again, with what validation found', PLUGIN_INSTALLED), ...errors(400, 404, 409) } } }, async (req) => {
+  api.post<{ Params: { id: string } }>('/plugins/:id/sync', { config: ADMIN, schema: { summary: 'Re-read a registered plugin folder', tags: ['plugins'], params: idParam, response: { 200: answer('read again, with what validation found', PLUGIN_INSTALLED), ...errors(400, 404, 409) } } }, async (req) => {
     const { plugin, findings, releaseChecks: checks } = await syncPlugin(ctx.db, req.params.id);
     await keepInstallFindings(ctx.db, plugin.id, findings);
     await keepReleaseChecks(ctx.db, plugin.id, checks);
     return { plugin: pluginSummary(plugin), findings, release_findings: checks };
   });
 
-  api.delete<{ Params: { id: string } }>('/plugins/:id', { schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: { 204: noContent('uninstalled'), ...errorResponses } } }, async (req, reply) => {
+  api.delete<{ Params: { id: string } }>('/plugins/:id', { config: ADMIN, schema: { summary: 'Uninstall a plugin version (refused while an environment enables it)', tags: ['plugins'], params: idParam, response: { 204: noContent('uninstalled'), ...errorResponses } } }, async (req, reply) => {
     await uninstallPlugin(ctx.db, req.params.id, ctx.pluginFiles);
     return reply.status(204).send();
   });

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { OPERATOR, PUBLIC_READ, refuseLesserRole } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
@@ -83,19 +83,22 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
   api.post<{ Params: { id: number }; Body: { accept_host_key?: string } | undefined }>(
     '/nodes/:id/refresh',
     {
+      config: OPERATOR,
       preValidation: async (req) => {
         if (req.body === undefined || req.body === null) req.body = {};
       },
       schema: {
-        summary: 'Connect to a real node and gather its facts again; accept_host_key (the fingerprint shown) replaces a changed host key',
+        summary: 'Connect to a real node and gather its facts again (operator); accept_host_key (the fingerprint shown) replaces a changed host key (admin only)',
         tags: ['nodes'],
         params: nodeIdParam,
         body: { type: 'object', additionalProperties: false, properties: { accept_host_key: FINGERPRINT } },
         bodyOptional: true,
-        response: { 200: answer('the node with its facts gathered again', NODE), ...errors(404, 409, 422, 503) },
+        response: { 200: answer('the node with its facts gathered again', NODE), ...errors(403, 404, 409, 422, 503) },
       },
     },
     async (req) => {
+      // Trusting a changed host key may hand every secret a deployment sends to another machine.
+      if (req.body?.accept_host_key !== undefined) refuseLesserRole(req.actor, 'admin');
       await refreshRealNode(accessContext(ctx), req.params.id, req.body?.accept_host_key);
       const [node] = await store.getNodes(ctx.db, [req.params.id]);
       return (await nodeViews(ctx.db, [node], true))[0];

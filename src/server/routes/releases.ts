@@ -1,7 +1,7 @@
 /** /releases: list, get, delete (refused while used), components, roles, graphs. */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { PUBLIC_READ } from '../access.js';
+import { ADMIN, PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { releaseOr404, rolesOf, wizardFor } from '../domain/environment.js';
@@ -47,7 +47,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
     return { ...releaseSummary(r), required_component_types: r.release.required_component_types, source: r.release.source };
   });
 
-  api.delete<{ Params: { id: string } }>('/releases/:id', { schema: { summary: 'Delete a release (refused while environments use it)', tags: ['releases'], params: idParam, response: { 204: noContent('deleted'), ...errorResponses } } }, async (req, reply) => {
+  api.delete<{ Params: { id: string } }>('/releases/:id', { config: ADMIN, schema: { summary: 'Delete a release (refused while environments use it)', tags: ['releases'], params: idParam, response: { 204: noContent('deleted'), ...errorResponses } } }, async (req, reply) => {
     await ctx.db.transaction(async (tx) => {
       const r = await releaseOr404(tx, req.params.id);
       const users = await store.clustersUsingRelease(tx, r.id);

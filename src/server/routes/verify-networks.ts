@@ -5,6 +5,7 @@
  * the environment's history as graph type `verify_networks`.
  */
 import type { FastifyInstance } from 'fastify';
+import { OPERATOR } from '../access.js';
 import type { AppContext } from '../app.js';
 import { verifyNetworks } from '../domain/verify-networks.js';
 import { answer, errors } from './answers.js';
@@ -54,6 +55,7 @@ export function verifyNetworksRoutes(api: FastifyInstance, ctx: AppContext): voi
   api.post<{ Params: { id: number }; Body: { budget_s?: number } | undefined }>(
     '/clusters/:id/network_configuration/verify',
     {
+      config: OPERATOR,
       preValidation: async (req) => {
         if (req.body === undefined || req.body === null) req.body = {};
       },
