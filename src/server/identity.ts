@@ -135,7 +135,9 @@ export class Identity {
     const now = this.clock();
     const over = 'sign in again';
     if (!session) return { error: unauthorized('auth/session-expired', 'the session has ended (signed out, expired, or unknown)', over) };
-    if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + this.sessionIdleMs <= now) return { error: unauthorized('auth/session-expired', 'the session has expired', over) };
+    // Its last use as this process knows it: its own write of it may still be on the way.
+    const lastSeen = Math.max(session.lastSeenAt.getTime(), this.touched.get(hash) ?? 0);
+    if (session.expiresAt.getTime() <= now || lastSeen + this.sessionIdleMs <= now) return { error: unauthorized('auth/session-expired', 'the session has expired', over) };
     if (session.disabled) return { error: unauthorized('auth/user-disabled', `the user '${session.user}' is disabled`, 'an admin can enable the account again') };
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       const refusal = crossOrigin(request) ?? csrfRefusal(request, secret);

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { roleNeeded } from '../../src/server/access.js';
+import { roleAtLeast, type Role } from '../../src/server/actor.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
 import type { Database } from '../../src/store/index.js';
 import { engines } from '../server/support/engines.js';
@@ -85,6 +86,7 @@ interface Ids {
 function concrete(url: string, ids: Ids): string {
   const owner = url.split('/')[3];
   return url
+    .replace(/:name\b/, 'nobody-by-this-name')
     .replace(/:type\b/, 'default')
     .replace(/:deployment\b/, '1')
     .replace(/:id\b/, () => String(owner === 'clusters' ? ids.cluster : owner === 'releases' ? ids.release : owner === 'nodes' ? ids.node : ids.plugin));
@@ -94,7 +96,8 @@ function concrete(url: string, ids: Ids): string {
 async function everyRowQuery(db: Database): Promise<string> {
   const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`);
   assert.ok(tables.length >= 5, `only ${tables.length} tables found`);
-  return `SELECT ${tables.map((t) => `(SELECT coalesce(json_agg(r ORDER BY r::text), '[]'::json) FROM "${t.table_name}" r) AS "${t.table_name}"`).join(', ')}`;
+  // Last use of a token or session is written as it is used (at most once a minute), refused or not.
+  return `SELECT ${tables.map((t) => `(SELECT coalesce(jsonb_agg(to_jsonb(r) - 'last_used_at' - 'last_seen_at' ORDER BY r::text), '[]'::jsonb) FROM "${t.table_name}" r) AS "${t.table_name}"`).join(', ')}`;
 }
 
 const NO_TOKENS: Array<{ name: string; headers: (path: string) => Record<string, string>; query?: string }> = [
@@ -187,5 +190,152 @@ for (const protectReads of [false, true]) {
       assert.equal(inQuery.status, 400, 'a token in the query string is refused even beside a valid header');
       assert.equal(JSON.parse(inQuery.body).code, 'auth/token-in-query');
     });
+  });
+}
+
+/**
+ * Every credential a person or script may hold, each with the role it should act with (null: it
+ * proves nobody, 401). The lesser-role token is an admin's token made with viewer.
+ */
+interface Credential {
+  name: string;
+  role: Role | null;
+  headers: Record<string, string>;
+  /** A session's change also sends its CSRF token. */
+  csrf?: string;
+}
+
+for (const protectReads of [false, true]) {
+  describe(`every route, every role and kind of credential${protectReads ? ', --protect-reads' : ''}`, () => {
+    const [engine] = engines();
+    let db: Database;
+    let app: FastifyInstance;
+    let port: number;
+    let ids: Ids;
+    let everyRow: string;
+    let clock = Date.now();
+    const credentials: Credential[] = [];
+    const admin = { authorization: `Bearer ${TOKEN}` };
+    const storedRows = async () => JSON.stringify(await db.query(everyRow));
+
+    before(async () => {
+      db = await engine.open();
+      everyRow = await everyRowQuery(db);
+      const stored = await storePlugin(db, readPluginFolder(bundledRelease), { kind: 'bundled', path: bundledRelease });
+      app = await buildApp({ db, adminToken: TOKEN, protectReads, deploy: { sliceDelayMs: 0, sliceSize: 100 }, identity: { now: () => clock } });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      port = (app.server.address() as AddressInfo).port;
+      const release = JSON.parse((await send(port, 'GET', '/api/v1/releases', admin)).body)[0].id as string;
+      const cluster = await send(port, 'POST', '/api/v1/clusters', admin, JSON.stringify({ name: 'walked', release_id: release, components: API_BASE_COMPONENTS }));
+      const nodes = await send(port, 'POST', '/api/v1/nodes', admin, JSON.stringify({ simulate: { count: 2 } }));
+      ids = { release, plugin: String((stored as { id?: string }).id ?? release), cluster: JSON.parse(cluster.body).id, node: JSON.parse(nodes.body).ids[0] };
+
+      const ok = async (res: Promise<Answer>, status: number) => {
+        const answer = await res;
+        assert.equal(answer.status, status, answer.body);
+        return answer.body ? JSON.parse(answer.body) : undefined;
+      };
+      const users: Array<[string, Role]> = [['vera', 'viewer'], ['otto', 'operator'], ['ada', 'admin'], ['dora', 'operator']];
+      for (const [name, role] of users) await ok(send(port, 'POST', '/api/v1/users', admin, JSON.stringify({ name, role, password: `${name}-password` })), 201);
+      const signIn = async (name: string) => {
+        const res = await fetch(`http://127.0.0.1:${port}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name, password: `${name}-password` }) });
+        assert.equal(res.status, 200, await res.clone().text());
+        return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf_token: string }).csrf_token };
+      };
+      const token = async (user: string, name: string, extra: Record<string, unknown> = {}) =>
+        (await ok(send(port, 'POST', '/api/v1/tokens', admin, JSON.stringify({ name, user, ...extra })), 201)).token as string;
+      const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
+      for (const [name, role] of users.slice(0, 3)) {
+        const s = await signIn(name);
+        credentials.push({ name: `${role} by session`, role, headers: { cookie: s.cookie }, csrf: s.csrf });
+        credentials.push({ name: `${role} by personal token`, role, headers: bearer(await token(name, 'own')) });
+      }
+      credentials.push({ name: `${'operator'} by X-Auth-Token`, role: 'operator', headers: { 'x-auth-token': await token('otto', 'openstack') } });
+      credentials.push({ name: 'an admin\'s token made with viewer', role: 'viewer', headers: bearer(await token('ada', 'lesser', { role: 'viewer' })) });
+      credentials.push({ name: 'the admin token', role: 'admin', headers: admin });
+      const expiring = await token('otto', 'expiring', { expires_in: 60 });
+      const revoked = await token('otto', 'revoked');
+      await ok(send(port, 'DELETE', '/api/v1/tokens/revoked?user=otto', admin), 204);
+      const disabledToken = await token('dora', 'dora-token');
+      const disabledSession = await signIn('dora');
+      await ok(send(port, 'PATCH', '/api/v1/users/dora', admin, JSON.stringify({ disabled: true })), 200);
+      credentials.push({ name: 'a revoked token', role: null, headers: bearer(revoked) });
+      credentials.push({ name: 'a disabled user\'s token', role: null, headers: bearer(disabledToken) });
+      credentials.push({ name: 'a disabled user\'s session', role: null, headers: { cookie: disabledSession.cookie }, csrf: disabledSession.csrf });
+      // Two minutes on: the 60 s token has expired (sessions last hours).
+      clock += 120_000;
+      credentials.push({ name: 'an expired token', role: null, headers: bearer(expiring) });
+    });
+
+    after(async () => {
+      await app?.close();
+      await db?.close();
+      await engine.dispose();
+    });
+
+    test('a session\'s change without its CSRF token, or from another origin, is refused', async () => {
+      const operator = credentials.find((c) => c.name === 'operator by session')!;
+      const body = JSON.stringify({ simulate: { count: 1 } });
+      const before = await storedRows();
+      const without = await send(port, 'POST', '/api/v1/nodes', operator.headers, body);
+      assert.equal(without.status, 403, without.body);
+      assert.equal(JSON.parse(without.body).code, 'auth/csrf');
+      const wrong = await send(port, 'POST', '/api/v1/nodes', { ...operator.headers, 'x-csrf-token': 'x'.repeat(43) }, body);
+      assert.equal(JSON.parse(wrong.body).code, 'auth/csrf');
+      const foreign = await send(port, 'POST', '/api/v1/nodes', { ...operator.headers, 'x-csrf-token': operator.csrf!, origin: 'https://attacker.example' }, body);
+      assert.equal(foreign.status, 403, foreign.body);
+      assert.equal(JSON.parse(foreign.body).code, 'auth/cross-origin');
+      assert.equal(await storedRows(), before, 'nothing stored changed');
+      const same = await send(port, 'POST', '/api/v1/nodes', { ...operator.headers, 'x-csrf-token': operator.csrf!, origin: `http://127.0.0.1:${port}` }, body);
+      assert.equal(same.status, 201, same.body);
+    });
+
+    test('each route allows the roles it names and refuses the others: 401 for no one, 403 for a role too low', async () => {
+      // Signing out ends the session the later requests use: it goes last.
+      const rules = app.routeRules.filter((r) => r.url.startsWith('/api/') && r.method !== 'HEAD').sort((a, b) => Number(a.url === '/api/v1/session' && a.method === 'DELETE') - Number(b.url === '/api/v1/session' && b.method === 'DELETE'));
+      let tried = 0;
+      for (const rule of rules) {
+        const needed = roleNeeded(rule.access, protectReads);
+        if (needed === undefined) continue;
+        const path = concrete(rule.url, ids);
+        // Refusals first, while the objects are all still there; then what is allowed.
+        const ordered = [...credentials].sort((a, b) => Number(a.role !== null && roleAtLeast(a.role, needed)) - Number(b.role !== null && roleAtLeast(b.role, needed)));
+        for (const who of ordered) {
+          const headers = { ...who.headers, ...(who.csrf && !['GET', 'HEAD'].includes(rule.method) ? { 'x-csrf-token': who.csrf } : {}) };
+          const before = await storedRows();
+          const res = await send(port, rule.method, path, headers, bodyFor(rule.method, rule.url, ids));
+          const what: string = `${rule.method} ${path} needing ${needed}, as ${who.name} → ${res.status} ${res.body.slice(0, 200)}`;
+          tried++;
+          if (who.role === null) assert.equal(res.status, 401, what);
+          else if (!roleAtLeast(who.role, needed)) {
+            assert.equal(res.status, 403, what);
+            assert.equal(JSON.parse(res.body).code, 'auth/forbidden', what);
+          } else assert.ok(![401, 403].includes(res.status), `allowed: ${what}`);
+          if (who.role === null || !roleAtLeast(who.role, needed)) assert.equal(await storedRows(), before, `nothing stored changed: ${what}`);
+        }
+      }
+      assert.ok(tried > 300, `only ${tried} requests tried`);
+    });
+
+    test('a role too low is refused on every spelling of every route it may not use, and changes nothing', async () => {
+      const viewer = credentials.find((c) => c.name === 'an admin\'s token made with viewer')!;
+      let tried = 0;
+      for (const rule of app.routeRules) {
+        if (!rule.url.startsWith('/api/') || rule.method === 'HEAD') continue;
+        const needed = roleNeeded(rule.access, protectReads);
+        if (needed === undefined || needed === 'viewer') continue;
+        for (const spelling of spellings(concrete(rule.url, ids))) {
+          const before = await storedRows();
+          const res = await send(port, rule.method, spelling.path, viewer.headers, bodyFor(rule.method, rule.url, ids));
+          const what: string = `${rule.method} ${spelling.path} (${spelling.name}) as a viewer → ${res.status} ${res.body.slice(0, 200)}`;
+          tried++;
+          if (spelling.mustBe404) assert.equal(res.status, 404, what);
+          assert.ok([400, 403, 404].includes(res.status), `refused or not found: ${what}`);
+          assert.equal(await storedRows(), before, `nothing stored changed: ${what}`);
+        }
+      }
+      assert.ok(tried > 200, `only ${tried} requests tried`);
+    });
+
   });
 }
