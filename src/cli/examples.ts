@@ -55,6 +55,16 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'db import': ['DATABASE_URL=postgres://hearth@db/hearth hearth db import hearth-export.json'],
   'token show': ['hearth token show', 'hearth token show --data-dir /var/lib/hearth'],
   'token reset': ['hearth token reset'],
+  'token create': ['HEARTH_TOKEN=$(hearth token create laptop --expires 30d)', 'hearth token create monitoring --role viewer', 'hearth token create ci --user alice --role operator'],
+  'token list': ['hearth token list', 'hearth token list --user alice --json'],
+  'token revoke': ['hearth token revoke laptop', 'hearth token revoke ci --user alice'],
+  'user list': ['hearth user list', 'hearth user list --json'],
+  'user create': ['hearth user create alice --role admin', "printf '%s\\n' \"$PASSWORD\" | hearth user create ci-bot --role operator --password-stdin"],
+  'user set-role': ['hearth user set-role bob viewer'],
+  'user disable': ['hearth user disable bob'],
+  'user enable': ['hearth user enable bob'],
+  'user delete': ['hearth user delete bob'],
+  'user passwd': ['hearth user passwd alice', 'hearth user passwd alice --password-stdin < new-password.txt'],
 };
 
 /** The command's words after `hearth`: `env graph run`. */

@@ -9,6 +9,7 @@ import { registerServe } from './serve.js';
 import { CLIENT_NAMES, registerClient } from './client.js';
 import { registerDb } from './db.js';
 import { registerToken } from './token.js';
+import { registerUser } from './user.js';
 import { registerInventory } from './inventory.js';
 
 type Register = (program: Command, only?: string) => void;
@@ -30,6 +31,7 @@ export const AREAS: ReadonlyArray<readonly [readonly string[], Register]> = [
   [['env'], registerInventory],
   [['db'], registerDb],
   [['token'], registerToken],
+  [['user'], registerUser],
 ];
 
 /**

@@ -3,6 +3,9 @@
  * for an operator whose first start's output scrolled away. Run while no server uses the embedded
  * folder: a running server keeps its token in memory, so the folder's lock refuses the command
  * rather than let the two disagree.
+ *
+ * `hearth token create | list | revoke` (issue 29): personal API tokens, on a running server
+ * (HEARTH_SERVER, HEARTH_TOKEN); their actions are in ../client/accounts.ts.
  */
 import type { Command } from 'commander';
 import { EXIT_FINDINGS, EXIT_OK } from '../exit.js';
@@ -31,8 +34,40 @@ async function folderThere(options: TokenOptions): Promise<boolean> {
 export function registerToken(program: Command): void {
   const token = program
     .command('token')
-    .description('The admin token, offline against the data folder (stop the server first): show it, or replace it')
-    .addHelpText('after', `\nExamples:\n  hearth token show\n  hearth token reset --data-dir /var/lib/hearth\n\nOn PostgreSQL (DATABASE_URL) the token is the database's: restart the servers after a reset.\n`);
+    .description('Personal API tokens on a server (create, list, revoke); the admin token, offline against the data folder (show, reset: stop the server first)')
+    .addHelpText('after', `\nExamples:\n  HEARTH_TOKEN=$(hearth token create ci --role viewer --expires 30d)\n  hearth token list\n  hearth token revoke ci\n  hearth token show\n  hearth token reset --data-dir /var/lib/hearth\n\nOn PostgreSQL (DATABASE_URL) the admin token is the database's: restart the servers after a reset.\n`);
+
+  const SERVER = 'the Hearth server (default: $HEARTH_SERVER or http://127.0.0.1:8420)';
+  const AS = 'the token to ask with: yours, or the admin token (default: $HEARTH_TOKEN)';
+  const actions = () => import('../client/accounts.js');
+  token
+    .command('create')
+    .argument('<name>', 'a name to know it by (unique among your tokens)')
+    .description('Create a personal API token and print it (this once); it acts with --role, never more than its owner has')
+    .option('--role <role>', 'viewer, operator or admin (default: the owner\'s role)')
+    .option('--expires <duration>', 'it stops working after this long: 30d, 12h, 90m (default: when revoked)')
+    .option('--user <name>', 'an admin: make it for this user (needed with the admin token, which belongs to nobody)')
+    .option('--server <url>', SERVER)
+    .option('--token <token>', AS)
+    .option('--json', 'print the answer as JSON')
+    .action(async (name, o) => (await actions()).tokenCreate(name, o));
+  token
+    .command('list')
+    .description('Your personal tokens (an admin: everyone\'s) with role, expiry and last use; never the tokens themselves')
+    .option('--user <name>', 'an admin: only this user\'s')
+    .option('--server <url>', SERVER)
+    .option('--token <token>', AS)
+    .option('--json', 'print the answer as JSON')
+    .action(async (o) => (await actions()).tokenList(o));
+  token
+    .command('revoke')
+    .argument('<name>', 'the token\'s name')
+    .description('Revoke one of your tokens by name: every server refuses it at once')
+    .option('--user <name>', 'an admin: another user\'s token')
+    .option('--server <url>', SERVER)
+    .option('--token <token>', AS)
+    .option('--json', 'print the answer as JSON')
+    .action(async (name, o) => (await actions()).tokenRevoke(name, o));
 
   token
     .command('show')
