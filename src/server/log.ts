@@ -102,7 +102,8 @@ export function loggerOptions(options: LogOptions): NonNullable<FastifyServerOpt
   return {
     level: options.level,
     stream: options.format === 'pretty' ? prettyStream(out) : out,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'], censor: '[redacted]' },
+    // Every header that carries a credential (issue 29: OpenStack's X-Auth-Token, the session cookie, its CSRF token).
+    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-auth-token"]', 'req.headers["x-csrf-token"]', 'headers.authorization', 'headers.cookie', 'headers["x-auth-token"]', 'headers["x-csrf-token"]', 'headers["set-cookie"]'], censor: '[redacted]' },
     serializers: {
       req: (req: { method: string; url: string; ip?: string; id?: string }) => ({ method: req.method, url: maskUrl(req.url), remoteAddress: req.ip }),
     },
