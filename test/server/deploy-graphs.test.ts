@@ -12,6 +12,7 @@ import { createPlugin } from '../../src/package/create/index.js';
 import { engines } from './support/engines.js';
 import { testApp, waitForDeployment, type TestApp } from './support/app.js';
 import { writePlugin } from './support/plugins.js';
+import { buildDeployableGraph, checkDeployable, type BuiltGraph } from '../../src/server/domain/runs/deploy.js';
 
 const LVM = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:lvm'];
 
@@ -134,6 +135,24 @@ for (const engine of engines()) {
       assert.equal(done.status, 'succeeded', JSON.stringify(done.message));
       assert.ok(done.tasks.some((x: { node: string; taskId: string; status: string }) => x.node === String(nodes[0]) && x.taskId === 'controller-services' && x.status === 'ready'));
       assert.equal((await api('GET', `/clusters/${id}`)).json().status, 'operational');
+    });
+
+    test('a network moved to another interface while the graph was being built is caught: the run is refused as changed meanwhile', async () => {
+      const { id, nodes } = await environment('rewired', release, LVM, [['controller'], ['database'], ['messaging'], ['compute']]);
+      const presence = { id: 1, alive: async () => true };
+      const check = (built: BuiltGraph) => t.db.transaction((tx) => checkDeployable(tx, presence, id, 'default', { built }));
+      // Nothing changed: the graph built beforehand is used.
+      const unchanged = await buildDeployableGraph(t.db, id, 'default');
+      assert.ok(unchanged?.graph);
+      assert.equal((await check(unchanged)).graph, unchanged.graph);
+
+      const built = await buildDeployableGraph(t.db, id, 'default');
+      const interfaces = (await api('GET', `/nodes/${nodes[0]}/interfaces`)).json() as Array<{ name: string; assigned_networks: Array<{ name: string }> }>;
+      const moved = interfaces.map((i) => ({ ...i, assigned_networks: i.name === 'eth2' ? [...i.assigned_networks, { name: 'management' }] : i.assigned_networks.filter((n) => n.name !== 'management') }));
+      const put = await api('PUT', `/nodes/${nodes[0]}/interfaces`, moved);
+      assert.equal(put.statusCode, 200, put.body);
+      // The graph built before holds the old network_scheme: it must not be deployed.
+      await assert.rejects(check(built!), (err: { code?: string }) => err.code === 'deploy/changed-meanwhile');
     });
   });
 }

@@ -199,7 +199,10 @@ function stampedInput(input: Awaited<ReturnType<typeof clusterGraphInput>>['inpu
   };
   const nodes = input.nodes.map((n) => [n.id, n.roles, place(n.node_volumes)]);
   const previous = input.previous && { ...input.previous, nodes: input.previous.nodes.map((n) => [n.id, n.roles, place(n.node_volumes)]) };
-  return { ...input, composed: undefined, nodes, previous, volumes: [...distinct.keys()] };
+  // The interface mapping is a Map, which JSON writes as {}: as entries, a network moved to another
+  // interface meanwhile changes the stamp (it changes each node's network_scheme).
+  const networks = input.cluster?.networks && { ...input.cluster.networks, nodes: [...input.cluster.networks.nodes] };
+  return { ...input, composed: undefined, nodes, previous, volumes: [...distinct.keys()], cluster: input.cluster && { ...input.cluster, networks } };
 }
 
 /**
