@@ -13,6 +13,10 @@ export interface PackageSummary {
   version: string;
   packageVersion: string;
   builderVersion: string;
+  /** Who built it: `hearth`, or `fuel-plugin-builder` for a Fuel .fp or RPM. */
+  builder?: string;
+  /** For a Fuel package: `fp`, or `rpm` with the RPM's name-version-release. */
+  fuel?: { format: 'fp' | 'rpm'; rpm?: string };
   releases: ManifestRelease[];
   files: number;
   roles: string[];
@@ -64,6 +68,8 @@ export function summarisePlugin(plugin: LoadedPlugin, manifest: PackageManifest)
     version: manifest.version,
     packageVersion: manifest.package_version,
     builderVersion: manifest.builder.version,
+    builder: manifest.builder.name,
+    ...(manifest.fuel ? { fuel: manifest.fuel } : {}),
     releases: manifest.releases,
     files: Object.keys(manifest.files).length,
     roles: [...roles].sort(),

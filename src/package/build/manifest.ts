@@ -24,7 +24,10 @@ export interface PackageManifest {
   releases: ManifestRelease[];
   /** Relative path → sha256 (hex) of every packaged file, the manifest itself excepted. Sorted by path. */
   files: Record<string, string>;
-  builder: { name: 'hearth'; version: string };
+  /** `hearth` for Hearth's packages; `fuel-plugin-builder` (version unknown, '') for a Fuel .fp or RPM. */
+  builder: { name: 'hearth' | 'fuel-plugin-builder'; version: string };
+  /** Only for a package Fuel Plugin Builder made: which kind, and the RPM's name-version-release. */
+  fuel?: { format: 'fp' | 'rpm'; rpm?: string };
 }
 
 export const sha256 = (data: Buffer): string => createHash('sha256').update(data).digest('hex');

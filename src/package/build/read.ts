@@ -4,8 +4,11 @@
  * as it arrives; then the tar shape, manifest, every checksum, no missing or extra file are
  * checked, and a package that fails any of them is removed again. Nothing is kept in memory but
  * the manifest and metadata.yaml.
+ *
+ * What Fuel Plugin Builder made is read too (fuel.ts), told apart by its first bytes: an RPM
+ * (cpio-stream.ts) or a 1.0.0 plugin's `.fp`, a tar.gz without Hearth's manifest.
  */
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
@@ -14,6 +17,9 @@ import { MANIFEST_FILE } from './files.js';
 import { manifestProblem, sha256, type PackageManifest } from './manifest.js';
 import { DEFAULT_TAR_LIMITS, safeRelativePath, TarError, type ReadEntry, type TarLimits } from './tar.js';
 import { streamTarGz, type StreamedEntry } from './tar-stream.js';
+import { streamRpm } from './cpio-stream.js';
+import { checkFuelChecksums, isFuelFp, verifyFuelEntries } from './fuel.js';
+import { RPM_MAGIC } from './rpm.js';
 
 export interface ReadPackageOptions {
   /** Where the temporary folder is made (default: the system's temporary folder). */
@@ -60,8 +66,18 @@ export async function readPackage(file: string, options: ReadPackageOptions = {}
     if (temp) await rm(temp, { recursive: true, force: true });
   };
   let entries: StreamedEntry[];
+  const early: Finding[] = [];
+  let rpm: string | undefined;
   try {
-    entries = await streamTarGz(file, size, limits, temp);
+    if (await startsWith(file, RPM_MAGIC)) {
+      const read = await streamRpm(file, size, limits, temp);
+      entries = read.entries;
+      rpm = [read.rpm.name, read.rpm.version, read.rpm.release].filter(Boolean).join('-') || 'RPM';
+      if (read.ignored.length) {
+        const some = read.ignored.slice(0, 5).map((p) => `/${p}`).join(', ');
+        early.push(finding('package/rpm-ignored', 'info', `${shown}: ${read.ignored.length} entr${read.ignored.length === 1 ? 'y' : 'ies'} outside /var/www/nailgun/plugins/ were not unpacked (${some}${read.ignored.length > 5 ? ', …' : ''})`, { file: shown }));
+      }
+    } else entries = await streamTarGz(file, size, limits, temp);
   } catch (err) {
     await cleanup();
     if (!(err instanceof TarError)) {
@@ -71,12 +87,29 @@ export async function readPackage(file: string, options: ReadPackageOptions = {}
     return refuse([finding(err.code, 'error', `${shown}: ${err.message}`, where, err.hint ?? 'The package was refused and nothing was unpacked.')]);
   }
 
-  const { manifest, findings } = verifyEntries(entries, shown);
-  if (!manifest || hasErrors(findings) || !temp) {
+  const top = entries[0]?.path.split('/')[0] ?? '';
+  const fuel = rpm ? 'rpm' : !entries.some((e) => e.path === `${top}/${MANIFEST_FILE}`) && isFuelFp(entries, top) ? 'fp' : undefined;
+  const verified = fuel ? verifyFuelEntries(entries, shown, fuel, rpm) : { ...verifyEntries(entries, shown), top: undefined };
+  const { manifest } = verified;
+  const findings = [...early, ...verified.findings];
+  const dir = temp && manifest ? join(temp, verified.top ?? topFolderOf(manifest)) : undefined;
+  if (fuel && manifest && dir && !hasErrors(findings)) findings.push(...(await checkFuelChecksums(dir, manifest, shown)));
+  if (!manifest || hasErrors(findings) || !dir) {
     await cleanup();
     return { ok: !hasErrors(findings) && manifest !== undefined, manifest, findings, cleanup: noCleanup };
   }
-  return { ok: true, manifest, dir: join(temp, topFolderOf(manifest)), findings, cleanup };
+  return { ok: true, manifest, dir, findings, cleanup };
+}
+
+async function startsWith(file: string, magic: Buffer): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(magic.length);
+    const { bytesRead } = await handle.read(head, 0, magic.length, 0);
+    return bytesRead === magic.length && head.equals(magic);
+  } finally {
+    await handle.close();
+  }
 }
 
 const topFolderOf = (m: PackageManifest): string => `${m.name}-${m.version}`;
@@ -96,7 +129,7 @@ export function verifyEntries(entries: readonly (ReadEntry | StreamedEntry)[], s
   const [top] = tops;
   const manifestEntry = entries.find((e) => e.path === `${top}/${MANIFEST_FILE}`);
   if (!manifestEntry) {
-    fail('package/no-manifest', `there is no ${top}/${MANIFEST_FILE}`, undefined, 'Only packages made by `hearth plugin build` carry the manifest the checks need.');
+    fail('package/no-manifest', `there is no ${top}/${MANIFEST_FILE}`, undefined, 'Only packages made by `hearth plugin build` carry the manifest the checks need (a Fuel .fp of package_version 1.0.0, or a Fuel plugin RPM, is read without one).');
     return { findings };
   }
   let parsed: unknown;

@@ -45,14 +45,19 @@ export function buildReporter(stream: NodeJS.WriteStream, quiet: boolean): Build
   };
 }
 
+const builtBy = (s: PackageSummary): string => {
+  if (!s.fuel) return `built by hearth ${s.builderVersion}`;
+  return s.fuel.format === 'rpm' ? `Fuel plugin RPM${s.fuel.rpm ? ` ${s.fuel.rpm}` : ''}` : 'Fuel .fp package';
+};
+
 export function formatSummary(s: PackageSummary): string {
   const releases = s.releases.map((r) => [r.is_release ? `release ${r.name ?? ''}`.trim() : undefined, r.os, r.version].filter(Boolean).join(' ')).join(', ');
   const tasks = Object.entries(s.tasks)
     .map(([k, n]) => `${k} ${n}`)
     .join(', ');
   return [
-    `${s.name} ${s.version} (package ${s.packageVersion}${s.isReleasePlugin ? ', release plugin' : ''}, built by hearth ${s.builderVersion})`,
-    `  checksums:  ${s.files} files verified`,
+    `${s.name} ${s.version} (package ${s.packageVersion}${s.isReleasePlugin ? ', release plugin' : ''}, ${builtBy(s)})`,
+    `  checksums:  ${s.files} files ${s.fuel ? 'read' : 'verified'}`,
     `  releases:   ${releases || 'none'}`,
     `  roles:      ${s.roles.join(', ') || 'none'}`,
     `  components: ${s.components.join(', ') || 'none'}`,
