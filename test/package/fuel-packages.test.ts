@@ -206,6 +206,19 @@ describe('Fuel packages', { skip: needs.skip }, () => {
       await refused(whole.subarray(0, 200), 'package/truncated', /truncated/);
       await refused(whole.subarray(0, front.length + Math.floor((whole.length - front.length) / 2)), 'package/truncated', /truncated/);
     });
+    test('an xz payload cut short, and one whose program is not installed', async () => {
+      const xzRpm = buildRpm(plugin, 'detach-database', '1.1.0', 'w2.xzdio');
+      const xz = readFileSync(xzRpm);
+      const xzFront = (await readRpmFront(xzRpm, xz.length)).payloadOffset;
+      await refused(xz.subarray(0, xzFront + Math.floor((xz.length - xzFront) / 2)), 'package/truncated', /xz payload cannot be decompressed.*(Unexpected end|truncated)/i);
+      const path = process.env.PATH;
+      process.env.PATH = unpackTo.path; // an empty folder: no xz on it
+      try {
+        await refused(xz, 'package/unsupported-compressor', /xz-compressed and the program xz is not installed/);
+      } finally {
+        process.env.PATH = path;
+      }
+    });
     test('a payload that is not cpio, and an RPM with no plugin in it', async () => {
       await refused(Buffer.concat([front, gzipSync(Buffer.from('this is not a cpio archive at all, not even close to one\n'.repeat(4)))]), 'package/bad-payload', /not a cpio "newc" archive/);
       await refused(rpmOf([{ name: './etc/motd', mode: 0o100644, data: Buffer.from('hello') }]), 'package/layout', /holds no plugin under \/var\/www\/nailgun\/plugins\//);
