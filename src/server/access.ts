@@ -87,7 +87,7 @@ export function isTokenQueryName(name: string): boolean {
   return TOKEN_QUERY_NAMES.has(n) || /_(token|key|secret|password)$/.test(n);
 }
 
-function refuseTokenInQuery(request: FastifyRequest): void {
+export function refuseTokenInQuery(request: FastifyRequest): void {
   const query = request.query;
   if (!query || typeof query !== 'object') return;
   const named = Object.keys(query).find(isTokenQueryName);

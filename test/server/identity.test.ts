@@ -55,6 +55,9 @@ for (const engine of engines()) {
       assert.match(String(res.headers['set-cookie']), /^hearth_session=[A-Za-z0-9_-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=3600$/, 'no Secure over plain HTTP');
       const cookie = String(res.headers['set-cookie']).split(';')[0]!;
       const who = await call('GET', '/api/v1/session', { cookie });
+      const inUrl = await call('POST', '/api/v1/session?password=alice%20password', {}, { name: 'alice', password: 'alice password' });
+      assert.equal(inUrl.statusCode, 400, 'a password in the URL is refused, as a token is');
+      assert.equal(inUrl.json().code, 'auth/token-in-query');
       assert.deepEqual(who.json(), { user: 'alice', role: 'operator', via: 'session', csrf_token: res.json().csrf_token });
     });
 

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../app.js';
-import { OPEN, VIEWER } from '../access.js';
+import { OPEN, refuseTokenInQuery, VIEWER } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { csrfOf, digestOf, SESSION_COOKIE, sessionCookieOf } from '../identity.js';
@@ -54,6 +54,8 @@ export function sessionRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
+      // Open, so the access check did not look: a password in the URL would land in logs and history.
+      refuseTokenInQuery(req);
       const s = await signIn(ctx.identity, req.body.name, req.body.password, req.ip);
       reply.header('set-cookie', cookie(req, s.secret, Math.floor(ctx.identity.sessionMaxMs / 1000)));
       return { user: s.user, role: s.role, csrf_token: s.csrfToken, expires_at: s.expiresAt.toISOString() };
