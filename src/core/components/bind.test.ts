@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { applyBind } from './bind.js';
 
 test('a chosen component sets the settings and cluster values it binds, leaving the input untouched', () => {
-  const settings = { storage: { volumes_ceph: { value: false }, volumes_lvm: { value: true } } };
+  const settings = { storage: { volumes_ceph: { value: false }, volumes_lvm: { value: true } }, other: { x: { value: 1 } } };
+  const before = structuredClone(settings);
   const out = applyBind(settings, [
     { name: 'storage:block:ceph', bind: [['settings:storage.volumes_ceph.value', true], ['settings:storage.volumes_lvm.value', false]] },
     { name: 'network:neutron:ml2:vlan', bind: [['cluster:net_segment_type', 'vlan']] },
@@ -15,6 +16,9 @@ test('a chosen component sets the settings and cluster values it binds, leaving 
   assert.deepEqual(out.settings.extra, { enabled: { value: true } });
   assert.deepEqual(out.cluster, { net_segment_type: 'vlan' });
   assert.equal(settings.storage.volumes_ceph.value, false, 'the stored settings are not modified in place');
+  // Two binds in one section, and a section no bind touches: the input stays as it was, deep down.
+  assert.deepEqual(settings, before);
+  assert.deepEqual(out.settings.other, { x: { value: 1 } });
 });
 
 test('bad bind items are problems, never a crash or a polluted prototype', () => {
