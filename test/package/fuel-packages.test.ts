@@ -201,6 +201,10 @@ describe('Fuel packages', { skip: needs.skip }, () => {
       await refused(rpmOf([metadata, { name: `${P}/huge`, mode: 0o100644, size: 0xfffffff0 }]), 'package/entry-too-large', /huge is 4294967280 bytes, over the limit/);
       await refused(rpmOf([metadata, { name: `${P}/zeros`, mode: 0o100644, data: Buffer.alloc(300_000) }]), 'package/too-large', /more than/, { maxTotalBytes: 100_000 });
     });
+    test('more entries than the limit, even where nothing is unpacked', async () => {
+      const elsewhere = Array.from({ length: 20 }, (_, i) => ({ name: `./usr/share/doc/x/${i}`, mode: 0o100644, data: Buffer.from('x') }));
+      await refused(rpmOf([metadata, ...elsewhere]), 'package/too-many-entries', /more than 10 entries/, { maxEntries: 10 });
+    });
     test('a truncated RPM: cut in its headers, in its payload', async () => {
       const whole = readFileSync(gzipRpm);
       await refused(whole.subarray(0, 200), 'package/truncated', /truncated/);

@@ -24,8 +24,8 @@ export interface RpmContents {
   rpm: RpmFront;
   /** Paths start with the plugin's folder name, `<name>-<X.Y>/…`, as in a package. */
   entries: StreamedEntry[];
-  /** Payload paths outside var/www/nailgun/plugins/, not unpacked. */
-  ignored: string[];
+  /** How many payload entries lay outside var/www/nailgun/plugins/ (not unpacked), and the first few. */
+  ignored: { count: number; some: string[] };
 }
 
 const KEEP_BYTES = 1024 * 1024;
@@ -119,7 +119,8 @@ interface Current {
 /** The cpio newc parser, fed chunk by chunk. */
 class CpioReader {
   readonly entries: StreamedEntry[] = [];
-  readonly ignored: string[] = [];
+  readonly ignored = { count: 0, some: [] as string[] };
+  private seen = 0;
   ended = false;
   private pending = Buffer.alloc(0);
   private current?: Current;
@@ -205,12 +206,14 @@ class CpioReader {
   private async start(raw: string, mode: number, nlink: number, size: number): Promise<void> {
     const padding = pad4(size);
     const path = safeRelativePath(raw);
+    // Every entry counts, kept or not: a payload of millions of tiny entries elsewhere is refused too.
+    if (++this.seen > this.limits.maxEntries) throw new TarError('package/too-many-entries', `the RPM has more than ${this.limits.maxEntries} entries`);
     const kind = mode & S_IFMT;
     const type = kind === 0o040000 ? 'dir' : kind === 0o100000 ? 'file' : undefined;
     const inside = path === FUEL_PLUGINS_DIR ? undefined : path.startsWith(`${FUEL_PLUGINS_DIR}/`) ? path.slice(FUEL_PLUGINS_DIR.length + 1) : undefined;
     if (inside === undefined) {
       // Not the plugin: read past it, unwritten (a link or device there is never made either).
-      if (path !== '' && !FUEL_PLUGINS_DIR.startsWith(path)) this.ignored.push(path);
+      if (path !== '' && !FUEL_PLUGINS_DIR.startsWith(path) && this.ignored.count++ < 5) this.ignored.some.push(path);
       this.current = { remaining: size, padding, kept: [] };
       return this.settle();
     }
@@ -222,7 +225,6 @@ class CpioReader {
     if (this.top === undefined) this.top = top;
     else if (top !== this.top) throw new TarError('package/layout', `the RPM holds two plugins under /${FUEL_PLUGINS_DIR}/: ${this.top} and ${top}`, inside, 'A Fuel plugin RPM installs one plugin folder.');
     if (type === 'file' && !inside.includes('/')) throw new TarError('package/layout', `/${path} is a file directly under /${FUEL_PLUGINS_DIR}/, not in a plugin's folder`, inside);
-    if (this.entries.length >= this.limits.maxEntries) throw new TarError('package/too-many-entries', `the RPM has more than ${this.limits.maxEntries} entries`);
     if (type === 'file' && size > this.limits.maxEntryBytes) throw new TarError('package/entry-too-large', `/${path} is ${size} bytes, over the limit of ${this.limits.maxEntryBytes}`, inside);
     this.total += type === 'file' ? size : 0;
     if (this.total > this.limits.maxTotalBytes) throw new TarError('package/too-large', `the plugin's files add up to more than ${this.limits.maxTotalBytes} bytes`);

@@ -73,9 +73,10 @@ export async function readPackage(file: string, options: ReadPackageOptions = {}
       const read = await streamRpm(file, size, limits, temp);
       entries = read.entries;
       rpm = [read.rpm.name, read.rpm.version, read.rpm.release].filter(Boolean).join('-') || 'RPM';
-      if (read.ignored.length) {
-        const some = read.ignored.slice(0, 5).map((p) => `/${p}`).join(', ');
-        early.push(finding('package/rpm-ignored', 'info', `${shown}: ${read.ignored.length} entr${read.ignored.length === 1 ? 'y' : 'ies'} outside /var/www/nailgun/plugins/ were not unpacked (${some}${read.ignored.length > 5 ? ', …' : ''})`, { file: shown }));
+      const { count, some } = read.ignored;
+      if (count) {
+        const shownSome = some.map((p) => `/${p}`).join(', ');
+        early.push(finding('package/rpm-ignored', 'info', `${shown}: ${count} entr${count === 1 ? 'y' : 'ies'} outside /var/www/nailgun/plugins/ ${count === 1 ? 'was' : 'were'} not unpacked (${shownSome}${count > some.length ? ', …' : ''})`, { file: shown }));
       }
     } else entries = await streamTarGz(file, size, limits, temp);
   } catch (err) {
