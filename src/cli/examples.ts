@@ -55,7 +55,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'db import': ['DATABASE_URL=postgres://hearth@db/hearth hearth db import hearth-export.json'],
   'token show': ['hearth token show', 'hearth token show --data-dir /var/lib/hearth'],
   'token reset': ['hearth token reset'],
-  'token create': ['HEARTH_TOKEN=$(hearth token create laptop --expires 30d)', 'hearth token create monitoring --role viewer', 'hearth token create ci --user alice --role operator'],
+  'token create': ['HEARTH_TOKEN=$(hearth token create laptop --sign-in alice --expires 30d)', 'hearth token create monitoring --role viewer', 'hearth token create ci --user alice --role operator'],
   'token list': ['hearth token list', 'hearth token list --user alice --json'],
   'token revoke': ['hearth token revoke laptop', 'hearth token revoke ci --user alice'],
   'user list': ['hearth user list', 'hearth user list --json'],
@@ -65,6 +65,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'user enable': ['hearth user enable bob'],
   'user delete': ['hearth user delete bob'],
   'user passwd': ['hearth user passwd alice', 'hearth user passwd alice --password-stdin < new-password.txt'],
+  audit: ['hearth audit', 'hearth audit --actor alice --since 7d', 'hearth audit --object environment/3 --json', 'hearth audit --follow'],
 };
 
 /** The command's words after `hearth`: `env graph run`. */

@@ -54,7 +54,14 @@ test('an admin creates users from a script; a user\'s token is printed once, act
   assert.equal(bad.code, 2);
   assert.match(bad.err, /--role must be viewer, operator or admin, not 'boss'/);
 
-  const made = await hearth(['token', 'create', 'ci', '--user', 'alice', '--role', 'viewer', '--expires', '30d']);
+  const first = await hearth(['token', 'create', 'laptop', '--sign-in', 'alice', '--password-stdin'], { token: '', input: 'alice password\n' });
+  assert.equal(first.code, 0, `a first token by signing in, with no HEARTH_TOKEN: ${first.err}`);
+  assert.match(first.err, /token 'laptop' of alice, role operator, no expiry/);
+  const wrongPassword = await hearth(['token', 'create', 'other', '--sign-in', 'alice', '--password-stdin'], { token: '', input: 'not it' });
+  assert.equal(wrongPassword.code, 1);
+  assert.match(wrongPassword.err, /auth\/sign-in-failed/);
+  // With her own token now: a lesser one for a script.
+  const made = await hearth(['token', 'create', 'ci', '--role', 'viewer', '--expires', '30d'], { token: first.out.trim() });
   assert.equal(made.code, 0, made.err);
   const token = made.out.trim();
   assert.match(token, /^hearth_pt_[A-Za-z0-9_-]{43}$/, 'the token alone on stdout');

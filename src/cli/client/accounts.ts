@@ -4,7 +4,7 @@
  * echo, or read from stdin with --password-stdin (scripts); it never goes on the command line.
  */
 import { escapeControls } from '../../core/text/controls.js';
-import { EXIT_USAGE } from '../exit.js';
+import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type ServerOptions } from './http.js';
 
 const ROLES = ['viewer', 'operator', 'admin'] as const;
@@ -111,10 +111,46 @@ export const userDelete = (name: string, o: ServerOptions) =>
     print(o, { deleted: name }, `deleted '${name}', with their tokens and sessions\n`);
   });
 
-export const tokenCreate = (name: string, o: ServerOptions & { role?: string; expires?: string; user?: string }) =>
+interface MadeToken {
+  token: string;
+  name: string;
+  user: string;
+  role: string;
+  expires_at: string | null;
+}
+
+/**
+ * A token made by signing in with a name and password (a person's first token, with nothing to
+ * send as HEARTH_TOKEN yet): sign in, create it with the session and its CSRF token, sign out.
+ */
+async function tokenBySigningIn(o: ServerOptions & { signIn: string; passwordStdin?: boolean }, body: Record<string, unknown>) {
+  const base = (o.server ?? process.env.HEARTH_SERVER ?? 'http://127.0.0.1:8420').replace(/\/$/, '');
+  const secret = await password(o, false);
+  const send = async (method: string, path: string, headers: Record<string, string>, payload?: unknown) => {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/api/v1${path}`, { method, headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json' }), ...headers }, ...(payload === undefined ? {} : { body: JSON.stringify(payload) }) });
+    } catch (err) {
+      throw new ClientError(`cannot reach the Hearth server at ${base}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`, EXIT_FINDINGS);
+    }
+    const text = await res.text();
+    const answer = text ? (JSON.parse(text) as Record<string, any>) : {};
+    if (!res.ok) throw new ClientError(`${answer.code ?? `http ${res.status}`}: ${answer.message ?? res.statusText}`, EXIT_FINDINGS, answer);
+    return { res, answer };
+  };
+  const signedIn = await send('POST', '/session', {}, { name: o.signIn, password: secret });
+  const session = { cookie: (signedIn.res.headers.get('set-cookie') ?? '').split(';')[0]!, 'x-csrf-token': String(signedIn.answer.csrf_token) };
+  try {
+    return (await send('POST', '/tokens', session, body)).answer as MadeToken;
+  } finally {
+    await send('DELETE', '/session', session).catch(() => undefined);
+  }
+}
+
+export const tokenCreate = (name: string, o: ServerOptions & { role?: string; expires?: string; user?: string; signIn?: string; passwordStdin?: boolean }) =>
   run(o, async (c) => {
     const body = { name, ...(o.role !== undefined ? { role: roleOf(o.role) } : {}), ...(o.expires !== undefined ? { expires_in: durationSeconds(o.expires) } : {}), ...(o.user !== undefined ? { user: o.user } : {}) };
-    const made = await c.call('post', '/tokens', { body });
+    const made = o.signIn !== undefined ? await tokenBySigningIn({ ...o, signIn: o.signIn }, body) : await c.call('post', '/tokens', { body });
     if (o.json) {
       print(o, made, '');
       return;

@@ -47,6 +47,8 @@ export function registerToken(program: Command): void {
     .option('--role <role>', 'viewer, operator or admin (default: the owner\'s role)')
     .option('--expires <duration>', 'it stops working after this long: 30d, 12h, 90m (default: when revoked)')
     .option('--user <name>', 'an admin: make it for this user (needed with the admin token, which belongs to nobody)')
+    .option('--sign-in <name>', 'sign in as this user to make it (asks the password; for a first token, with no HEARTH_TOKEN yet)')
+    .option('--password-stdin', 'with --sign-in: read the password from stdin')
     .option('--server <url>', SERVER)
     .option('--token <token>', AS)
     .option('--json', 'print the answer as JSON')
