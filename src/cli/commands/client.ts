@@ -42,7 +42,7 @@ function registerReleases(program: Command): void {
 
 function registerPlugins(program: Command): void {
   const plugin = group(program, 'plugin', 'Write, check and package plugins');
-  remote(plugin.command('install').argument('<package-or-folder>').description('Install a plugin package on the server (or, with --folder, register a folder on the server\'s disk)').option('--folder', 'register a plugin folder on the server\'s disk (development)')).action(
+  remote(plugin.command('install').argument('<package-or-folder>').description('Install a plugin package on the server (a .tar.gz from hearth plugin build, or a Fuel plugin .rpm or .fp as downloaded; or, with --folder, register a folder on the server\'s disk)').option('--folder', 'register a plugin folder on the server\'s disk (development)')).action(
     async (source, o) => (await load()).pluginInstall(source, o),
   );
   outputOptions(remote(plugin.command('list').description('List the plugins installed on the server')), 'list').action(async (o) => (await load()).pluginList(o));

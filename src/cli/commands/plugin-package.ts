@@ -74,7 +74,7 @@ export function registerPluginPackage(program: Command): void {
 
   plugin
     .command('inspect <package>')
-    .description('Verify a package (manifest, every checksum, safe paths) and show what it holds')
+    .description('Verify a package (manifest, every checksum, safe paths) and show what it holds; also a Fuel plugin .rpm or .fp')
     .option('--json', 'print the summary and findings as JSON')
     .action(async (file: string, opts: { json?: boolean }) => {
       const { inspectPackage } = await import('../../package/build/index.js');
