@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { inspectPackage, readPackage, type TarLimits } from '../../src/package/build/index.js';
@@ -105,6 +106,19 @@ describe('Fuel packages', { skip: needs.skip }, () => {
       assert.match(ignored!.message, /\/etc\/fuel-extra\/note/);
     });
   }
+
+  test('hearth plugin inspect x.noarch.rpm through the real CLI: exit 0, the summary names the RPM; --json carries the left-out entries', () => {
+    const main = fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url));
+    const hearth = (...args: string[]) => spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), main, ...args], { cwd: work.path, encoding: 'utf8', timeout: 120_000 });
+    const text = hearth('plugin', 'inspect', gzipRpm);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(text.stdout, /detach-database 1\.1\.0 \(package 4\.0\.0, Fuel plugin RPM detach-database-1\.1-1\.1\.0-1\)/);
+    assert.match(text.stdout, /roles: +standalone-database/);
+    const json = hearth('plugin', 'inspect', gzipRpm, '--json');
+    assert.equal(json.status, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { findings: Array<{ code: string; severity: string }> };
+    assert.ok(parsed.findings.some((f) => f.code === 'package/rpm-ignored' && f.severity === 'info'), json.stdout);
+  });
 
   test('the unpacked RPM holds the plugin\'s files byte for byte, the executable bit kept', async () => {
     const read = await readPackage(gzipRpm, { tempDir: work.path });
