@@ -64,6 +64,13 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     }
   };
   const ran = async (i: number) => (await onHost(i, 'cat /var/lib/hearth/ran 2>/dev/null || true')).trim().split('\n').filter(Boolean).map((l) => l.split(' ')[1]);
+  // A task is `running` in the database before its command has started on the host: a server
+  // killed in between leaves no record of b there (CI saw [a, b, c] once). Wait for the host's own.
+  const bRecordedOnHosts = (times: number) =>
+    until(`b recorded on every host`, 60_000, async () => {
+      for (const i of HOSTS) if ((await ran(i)).filter((t) => t === 'b').length < times) return undefined;
+      return true;
+    });
   const finished = (s: ChildServer, cluster: number, id: number) =>
     until(`deployment ${id} ending`, 90_000, async () => {
       const d = (await call(s, 'GET', `/clusters/${cluster}/deployments/${id}`)).body;
@@ -91,6 +98,7 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     const first = (await call(a, 'POST', `/clusters/${cluster}/deploy`)).body;
     assert.equal(first.mode, 'real');
     await until('b running on both nodes', 60_000, async () => ((await call(b, 'GET', `/deployments/${first.id}/tasks?task=b&status=running`)).body.length === 2 ? true : undefined));
+    await bRecordedOnHosts(1);
     // Server A stops answering: its database session (and presence) stays, its lease does not.
     a.process.kill('SIGSTOP');
     const interrupted = await finished(b, cluster, first.id);
@@ -120,6 +128,7 @@ describe('a deployment leased to one server of two on PostgreSQL', { skip }, () 
     const second = (await call(a, 'POST', `/clusters/${cluster}/deploy`)).body;
     assert.equal(second.mode, 'real', JSON.stringify(second));
     await until('b running on both nodes', 60_000, async () => ((await call(b, 'GET', `/deployments/${second.id}/tasks?task=b&status=running`)).body.length === 2 ? true : undefined));
+    await bRecordedOnHosts(1);
     await killed(a.process, 'SIGKILL');
     const interrupted = await finished(b, cluster, second.id);
     assert.equal(interrupted.status, 'interrupted');
