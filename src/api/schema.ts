@@ -39,6 +39,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log: every change asked of the API and every refusal of one, newest first (without limit, the newest 1,000) */
+        get: operations["getAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/clusters": {
         parameters: {
             query?: never;
@@ -1224,6 +1241,8 @@ export interface components {
             mode: "dry-run" | "real";
             /** @description the share of its tasks that succeeded */
             progress: number;
+            /** @description who asked for the run (a deployment, a resume, a node removal): a user's name, with the personal token used as 'name (token t)', or admin-token; null for runs from before accounts */
+            requested_by?: string | null;
             /** @description nodes the run left out (offline, deployed with skip_offline) */
             skipped_nodes?: {
                 id: number;
@@ -1857,6 +1876,93 @@ export interface operations {
                             status: "CURRENT" | "SUPPORTED" | "DEPRECATED";
                         }[];
                     };
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAudit: {
+        parameters: {
+            query?: {
+                actor?: string;
+                limit?: number;
+                marker?: string;
+                object?: string;
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the entries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the user's name, 'admin-token' for the admin token, null when nobody was proved (or the name a sign-in asked for) */
+                        actor: string | null;
+                        address: string | null;
+                        /** Format: date-time */
+                        at: string;
+                        /** @description a refusal's or failure's error code */
+                        code?: string;
+                        /** @description the run the request started or acted on */
+                        deployment_id?: number;
+                        /** @description the entry (the marker of the next page) */
+                        id: number;
+                        method: string;
+                        /** @description what it acted on: kind/id (environment/3, node/12, plugin/…, release/…, user/…, token/…, deployment/…), or the kind alone */
+                        object: string | null;
+                        /** @enum {string} */
+                        outcome: "done" | "refused" | "failed";
+                        /** @description the route as declared, e.g. /api/v1/clusters/:id/deploy */
+                        route: string;
+                        /** @description the HTTP status answered */
+                        status: number;
+                        /** @description the personal token's name, when via is token */
+                        token_name?: string;
+                        /** @enum {string} */
+                        via: "admin-token" | "session" | "token" | "none";
+                    }[];
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no credential, or a wrong, expired or revoked one (the admin token, a personal token or a session) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the credential is good but its role is too low, or a session's change lacks its CSRF token or came from another origin */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an error: {code, message, details} */

@@ -27,6 +27,8 @@ import { readiness } from './readiness.js';
 import { openStackRoutes } from './routes/openstack.js';
 import { Identity, type IdentityOptions } from './identity.js';
 import { accountRoutes } from './routes/accounts.js';
+import { auditChanges } from './audit.js';
+import { auditRoutes } from './routes/audit.js';
 
 /**
  * Nodes one environment may hold unless the operator says otherwise: a graph answer grows with the
@@ -160,6 +162,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     reply.headers(requestIdHeaders(request.id));
   });
+  // Every change and every refusal of one, into the audit log (audit.ts); it reads answers before compression.
+  auditChanges(app, options.db);
   // ETags, 304s and compression for every answer (http-cache.ts).
   httpCaching(app);
   // Before anything else: a name the server does not go by (DNS rebinding) learns nothing (hosts.ts).
@@ -259,6 +263,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     templateRoutes(api, ctx);
     realNodeRoutes(api, ctx);
     accountRoutes(api, ctx);
+    auditRoutes(api, ctx);
   }, { prefix: '/api/v1' });
   repositoryRoutes(app, ctx);
 

@@ -19,6 +19,8 @@ export interface DeploymentRecord {
   /** Who asked a stop (the admin token or a user, and the address it came from), and when. */
   stoppedBy?: string;
   stoppedAt?: string;
+  /** Who asked for the run: a user's name (with the personal token's), or `admin-token`. */
+  requestedBy?: string;
   /** Nodes left out of the run (offline, with skip_offline). */
   skippedNodes?: Array<{ id: number; name: string; reach_error?: string | null }>;
 }
@@ -44,6 +46,7 @@ interface Row {
   finished_at: Date | string | null;
   stopped_by?: string | null;
   stopped_at?: Date | string | null;
+  requested_by?: string | null;
   skipped_nodes?: DeploymentRecord['skippedNodes'] | null;
 }
 
@@ -53,6 +56,7 @@ function toRecord(r: Row): DeploymentRecord {
   if (r.finished_at !== null) rec.finishedAt = new Date(r.finished_at).toISOString();
   if (r.stopped_by) rec.stoppedBy = r.stopped_by;
   if (r.stopped_at) rec.stoppedAt = new Date(r.stopped_at).toISOString();
+  if (r.requested_by) rec.requestedBy = r.requested_by;
   if (r.skipped_nodes) rec.skippedNodes = r.skipped_nodes;
   return rec;
 }
@@ -87,6 +91,11 @@ export async function finishDeployment(q: Queryable, id: number, status: Exclude
 /** Who asked a run to stop, and when (the first ask stands). */
 export async function recordStop(q: Queryable, id: number, by: string): Promise<void> {
   await q.query(`UPDATE deployments SET stopped_by = coalesce(stopped_by, $2), stopped_at = coalesce(stopped_at, now()) WHERE id = $1`, [id, by]);
+}
+
+/** Who asked for a run, written in the transaction that records it. */
+export async function recordRequester(q: Queryable, id: number, by: string): Promise<void> {
+  await q.query('UPDATE deployments SET requested_by = $2 WHERE id = $1', [id, by]);
 }
 
 /** The nodes a run left out (offline ones, when asked to skip them). */

@@ -13,6 +13,7 @@ export * from './releases.js';
 export * from './clusters.js';
 export * from './nodes.js';
 export * from './deployments.js';
+export * from './audit.js';
 export * from './networks.js';
 export * from './disk-layouts.js';
 export { schemaState, KNOWN_SCHEMA, type SchemaState } from './schema-version.js';

@@ -359,4 +359,42 @@ CREATE TABLE sign_in_failures (
 );
 `,
   },
+  {
+    version: 14,
+    name: 'audit log and who asked',
+    sql: `
+-- Every change asked of the API, and every refusal of one (issue 29): who (a user, or
+-- 'admin-token'), how they proved it (via, the personal token's name), from which address, the
+-- route as declared (its pattern, never the URL as sent: no ids spelled twice, no query with
+-- secrets), what it acted on, and how it ended. Never a body, a token or a password. It outlives
+-- what it names: no foreign keys, so deleting an environment keeps the record of who deleted it.
+CREATE TABLE audit_log (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  at timestamptz NOT NULL DEFAULT now(),
+  actor text,
+  via text NOT NULL,
+  token_name text,
+  address text,
+  method text NOT NULL,
+  route text NOT NULL,
+  object_kind text,
+  object_id text,
+  status integer NOT NULL,
+  outcome text NOT NULL CHECK (outcome IN ('done', 'refused', 'failed')),
+  code text,
+  deployment_id integer
+);
+-- Pages are read newest first by id, filtered by actor, by what was acted on, or from a moment.
+CREATE INDEX audit_log_actor ON audit_log(actor, id);
+CREATE INDEX audit_log_object ON audit_log(object_kind, object_id, id);
+CREATE INDEX audit_log_at ON audit_log(at);
+
+-- Who asked for a run (a deployment, a resume, a node removal's deletion run): the actor's name,
+-- with the personal token's name when one was used.
+ALTER TABLE deployments ADD COLUMN requested_by text;
+-- Who last accepted a changed host key of a node, and when.
+ALTER TABLE nodes ADD COLUMN host_key_accepted_by text;
+ALTER TABLE nodes ADD COLUMN host_key_accepted_at timestamptz;
+`,
+  },
 ];

@@ -122,3 +122,8 @@ export async function markReachable(q: Queryable, id: number): Promise<void> {
     [id],
   );
 }
+
+/** Who accepted a node's changed host key, and when (the last acceptance stands). */
+export async function recordHostKeyAcceptance(q: Queryable, id: number, by: string): Promise<void> {
+  await q.query('UPDATE nodes SET host_key_accepted_by = $2, host_key_accepted_at = now() WHERE id = $1', [id, by]);
+}

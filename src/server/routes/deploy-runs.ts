@@ -12,6 +12,7 @@ import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import { outcomeOfStored } from '../../core/lifecycle/index.js';
 import * as store from '../../store/index.js';
+import { whoAsked } from '../audit.js';
 import * as runs from '../../store/task-runs.js';
 import { clusterOr404 } from '../domain/environment.js';
 import { registryOf, settleRealDeployments, stopRealDeployment } from '../domain/runs/real-deploy.js';
@@ -173,8 +174,8 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       const modes = await runs.deploymentModes(ctx.db, runningNow.map((d) => d.id));
       const running = runningNow.find((d) => modes.get(d.id) === 'real') ?? runningNow[0];
       if (modes.get(running.id) !== 'real') throw new HttpError(409, 'deployment/dry-run', `deployment ${running.id} is a dry run: it finishes by itself in moments`);
-      // Who asked, kept with the run (the admin token until accounts exist), from which address.
-      await store.recordStop(ctx.db, running.id, `admin token from ${req.ip}`);
+      // Who asked, kept with the run, from which address.
+      await store.recordStop(ctx.db, running.id, `${req.actor.via === 'admin-token' ? 'admin token' : whoAsked(req.actor)} from ${req.ip}`);
       // Here at once; through the database for the server running it when that is another one.
       const grace = req.body?.grace_s;
       const here = stopRealDeployment(registryOf(ctx), running.id, grace === undefined ? undefined : grace * 1000);

@@ -11,6 +11,7 @@ import { OPERATOR } from '../access.js';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
+import { whoAsked } from '../audit.js';
 import * as real from '../../store/real-nodes.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
 import { beingRemoved } from '../domain/runs/deploy.js';
@@ -71,7 +72,7 @@ async function refuseWithoutDeletion(q: store.Queryable, cluster: store.ClusterR
 }
 
 /** Removes nodes from an environment (see the file's comment); the answer says what happens. */
-export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, ids: readonly number[], clean = true) {
+export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, ids: readonly number[], clean = true, requestedBy?: string) {
   const plan = await ctx.db.transaction(async (tx) => {
     const cluster = await clusterOr404(tx, clusterId, { lock: true });
     if (cluster.status === 'deploying') throw refuseBusy(cluster);
@@ -86,7 +87,7 @@ export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clust
     return { cluster, cleaning, left: nodes.filter((n) => !cleaning.includes(n)), notCleaned: clean ? [] : deployed };
   });
   // The run first: when it is refused (a node offline, the checks), nothing has changed.
-  const deployment = plan.cleaning.length ? await startRun(ctx, log, clusterId, 'deletion', { nodes: plan.cleaning.map((n) => n.id), dry_run: false }, { removal: { nodes: plan.cleaning.map((n) => n.id) } }) : null;
+  const deployment = plan.cleaning.length ? await startRun(ctx, log, clusterId, 'deletion', { nodes: plan.cleaning.map((n) => n.id), dry_run: false }, { removal: { nodes: plan.cleaning.map((n) => n.id) }, ...(requestedBy !== undefined ? { requestedBy } : {}) }) : null;
   if (plan.left.length) await ctx.db.transaction((tx) => store.unassignNodes(tx, plan.left.map((n) => n.id)));
   const words: string[] = [];
   const atOnce = plan.left.filter((n) => !plan.notCleaned.includes(n));
@@ -109,7 +110,7 @@ export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clust
  * `removing`, deleted when it succeeded everywhere, `error` with the nodes it failed on otherwise);
  * false deletes it at once, the hosts keeping what was deployed.
  */
-export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, clean?: boolean) {
+export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, clean?: boolean, requestedBy?: string) {
   const plan = await ctx.db.transaction(async (tx) => {
     const cluster = await clusterOr404(tx, clusterId, { lock: true });
     if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed`, { hint: 'wait for the deployment to finish' });
@@ -132,7 +133,7 @@ export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger,
   });
   if (plan.done) return { deleted: true as const, notCleaned: clean === false ? plan.deployed : [] };
   const ids = plan.deployed.map((n) => n.id);
-  const deployment = await startRun(ctx, log, clusterId, 'deletion', { nodes: ids, dry_run: false }, { removal: { nodes: ids, environment: true } });
+  const deployment = await startRun(ctx, log, clusterId, 'deletion', { nodes: ids, dry_run: false }, { removal: { nodes: ids, environment: true }, ...(requestedBy !== undefined ? { requestedBy } : {}) });
   return {
     left: [],
     cleaning: named(plan.deployed),
@@ -158,7 +159,7 @@ export function nodeRemovalRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true);
+      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true, whoAsked(req.actor));
       return reply.status(removal.deployment ? 202 : 200).send(removal);
     },
   );

@@ -9,6 +9,7 @@ import { OPERATOR, PUBLIC_READ, refuseLesserRole } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import * as real from '../../store/real-nodes.js';
+import { whoAsked } from '../audit.js';
 import { accessView, checkReachability, refreshRealNode, type NodeAccessContext } from '../domain/real-nodes.js';
 import { nodeView } from './nodes.js';
 import { networkDataOf } from '../domain/networks.js';
@@ -100,6 +101,7 @@ export function realNodeRoutes(api: FastifyInstance, ctx: AppContext): void {
       // Trusting a changed host key may hand every secret a deployment sends to another machine.
       if (req.body?.accept_host_key !== undefined) refuseLesserRole(req.actor, 'admin');
       await refreshRealNode(accessContext(ctx), req.params.id, req.body?.accept_host_key);
+      if (req.body?.accept_host_key !== undefined) await real.recordHostKeyAcceptance(ctx.db, req.params.id, whoAsked(req.actor));
       const [node] = await store.getNodes(ctx.db, [req.params.id]);
       return (await nodeViews(ctx.db, [node], true))[0];
     },

@@ -243,6 +243,7 @@ export const DEPLOYMENT = {
     message: NULLABLE_STRING,
     started_at: TIME,
     finished_at: NULLABLE_TIME,
+    requested_by: { type: ['string', 'null'], description: "who asked for the run (a deployment, a resume, a node removal): a user's name, with the personal token used as 'name (token t)', or admin-token; null for runs from before accounts" },
     stopped_by: { type: 'string', description: 'a stopped run: who asked (the admin token, or a user) and from which address' },
     stopped_at: NULLABLE_TIME,
     skipped_nodes: {

@@ -299,7 +299,7 @@ async function refuseOffline(q: store.Queryable, clusterName: string, offline: s
 }
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
-export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[] }): Promise<number> {
+export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[]; requestedBy?: string }): Promise<number> {
   const choice = options.only ? { only: options.only } : {};
   const built = await buildDeployableGraph(db, clusterId, type, choice);
   const { id, total, before, simulation } = await db.transaction(async (tx) => {
@@ -315,6 +315,7 @@ export async function startDeployment(db: store.Database, presence: store.Presen
       tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true } : { node: pair.node, taskId: pair.task });
     }
     const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
+    if (options.requestedBy !== undefined) await store.recordRequester(tx, id, options.requestedBy);
     if (simulation) await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     return { id, total: tasks.length, before: cluster.status, simulation };
   });

@@ -42,6 +42,8 @@ export interface RealDeployOptions {
   only?: readonly number[];
   /** A deletion run removing these nodes (node-removal.ts): `removing` meanwhile, out of the environment when it succeeded on them. */
   removal?: Removal;
+  /** Who asked for the run (audit.ts's whoAsked), kept with it. */
+  requestedBy?: string;
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -113,6 +115,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       } else tasks.push(graph.skipped[v] ? { node: pair.node, taskId: pair.task, skipped: true, type } : { node: pair.node, taskId: pair.task, type });
     }
     const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id, leaseSeconds());
+    if (options.requestedBy !== undefined) await store.recordRequester(tx, id, options.requestedBy);
     if (offline.length) {
       const reach = await real.realNodes(tx, offline.map((n) => n.id));
       await store.recordSkippedNodes(tx, id, offline.map((n) => ({ id: n.id, name: n.name, reach_error: reach.get(n.id)?.reachError?.message ?? null })));
