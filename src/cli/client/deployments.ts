@@ -56,6 +56,7 @@ const DEPLOYMENT_COLUMNS: Array<Column<Listed>> = [
   { header: 'status', value: (d) => d.status },
   { header: 'progress', value: (d) => progressText(d) },
   { header: 'started', value: (d) => stamp(d.started_at) },
+  { header: 'by', value: (d) => d.requested_by ?? null },
   { header: 'took', value: (d) => (d.finished_at ? duration(Date.parse(d.finished_at) - Date.parse(d.started_at)) : null) },
 ];
 
@@ -83,7 +84,7 @@ export const deploymentShow = (ref: string, o: ServerOptions & OutputOptions) =>
     tasks.sort((a, b) => a.position - b.position);
     process.stdout.write(
       `${d.dry_run ? 'dry run' : 'deployment'} ${d.id} of ${env ? `environment ${env.name}` : `environment ${d.cluster_id}`}, graph ${d.graph_type}: ${d.status}${d.message ? ` (${d.message})` : ''}\n` +
-        `${progressText(d, tasks)}\nstarted ${stamp(d.started_at)}${d.finished_at ? `, ended ${stamp(d.finished_at)} (${duration(Date.parse(d.finished_at) - Date.parse(d.started_at))})` : ''}${d.dry_run ? '\nsimulated: nothing ran on the nodes' : ''}\n\n` +
+        `${progressText(d, tasks)}\nstarted ${stamp(d.started_at)}${d.requested_by ? ` by ${d.requested_by}` : ''}${d.finished_at ? `, ended ${stamp(d.finished_at)} (${duration(Date.parse(d.finished_at) - Date.parse(d.started_at))})` : ''}${d.dry_run ? '\nsimulated: nothing ran on the nodes' : ''}\n\n` +
         table(
           ['node', 'task', 'outcome', 'exit', 'attempts', 'started', 'took', 'message'],
           tasks.map((t) => [names.get(t.node) ?? t.node, t.task_id, outcomeOf(t), t.exit_status, t.attempts || null, t.started_at ? stamp(t.started_at) : null, took(t), t.message]),

@@ -10,6 +10,7 @@ import { CLIENT_NAMES, registerClient } from './client.js';
 import { registerDb } from './db.js';
 import { registerToken } from './token.js';
 import { registerUser } from './user.js';
+import { registerAudit } from './audit.js';
 import { registerInventory } from './inventory.js';
 
 type Register = (program: Command, only?: string) => void;
@@ -32,6 +33,7 @@ export const AREAS: ReadonlyArray<readonly [readonly string[], Register]> = [
   [['db'], registerDb],
   [['token'], registerToken],
   [['user'], registerUser],
+  [['audit'], registerAudit],
 ];
 
 /**
