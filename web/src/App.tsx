@@ -6,6 +6,10 @@ import { Environment } from './screens/Environment.js';
 import { Plugins } from './plugins/Plugins.js';
 import { Releases } from './screens/Releases.js';
 import { Crashed } from './components/Crashed.js';
+import { SignIn, WhoBar } from './accounts/SignIn.js';
+import { Users } from './accounts/Users.js';
+import { Activity } from './accounts/Activity.js';
+import { useIsAdmin } from './accounts/AdminOnly.js';
 
 export function App() {
   const [section, id, tab] = useRoute();
@@ -14,8 +18,13 @@ export function App() {
   else if (section === 'env' && id) screen = <Environment id={id} tab={tab ?? 'nodes'} />;
   else if (section === 'plugins') screen = <Plugins />;
   else if (section === 'releases') screen = <Releases />;
+  else if (section === 'sign-in') screen = <SignIn />;
+  else if (section === 'users') screen = <Users />;
+  else if (section === 'activity') screen = <Activity />;
   else screen = <Environments />;
   const current = section ?? 'envs';
+  // Pages only admins may use are left out of the navigation for anyone else (their address still answers, with the refusal).
+  const admin = useIsAdmin();
   return (
     <div className="app">
       <header className="top">
@@ -32,7 +41,18 @@ export function App() {
           <a href="#/releases" aria-current={current === 'releases' ? 'page' : undefined}>
             Releases
           </a>
+          {admin && (
+            <a href="#/users" aria-current={current === 'users' ? 'page' : undefined}>
+              Users
+            </a>
+          )}
+          {admin && (
+            <a href="#/activity" aria-current={current === 'activity' ? 'page' : undefined}>
+              Activity
+            </a>
+          )}
         </nav>
+        <WhoBar />
         <TokenBar />
       </header>
       <main>

@@ -4,6 +4,7 @@
  * '/clusters/{id}', { params: { id } })` knows the answer is a Cluster.
  */
 import { typedCaller } from '../../src/api/client.js';
+import { csrfToken, setSession, type Role } from './session.js';
 
 export class ApiError extends Error {
   constructor(
@@ -63,6 +64,9 @@ async function send(method: string, path: string, body?: unknown, init: { raw?: 
   const headers: Record<string, string> = { accept: 'application/json' };
   const t = token();
   if (t) headers.authorization = `Bearer ${t}`;
+  // A signed-in person's change proves it comes from this page (the cookie alone would not).
+  const csrf = csrfToken();
+  if (!t && csrf && method.toUpperCase() !== 'GET') headers['x-csrf-token'] = csrf;
   let payload: BodyInit | undefined;
   if (init.raw !== undefined) {
     payload = init.raw;
@@ -104,4 +108,24 @@ export function detailMessages(error: unknown): string[] {
   };
   walk(error.details);
   return out.length ? out : [];
+}
+
+/** Signs in with name and password: the server sets the session cookie and answers the CSRF token. */
+export async function signIn(name: string, password: string): Promise<void> {
+  const answer = (await send('POST', '/api/v1/session', { name, password })) as { user: string; role: Role; csrf_token: string };
+  setSession({ ...answer, via: 'session' });
+}
+
+/** Signs out: the server ends the session and clears its cookie. */
+export async function signOut(): Promise<void> {
+  await send('DELETE', '/api/v1/session').catch(() => undefined);
+  setSession(null);
+}
+
+/** Who the page's cookie is signed in as, asked once on load (nobody: no session, or it ended). */
+export async function restoreSession(): Promise<void> {
+  const response = await fetch('/api/v1/session', { headers: { accept: 'application/json' } });
+  if (!response.ok) return;
+  const answer = (await response.json()) as { user: string; role: Role; via: string; csrf_token?: string };
+  if (answer.via === 'session') setSession(answer);
 }

@@ -15,6 +15,7 @@ export function History({ list, current, onOpen, nodeName }: { list: Deployment[
             <th scope="col">Outcome</th>
             <th scope="col">Tasks done</th>
             <th scope="col">Started</th>
+            <th scope="col">By</th>
             <th scope="col">Took</th>
           </tr>
         </thead>
@@ -37,6 +38,7 @@ export function History({ list, current, onOpen, nodeName }: { list: Deployment[
                 {apartWords(countsOf(d)) ? <span className="muted"> ({apartWords(countsOf(d))})</span> : null}
               </td>
               <td className="nowrap">{isoTime(d.started_at)}</td>
+              <td>{d.requested_by ?? <span className="muted">—</span>}</td>
               <td>{formatSeconds(seconds(d.started_at, d.finished_at))}</td>
             </tr>
           ))}
