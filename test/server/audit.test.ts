@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
-import type { Database } from '../../src/store/index.js';
+import { exportDatabase, importDatabase, type Database } from '../../src/store/index.js';
 import { engines } from './support/engines.js';
 import { TOKEN, bundledRelease } from './support/app.js';
 
@@ -124,6 +124,23 @@ for (const engine of engines()) {
       const [entry] = await audit(`?object=environment/${env.id}`);
       assert.equal(entry.route, '/api/v1/clusters/:id/deploy');
       assert.equal(entry.deployment_id, started.json().id);
+    });
+
+    test('db export carries the audit log and db import restores it, its ids going on after the last', async () => {
+      await app.audit.flush();
+      const dump = await exportDatabase(db);
+      const rows = dump.tables.audit_log ?? [];
+      assert.ok(rows.length > 5, `${rows.length} audit rows exported`);
+      const target = await engine.open();
+      try {
+        await importDatabase(target, JSON.parse(JSON.stringify(dump)));
+        const back = await target.query<{ n: number; top: string }>('SELECT count(*)::int AS n, max(id)::text AS top FROM audit_log');
+        assert.equal(back[0].n, rows.length);
+        const [next] = await target.query<{ id: string }>(`INSERT INTO audit_log (via, method, route, status, outcome) VALUES ('none', 'POST', '/x', 200, 'done') RETURNING id::text AS id`);
+        assert.ok(Number(next.id) > Number(back[0].top), 'a new entry does not collide with an imported one');
+      } finally {
+        await target.close();
+      }
     });
   });
 }
