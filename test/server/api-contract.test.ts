@@ -369,6 +369,9 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('DELETE', '/api/v1/session', { token: null, headers: { cookie, 'x-csrf-token': session.csrf_token } });
   await call('DELETE', '/api/v1/users/contract-user');
   await call('DELETE', '/api/v1/users/contract-user');
+  // The audit log of all the above (issue 29): a page, filtered, and a bad filter refused.
+  await call('GET', '/api/v1/audit?actor=contract-user&limit=5');
+  await call('GET', '/api/v1/audit?object=galaxy');
 
   // Deletions last. A release no plugin owns (as `hearth db import` brings them) can be deleted.
   await call('DELETE', `/api/v1/releases/${release}`);
