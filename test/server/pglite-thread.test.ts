@@ -68,3 +68,33 @@ test('PGlite in a thread: errors keep their fields, transactions commit or leave
   await again.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+test('PGlite in a thread: a 16MB page cache (an idle server 120 MB lighter), HEARTH_PGLITE_SHARED_BUFFERS sets another, a bad one is refused by name', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'hearth-thread-buffers-'));
+  const before = process.env.HEARTH_PGLITE_SHARED_BUFFERS;
+  try {
+    const db = await openStore({ dataDir: join(dir, 'data'), thread: true });
+    try {
+      assert.deepEqual(await db.query('SHOW shared_buffers'), [{ shared_buffers: '16MB' }]);
+    } finally {
+      await db.close();
+    }
+    process.env.HEARTH_PGLITE_SHARED_BUFFERS = '32MB';
+    const bigger = await openStore({ dataDir: join(dir, 'data'), thread: true });
+    try {
+      assert.deepEqual(await bigger.query('SHOW shared_buffers'), [{ shared_buffers: '32MB' }]);
+    } finally {
+      await bigger.close();
+    }
+    process.env.HEARTH_PGLITE_SHARED_BUFFERS = 'lots';
+    await assert.rejects(openStore({ dataDir: join(dir, 'data'), thread: true }), (err: Error & { code?: string }) => {
+      assert.equal(err.code, 'store/open-failed');
+      assert.match(err.message, /HEARTH_PGLITE_SHARED_BUFFERS is 'lots', not a size such as 16MB/);
+      return true;
+    });
+  } finally {
+    if (before === undefined) delete process.env.HEARTH_PGLITE_SHARED_BUFFERS;
+    else process.env.HEARTH_PGLITE_SHARED_BUFFERS = before;
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
