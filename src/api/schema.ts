@@ -83,7 +83,8 @@ export interface paths {
         };
         /** Get an environment */
         get: operations["getClustersById"];
-        put?: never;
+        /** Move an environment to a newer version of its release (release upgrade): components, settings, plugins, node roles, disk layouts and networks are carried over. What no longer fits refuses the move (409 cluster/upgrade-unfit, every unfit thing in details.unfit, nothing changed) unless drop_unfit: true leaves it behind (listed in dropped). A deployed environment keeps its state and says deployed_release_id until it is deployed again */
+        put: operations["putClustersById"];
         post?: never;
         /** Delete an environment (its nodes return to the unassigned pool). With nodes deployed on real hosts, say clean: true runs the deletion graph on them first (the environment is removing, deleted when it succeeded; 202 with the run), false deletes it now, the hosts keeping what was deployed */
         delete: operations["deleteClustersById"];
@@ -1158,6 +1159,8 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             deployed_at: string | null;
+            /** @description the release its nodes were last deployed with; differs from release_id after a release upgrade until it is deployed again (null: never deployed) */
+            deployed_release_id?: string | null;
             /** @description at creation: what the component engine found (warnings) */
             findings?: components["schemas"]["Finding"][];
             id: number;
@@ -2111,6 +2114,113 @@ export interface operations {
             };
             /** @description no such resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putClustersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description leave behind what does not fit the new release instead of refusing */
+                    drop_unfit?: boolean;
+                    /** @description a new name too (optional) */
+                    name?: string;
+                    /** @description the release to move to (another version of the environment's release) */
+                    release_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description moved (or already on that release), with what was left behind */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        components: string[];
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        deployed_at: string | null;
+                        /** @description the release its nodes were last deployed with; differs from release_id after a release upgrade until it is deployed again (null: never deployed) */
+                        deployed_release_id?: string | null;
+                        /** @description what was left behind because it does not fit the new release (drop_unfit) */
+                        dropped: {
+                            /** @enum {string} */
+                            kind: "plugin" | "component" | "setting" | "role" | "disk_layout" | "network";
+                            /** @description the plugin id, component, setting (section.field), role, node (disk layout) or network */
+                            name: string;
+                            nodes?: {
+                                id: number;
+                                name: string;
+                            }[];
+                            reason: string;
+                        }[];
+                        /** @description at creation: what the component engine found (warnings) */
+                        findings?: components["schemas"]["Finding"][];
+                        id: number;
+                        name: string;
+                        /** @description how many nodes it has (one environment only) */
+                        nodes?: number;
+                        /** @description plugin name → the enabled version's id */
+                        plugins: {
+                            [key: string]: string;
+                        };
+                        release_id: string;
+                        /**
+                         * @description the lifecycle's environment state (docs/lifecycle.md): new, deploying, operational, partially_deployed, stopped, error, removing
+                         * @enum {string}
+                         */
+                        status: "new" | "deploying" | "operational" | "partially_deployed" | "stopped" | "error" | "removing";
+                        /** @description the release it had before (the same as release_id when nothing changed) */
+                        upgraded_from: string;
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

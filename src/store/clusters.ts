@@ -18,6 +18,12 @@ export interface DeployedState {
   plugins: Record<string, string>;
   /** Node id → roles as deployed. */
   nodes: Record<string, string[]>;
+  /**
+   * The release it was deployed with, kept only when the environment was moved to another release
+   * since (release upgrades): absent, it is the environment's own. A deployment writes the deployed
+   * state afresh, without it, so it reads "deployed with the release it has" again.
+   */
+  releaseId?: string;
 }
 
 export interface ClusterRecord {
@@ -131,6 +137,14 @@ export async function updateCluster(q: Queryable, id: number, fields: { name?: s
   if (fields.status !== undefined) add('status', fields.status);
   if (fields.deployed !== undefined) add('deployed', json(fields.deployed), '::jsonb');
   if (sets.length) await q.query(`UPDATE clusters SET ${sets.join(', ')} WHERE id = $1`, params);
+}
+
+/** Move an environment to another release (release upgrades): its release, components and settings together. */
+export async function moveClusterToRelease(q: Queryable, id: number, fields: { releaseId: string; components: string[]; attributes: Record<string, unknown>; deployed?: DeployedState }): Promise<void> {
+  await q.query(
+    `UPDATE clusters SET release_id = $2, components = $3::jsonb, attributes = $4::jsonb${fields.deployed ? ', deployed = $5::jsonb' : ''} WHERE id = $1`,
+    [id, fields.releaseId, json(fields.components), json(fields.attributes), ...(fields.deployed ? [json(fields.deployed)] : [])],
+  );
 }
 
 /** Replace the set of enabled plugin versions (name → id). */

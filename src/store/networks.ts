@@ -85,3 +85,8 @@ export async function releaseNodeNetworks(q: Queryable, nodeIds: readonly number
   await q.query('DELETE FROM network_addresses WHERE node_id = ANY($1::int[])', [nodeIds]);
   await q.query('DELETE FROM node_interfaces WHERE node_id = ANY($1::int[])', [nodeIds]);
 }
+
+/** Forget an environment's addresses and VIPs on networks it no longer has (release upgrades). */
+export async function forgetNetworkAddresses(q: Queryable, clusterId: number, networks: readonly string[]): Promise<void> {
+  if (networks.length) await q.query('DELETE FROM network_addresses WHERE cluster_id = $1 AND network = ANY($2::text[])', [clusterId, networks]);
+}

@@ -112,6 +112,11 @@ export async function unassignNodes(q: Queryable, ids: number[]): Promise<void> 
   await q.query(`UPDATE nodes SET cluster_id = NULL, roles = '[]', pending_roles = '[]', status = ${UNDEPLOYED} WHERE id = ANY($1::int[])`, [ids]);
 }
 
+/** A node's deployed and pending roles, set as given (roles a new release no longer has are left behind). */
+export async function setNodeRoles(q: Queryable, id: number, roles: readonly string[], pendingRoles: readonly string[]): Promise<void> {
+  await q.query('UPDATE nodes SET roles = $2::jsonb, pending_roles = $3::jsonb WHERE id = $1', [id, json(roles), json(pendingRoles)]);
+}
+
 /** After a successful deploy: what was pending is now deployed, merged with what was there. */
 export async function commitPendingRoles(q: Queryable, clusterId: number, only?: readonly number[]): Promise<void> {
   // `only`: the nodes the run deployed; a node it left out (offline) keeps its roles pending and its state.

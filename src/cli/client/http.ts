@@ -174,6 +174,10 @@ export async function run(options: ServerOptions, work: (c: Client) => Promise<v
     for (const f of err.body?.details?.findings ?? []) {
       process.stderr.write(escapeControls(`  ${f.severity ?? 'error'} ${f.code}: ${f.message}${f.hint ? `\n    hint: ${f.hint}` : ''}\n`));
     }
+    // What does not fit a release upgrade (PUT /clusters/{id}): one line each.
+    for (const u of err.body?.details?.unfit ?? []) {
+      process.stderr.write(escapeControls(`  ${String(u.kind).replace('_', ' ')} ${u.name}: ${u.reason}${u.nodes?.length ? ` (nodes: ${u.nodes.map((n: { name: string }) => n.name).join(', ')})` : ''}\n`));
+    }
     if (err.body?.details?.hint) process.stderr.write(escapeControls(`  hint: ${err.body.details.hint}\n`));
     process.exitCode = err.exitCode;
   }

@@ -57,6 +57,14 @@ function registerEnvironments(program: Command): void {
     async (name, o) => (await load()).envCreate(name, o),
   );
   outputOptions(remote(env.command('list').description('List environments')), 'list').action(async (o) => (await load()).envList(o));
+  remote(
+    env
+      .command('upgrade')
+      .argument('<env>', 'id or name')
+      .description('Move an environment to a newer version of its release: components, settings, plugins and node roles carried over; refused with what no longer fits, unless --drop-unfit')
+      .option('--release <id>', 'the release to move to (hearth release list shows them)')
+      .option('--drop-unfit', 'leave behind what does not fit the new release (listed), instead of refusing'),
+  ).action(async (ref, o) => (await import('../client/env-upgrade.js')).envUpgrade(ref, o));
   outputOptions(remote(env.command('show').argument('<env>', 'id or name').description('Show an environment and its nodes')), 'show').action(async (ref, o) => (await load()).envShow(ref, o));
   remote(
     env

@@ -7,3 +7,4 @@ export { deepMerge, cloneValue, isMapping, type Mapping } from './merge.js';
 export { pluginCompatibility, versionAccepts, type Compatibility } from './compatibility.js';
 export { composeRelease, type Composition, type ComposedRelease, type PluginOutcome } from './compose.js';
 export type { TaskClaim, TaskConflict, TaskOverride } from './compose-tasks.js';
+export { planUpgrade, type Unfit, type UnfitKind, type UpgradeInput, type UpgradeOutcome, type UpgradeNode } from './upgrade.js';

@@ -11,6 +11,7 @@ import { clusterOr404, composeCluster, composeWith, settingsTreeOf, storedReleas
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
+import { upgradeEnvironment } from '../domain/release-upgrade.js';
 import { REMOVAL, deleteEnvironment } from './node-removal.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
@@ -55,9 +56,33 @@ export function clusterSummary(c: store.ClusterRecord) {
     status: c.status,
     plugins: c.plugins,
     deployed_at: c.deployed?.at ?? null,
+    // Differs from release_id after a release upgrade until the environment is deployed again.
+    deployed_release_id: c.deployed ? (c.deployed.releaseId ?? c.releaseId) : null,
     created_at: c.createdAt,
   };
 }
+
+const UNFIT = {
+  type: 'object',
+  required: ['kind', 'name', 'reason'],
+  additionalProperties: false,
+  properties: {
+    kind: { type: 'string', enum: ['plugin', 'component', 'setting', 'role', 'disk_layout', 'network'] },
+    name: { type: 'string', description: 'the plugin id, component, setting (section.field), role, node (disk layout) or network' },
+    reason: { type: 'string' },
+    nodes: { type: 'array', items: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: { type: 'integer' }, name: { type: 'string' } } } },
+  },
+} as const;
+const UPGRADED = {
+  type: 'object',
+  required: [...CLUSTER.required, 'upgraded_from', 'dropped'],
+  additionalProperties: false,
+  properties: {
+    ...CLUSTER.properties,
+    upgraded_from: { type: 'string', description: 'the release it had before (the same as release_id when nothing changed)' },
+    dropped: { type: 'array', items: UNFIT, description: 'what was left behind because it does not fit the new release (drop_unfit)' },
+  },
+} as const;
 
 const selectQuery = { type: 'object', properties: { select: { type: 'string', maxLength: 10000 } } } as const;
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -172,6 +197,42 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
         await store.updateCluster(tx, c.id, { name: req.body.name });
       });
       return clusterSummary(await clusterOr404(ctx.db, req.params.id));
+    },
+  );
+
+  api.put<{ Params: { id: number }; Body: { release_id: string; drop_unfit?: boolean; name?: string } }>(
+    '/clusters/:id',
+    {
+      config: OPERATOR,
+      schema: {
+        summary:
+          "Move an environment to a newer version of its release (release upgrade): components, settings, plugins, node roles, disk layouts and networks are carried over. What no longer fits refuses the move (409 cluster/upgrade-unfit, every unfit thing in details.unfit, nothing changed) unless drop_unfit: true leaves it behind (listed in dropped). A deployed environment keeps its state and says deployed_release_id until it is deployed again",
+        tags: ['clusters'],
+        params: clusterIdParam,
+        body: {
+          type: 'object',
+          required: ['release_id'],
+          additionalProperties: false,
+          properties: {
+            release_id: { type: 'string', minLength: 1, maxLength: 200, description: 'the release to move to (another version of the environment\'s release)' },
+            drop_unfit: { type: 'boolean', description: 'leave behind what does not fit the new release instead of refusing' },
+            name: { ...NAME, description: 'a new name too (optional)' },
+          },
+        },
+        response: { 200: answer('moved (or already on that release), with what was left behind', UPGRADED), ...errors(400, 404, 409) },
+      },
+    },
+    async (req) => {
+      const result = await ctx.db.transaction(async (tx) => {
+        if (req.body.name !== undefined) {
+          const c = await clusterOr404(tx, req.params.id, { lock: true });
+          const other = await store.clusterByName(tx, req.body.name);
+          if (other && other.id !== c.id) throw new HttpError(409, 'cluster/name-taken', `an environment named '${req.body.name}' exists already`);
+          await store.updateCluster(tx, c.id, { name: req.body.name });
+        }
+        return upgradeEnvironment(tx, req.params.id, req.body.release_id, req.body.drop_unfit === true);
+      });
+      return { ...clusterSummary(result.cluster), upgraded_from: result.from, dropped: result.dropped };
     },
   );
 

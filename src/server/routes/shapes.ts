@@ -140,6 +140,7 @@ export const CLUSTER = {
     status: { type: 'string', enum: [...ENVIRONMENT_STATES], description: `the lifecycle's environment state (docs/lifecycle.md): ${ENVIRONMENT_STATES.join(', ')}` },
     plugins: { type: 'object', description: 'plugin name → the enabled version\'s id', additionalProperties: STRING },
     deployed_at: NULLABLE_TIME,
+    deployed_release_id: { type: ['string', 'null'], description: 'the release its nodes were last deployed with; differs from release_id after a release upgrade until it is deployed again (null: never deployed)' },
     created_at: TIME,
     nodes: { type: 'integer', minimum: 0, description: 'how many nodes it has (one environment only)' },
     findings: { ...FINDINGS, description: 'at creation: what the component engine found (warnings)' },
