@@ -114,18 +114,28 @@ export function detailMessages(error: unknown): string[] {
 export async function signIn(name: string, password: string): Promise<void> {
   const answer = (await send('POST', '/api/v1/session', { name, password })) as { user: string; role: Role; csrf_token: string };
   setSession({ ...answer, via: 'session' });
+  localStorage.setItem(SIGNED_IN_KEY, '1');
 }
+
+/**
+ * Set while this browser has signed in: the session cookie is HttpOnly, so the page cannot see it,
+ * and asking GET /session without one answers 401, which every browser logs as an error on the
+ * console of a page nobody signed in to.
+ */
+const SIGNED_IN_KEY = 'hearth.signed-in';
 
 /** Signs out: the server ends the session and clears its cookie. */
 export async function signOut(): Promise<void> {
   await send('DELETE', '/api/v1/session').catch(() => undefined);
+  localStorage.removeItem(SIGNED_IN_KEY);
   setSession(null);
 }
 
 /** Who the page's cookie is signed in as, asked once on load (nobody: no session, or it ended). */
 export async function restoreSession(): Promise<void> {
+  if (!localStorage.getItem(SIGNED_IN_KEY)) return;
   const response = await fetch('/api/v1/session', { headers: { accept: 'application/json' } });
-  if (!response.ok) return;
+  if (!response.ok) return localStorage.removeItem(SIGNED_IN_KEY);
   const answer = (await response.json()) as { user: string; role: Role; via: string; csrf_token?: string };
   if (answer.via === 'session') setSession(answer);
 }
