@@ -228,6 +228,8 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/clusters/${id}`);
   await call('GET', '/api/v1/clusters/999999');
   await call('PATCH', `/api/v1/clusters/${id}`, { body: { name: 'contract-env' } });
+  await call('PUT', `/api/v1/clusters/${id}`, { body: { release_id: release } });
+  await call('PUT', `/api/v1/clusters/${id}`, { body: { release_id: 'no-such-release' } });
   await call('GET', `/api/v1/clusters/${id}/attributes`);
   await call('PUT', `/api/v1/clusters/${id}/attributes`, { body: { plugins: { contract: '1.0.0' }, dry_run: true } });
   await call('PUT', `/api/v1/clusters/${id}/attributes`, { body: { plugins: { contract: '1.0.0' } } });
