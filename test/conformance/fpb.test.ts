@@ -6,10 +6,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { corpusPath, corpusRoot, needsCorpus } from '../support/corpus.js';
+import { tempFolder } from '../support/temp.js';
 import { copyWithReleaseFolders } from '../support/plugin-copy.js';
 import { validatePlugin } from '../../src/package/validate/index.js';
 
@@ -25,7 +25,7 @@ export const KNOWN_DISAGREEMENTS: Record<string, { codes: string[]; reason: stri
 };
 
 function withReleaseFolders(source: string): string {
-  return copyWithReleaseFolders(source, mkdtempSync(join(tmpdir(), 'hearth-fpb-')));
+  return copyWithReleaseFolders(source, tempFolder('hearth-fpb-'));
 }
 
 const plugins = corpusRoot

@@ -1,13 +1,20 @@
 /** The error paths of find, capabilities and resolve, on small trees written to a temp folder. */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findTemplates, resolveEnvironments, summariseTemplateFiles } from './index.js';
 
+/** The trees made, removed when the tests end (runs left them in /tmp). */
+const made: string[] = [];
+after(() => {
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'hearth-templates-'));
+  made.push(root);
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);
