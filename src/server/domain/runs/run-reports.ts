@@ -60,8 +60,20 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
   // the queue before the next is taken, so an older report never overwrites a newer one.
   const write = async () => {
     if (!pending.size) return;
-    const batch = pending;
-    pending = new Map();
+    // At most `batchSize` reports, the oldest: when the walk outpaces the database (a fast transport),
+    // everything waits by the write's turn, and one statement of 200,000 updates (bench deploy) made
+    // PGlite rewrite the whole table in one transaction (no in-page reuse of the rows it had just
+    // updated), twice the table and index, 7% more CPU (issue 24).
+    let batch = pending;
+    if (pending.size <= batchSize) pending = new Map();
+    else {
+      batch = new Map();
+      for (const [v, u] of pending) {
+        if (batch.size >= batchSize) break;
+        batch.set(v, u);
+        pending.delete(v);
+      }
+    }
     inFlight = batch.size;
     try {
       await runs.applyTaskUpdates(db, deploymentId, [...batch.values()]);
@@ -81,6 +93,8 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
     } finally {
       inFlight = 0;
     }
+    // What was left behind goes next (flush is declared below; called only once writes run).
+    if (pending.size >= batchSize && due()) void flush();
   };
   // At most one write waits its turn: it takes everything reported by then. Queuing one per call
   // made a promise for every report put while a write was waiting (flush is asked at each put past
