@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useApi } from '../useApi.js';
 import { Refused } from './AdminOnly.js';
+import { isoTime } from '../deploy/model.js';
 
 const PAGE = 50;
 
@@ -51,7 +52,7 @@ export function Activity() {
           <tbody>
             {entries.map((e) => (
               <tr key={e.id} data-outcome={e.outcome}>
-                <td>{new Date(e.at).toLocaleString()}</td>
+                <td>{isoTime(e.at)}</td>
                 <td>
                   {e.actor ?? <span className="muted">nobody</span>}
                   {e.token_name ? <span className="muted"> (token {e.token_name})</span> : null}

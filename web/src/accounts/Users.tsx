@@ -4,6 +4,7 @@ import { useApi } from '../useApi.js';
 import { Problems } from '../components/Problems.js';
 import { Refused } from './AdminOnly.js';
 import type { Role } from '../session.js';
+import { isoTime } from '../deploy/model.js';
 
 const ROLES: Role[] = ['viewer', 'operator', 'admin'];
 
@@ -45,7 +46,7 @@ export function Users() {
                 </select>
               </td>
               <td>{u.disabled ? 'disabled' : 'active'}</td>
-              <td>{new Date(u.created_at).toLocaleString()}</td>
+              <td>{isoTime(u.created_at)}</td>
               <td>
                 <button type="button" onClick={() => void act(call('patch', '/users/{name}', { params: { name: u.name }, body: { disabled: !u.disabled } }))}>
                   {u.disabled ? 'Enable' : 'Disable'}
