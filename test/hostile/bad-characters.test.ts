@@ -16,6 +16,7 @@ import type { Database } from '../../src/store/index.js';
 import { engines } from '../server/support/engines.js';
 import { bundledRelease, TOKEN } from '../server/support/app.js';
 import { API_BASE_COMPONENTS } from './api-run.js';
+import { everyRowQuery } from './stored-rows.js';
 
 interface Answer {
   status: number;
@@ -77,11 +78,6 @@ function bodyWith(method: string, url: string, ids: Ids, bad: string): string | 
   return JSON.stringify({ ...(real[`${method} ${url}`] ?? {}), name: `x${bad}y` });
 }
 
-async function everyRowQuery(db: Database): Promise<string> {
-  // The audit log records every refusal (issue 29): that is its purpose, not a change the refusal made.
-  const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'audit_log' ORDER BY table_name`);
-  return `SELECT ${tables.map((t) => `(SELECT coalesce(json_agg(r ORDER BY r::text), '[]'::json) FROM "${t.table_name}" r) AS "${t.table_name}"`).join(', ')}`;
-}
 
 describe('NUL bytes and lone surrogates: every route, every entry point', () => {
   const [engine] = engines();

@@ -20,6 +20,7 @@ import type { Database } from '../../src/store/index.js';
 import { engines } from '../server/support/engines.js';
 import { bundledRelease, TOKEN } from '../server/support/app.js';
 import { API_BASE_COMPONENTS } from './api-run.js';
+import { everyRowQuery } from './stored-rows.js';
 
 interface Answer {
   status: number;
@@ -92,14 +93,6 @@ function concrete(url: string, ids: Ids): string {
     .replace(/:id\b/, () => String(owner === 'clusters' ? ids.cluster : owner === 'releases' ? ids.release : owner === 'nodes' ? ids.node : ids.plugin));
 }
 
-/** A query reading every stored row of every table, in a stable order, as one JSON row. */
-async function everyRowQuery(db: Database): Promise<string> {
-  // The audit log records every refusal: that is its purpose, not a change the refusal made.
-  const tables = await db.query<{ table_name: string }>(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' AND table_name <> 'audit_log' ORDER BY table_name`);
-  assert.ok(tables.length >= 5, `only ${tables.length} tables found`);
-  // Last use of a token or session is written as it is used (at most once a minute), refused or not.
-  return `SELECT ${tables.map((t) => `(SELECT coalesce(jsonb_agg(to_jsonb(r) - 'last_used_at' - 'last_seen_at' ORDER BY r::text), '[]'::jsonb) FROM "${t.table_name}" r) AS "${t.table_name}"`).join(', ')}`;
-}
 
 const NO_TOKENS: Array<{ name: string; headers: (path: string) => Record<string, string>; query?: string }> = [
   { name: 'no token', headers: () => ({}) },
