@@ -78,7 +78,6 @@ function bodyWith(method: string, url: string, ids: Ids, bad: string): string | 
   return JSON.stringify({ ...(real[`${method} ${url}`] ?? {}), name: `x${bad}y` });
 }
 
-
 describe('NUL bytes and lone surrogates: every route, every entry point', () => {
   const [engine] = engines();
   let db: Database;

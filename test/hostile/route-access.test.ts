@@ -93,7 +93,6 @@ function concrete(url: string, ids: Ids): string {
     .replace(/:id\b/, () => String(owner === 'clusters' ? ids.cluster : owner === 'releases' ? ids.release : owner === 'nodes' ? ids.node : ids.plugin));
 }
 
-
 const NO_TOKENS: Array<{ name: string; headers: (path: string) => Record<string, string>; query?: string }> = [
   { name: 'no token', headers: () => ({}) },
   { name: 'a wrong token', headers: () => ({ authorization: 'Bearer hearth_not-the-token-0000000000000000' }) },
