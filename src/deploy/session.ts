@@ -24,11 +24,15 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
  * that read ends only when the connection is gone; then the command's session gets TERM, and
  * KILL 5 s later. A command that ends normally takes the watcher down with it; what the command
  * started in the background (a service) is left alone, and does not hold the lock (flock -o).
+ * The watcher is killed by its pid first, then by its group: a quick command can end before the
+ * watcher has called setsid (a loaded node), when its group does not exist yet; killing the group
+ * alone then missed it, and the shell waited for ever on a watcher reading the shell's own stdin.
+ * Killed by pid, it can no longer start its `cat`; killed by group, a `cat` already started goes too.
  */
 const LOCK = `if [ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1; then exec flock -o /etc/hearth/task.lock sh -c "$1"; fi; exec sh -c "$1"`;
 const WATCH = `cat >/dev/null; pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; setsid sh -c 'sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
 export const guarded = (command: string): string =>
-  `( setsid sh -c ${quote(LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; exit "$s" ) 3<&0 </dev/null`;
+  `( setsid sh -c ${quote(LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL "$w" 2>/dev/null; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; exit "$s" ) 3<&0 </dev/null`;
 
 
 interface Running {
