@@ -4157,6 +4157,7 @@ export interface operations {
         parameters: {
             query?: {
                 node?: string;
+                outcome?: "pending" | "running" | "succeeded" | "failed" | "timed_out" | "skipped" | "not_run" | "stopped" | "killed";
                 output?: boolean;
                 status?: "pending" | "running" | "ready" | "error" | "skipped";
                 task?: string;

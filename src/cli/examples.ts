@@ -29,6 +29,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'env create': ['hearth env create lab --release hearth-openstack@2026.1-1.0', 'hearth env create lab --release hearth-openstack@2026.1-1.0 --components hypervisor:qemu,network:neutron:core:ml2'],
   'env list': ['hearth env list', 'hearth env list -f value -c id -c name'],
   'env show': ['hearth env show lab', 'hearth env show lab -f json -c status'],
+  'env upgrade': ['hearth env upgrade lab --release 3', 'hearth env upgrade lab --release 3 --drop-unfit'],
   'env verify-networks': ['hearth env verify-networks lab', 'hearth env verify-networks lab --budget 20'],
   'env delete': ['hearth env delete lab --clean --wait', 'hearth env delete lab --no-clean'],
   'env settings': ['hearth env settings lab', 'hearth env settings lab --set common.debug=true --plugin my-plugin=1.0.0 --dry-run'],

@@ -93,7 +93,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
       const d = (await call('GET', `/clusters/${clusterId}/deployments/${deployment}`)).body;
       if (d.status !== 'running') {
         // A failure names its tasks' own words in every assertion message that prints the run.
-        if (d.status === 'failed') d.failed_tasks = (await call('GET', `/deployments/${deployment}/tasks?status=failed`)).body;
+        if (d.status === 'failed') d.failed_tasks = (await call('GET', `/deployments/${deployment}/tasks?outcome=failed`)).body;
         return d;
       }
       if (Date.now() > until) throw new Error(`deployment ${deployment} still running: ${JSON.stringify(d)}`);

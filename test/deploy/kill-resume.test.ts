@@ -73,7 +73,7 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
       d = (await call('GET', `/clusters/${cluster}/deployments/${d.id}`)).body;
     }
     // A failure carries its failed tasks' own words (status, message, output).
-    if (d.status !== 'succeeded') d.failed_tasks = (await call('GET', `/deployments/${d.id}/tasks?status=failed&output=true`)).body;
+    if (d.status !== 'succeeded') d.failed_tasks = (await call('GET', `/deployments/${d.id}/tasks?outcome=failed&output=true`)).body;
     assert.equal(d.status, 'succeeded', JSON.stringify(d));
     for (const i of [10, 11]) {
       const names = (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]);

@@ -317,6 +317,14 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/deployments/${deployment.id}`);
   await call('GET', '/api/v1/deployments/999999');
   await call('GET', `/api/v1/deployments/${deployment.id}/tasks?status=ready&output=true`);
+  // Filtered by the lifecycle's outcome, the word the CLI and the UI show.
+  const allTasks: Array<{ outcome: string }> = json(await call('GET', `/api/v1/deployments/${deployment.id}/tasks`));
+  for (const outcome of ['succeeded', 'skipped', 'failed']) {
+    const only: Array<{ outcome: string }> = json(await call('GET', `/api/v1/deployments/${deployment.id}/tasks?outcome=${outcome}`));
+    assert.deepEqual(only, allTasks.filter((t) => t.outcome === outcome), outcome);
+  }
+  assert.ok(allTasks.some((t) => t.outcome === 'succeeded'), 'the filter is tried on a run with tasks');
+  await call('GET', `/api/v1/deployments/${deployment.id}/tasks?outcome=done`);
   // A running task's output so far: a dry run is run by no server, so nothing is kept.
   await call('GET', `/api/v1/deployments/${deployment.id}/live-output?node=1&task=x`);
   await call('GET', '/api/v1/deployments/999999/live-output?node=1&task=x');

@@ -10,7 +10,7 @@ import type { AppContext } from '../app.js';
 import { OPERATOR, PUBLIC_READ } from '../access.js';
 import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
-import { outcomeOfStored } from '../../core/lifecycle/index.js';
+import { outcomeOfStored, TASK_OUTCOMES } from '../../core/lifecycle/index.js';
 import * as store from '../../store/index.js';
 import { whoAsked } from '../audit.js';
 import * as runs from '../../store/task-runs.js';
@@ -75,7 +75,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.get<{ Params: { id: number }; Querystring: { node?: string; status?: string; task?: string; output?: boolean } }>(
+  api.get<{ Params: { id: number }; Querystring: { node?: string; status?: string; outcome?: string; task?: string; output?: boolean } }>(
     '/deployments/:id/tasks',
     {
       config: PUBLIC_READ,
@@ -83,7 +83,7 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
         summary: "A deployment's tasks, failures first: status, exit status, attempts, times, the reason; with output=true the last 1 MiB of each task's output",
         tags: ['deployment'],
         params: clusterIdParam,
-        querystring: { type: 'object', additionalProperties: false, properties: { node: { type: 'string', maxLength: 100 }, status: STATUS, task: { type: 'string', maxLength: 200 }, output: { type: 'boolean' } } },
+        querystring: { type: 'object', additionalProperties: false, properties: { node: { type: 'string', maxLength: 100 }, status: STATUS, outcome: { type: 'string', enum: [...TASK_OUTCOMES], description: "only the tasks with this outcome (the lifecycle's words the CLI and the UI show: failed, timed_out, killed, ...)" }, task: { type: 'string', maxLength: 200 }, output: { type: 'boolean' } } },
         response: { 200: answer('its tasks, failures first', listOf(TASK_RUN)), ...errors(404) },
       },
     },
@@ -91,7 +91,9 @@ export function deployRunRoutes(api: FastifyInstance, ctx: AppContext): void {
       const d = await store.getDeployment(ctx.db, req.params.id);
       if (!d) throw new HttpError(404, 'deployment/not-found', `there is no deployment ${req.params.id}`);
       const q = req.query;
-      return (await runs.taskRuns(ctx.db, d.id, { ...(q.node !== undefined ? { node: q.node } : {}), ...(q.status !== undefined ? { status: q.status } : {}), ...(q.task !== undefined ? { task: q.task } : {}), ...(q.output ? { withOutput: true } : {}) })).map(withOutcome);
+      const tasks = (await runs.taskRuns(ctx.db, d.id, { ...(q.node !== undefined ? { node: q.node } : {}), ...(q.status !== undefined ? { status: q.status } : {}), ...(q.task !== undefined ? { task: q.task } : {}), ...(q.output ? { withOutput: true } : {}) })).map(withOutcome);
+      // The outcome is read from the stored status and reason, so it is filtered here, not in SQL.
+      return q.outcome === undefined ? tasks : tasks.filter((t) => t.outcome === q.outcome);
     },
   );
 
