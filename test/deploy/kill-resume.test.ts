@@ -13,7 +13,7 @@ import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
 
 const hosts = testHosts();
 const GRAPH = ['a', 'b', 'c']
-  .map((id, i) => `- id: ${id}\n  type: shell\n  version: 2.1.0\n  roles: ['*']\n${i ? `  requires: [${['a', 'b'][i - 1]}]\n` : ''}  parameters: {cmd: "bash record.sh ${id}${id === 'b' ? '; sleep 6' : ''}", timeout: 60}\n`)
+  .map((id, i) => `- id: ${id}\n  type: shell\n  version: 2.1.0\n  roles: ['*']\n${i ? `  requires: [${['a', 'b'][i - 1]}]\n` : ''}  parameters: {cmd: "bash record.sh ${id}${id === 'b' ? '; sleep 12' : ''}", timeout: 60}\n`)
   .join('');
 
 describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.addresses.length >= 11 ? false : HOSTS_NOTE }, () => {
@@ -49,7 +49,10 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
     const first = (await call('POST', `/clusters/${cluster}/deploy`)).body;
     assert.equal(first.mode, 'real');
     const until = Date.now() + 60_000;
-    while ((await call('GET', `/deployments/${first.id}/tasks?task=b&status=running`)).body.length < 2) {
+    // Running in the records and started on both hosts: the database says a task runs a moment
+    // before its command reaches the host, and a kill in between leaves nothing to cut short.
+    const bStarted = async (i: number) => (await onHost(i, 'grep -c " b$" /var/lib/hearth/ran 2>/dev/null || true')).trim() === '1';
+    while ((await call('GET', `/deployments/${first.id}/tasks?task=b&status=running`)).body.length < 2 || !(await bStarted(10)) || !(await bStarted(11))) {
       assert.ok(Date.now() < until, 'b never ran on both nodes');
       await new Promise((r) => setTimeout(r, 200));
     }
