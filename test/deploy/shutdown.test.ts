@@ -73,7 +73,9 @@ describe('SIGTERM during a real deployment', { skip: hosts && hosts.addresses.le
     const first = (await call('POST', `/clusters/${cluster}/deploy`)).body;
     assert.equal(first.mode, 'real', JSON.stringify(first));
     const until = Date.now() + 90_000;
-    while ((await call('GET', `/deployments/${first.id}/tasks?task=b&status=running`)).body.length < 2) {
+    // Running in the records and started on the hosts (the records say so a moment earlier).
+    const bOnHosts = async () => (await Promise.all(HOSTS.map(ran))).every((r) => r.some((x) => x.name === 'b'));
+    while ((await call('GET', `/deployments/${first.id}/tasks?task=b&status=running`)).body.length < 2 || !(await bOnHosts())) {
       assert.ok(Date.now() < until, 'b never ran on both nodes');
       await new Promise((r) => setTimeout(r, 200));
     }
