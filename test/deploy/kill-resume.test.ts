@@ -3,7 +3,7 @@
  * fails the run as interrupted, and `resume` runs only what it did not finish.
  */
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -56,7 +56,9 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
       assert.ok(Date.now() < until, 'b never ran on both nodes');
       await new Promise((r) => setTimeout(r, 200));
     }
+    const orphan = join(tmpdir(), `hearth-deployment-${first.id}-${server.process.pid}`);
     await killed(server.process, 'SIGKILL');
+    assert.ok(existsSync(orphan), 'a killed server leaves its run\'s working folder');
     server = await startChild({ HEARTH_CHILD_DATA_DIR: data });
     const interrupted = (await call('GET', `/clusters/${cluster}/deployments/${first.id}`)).body;
     assert.equal(interrupted.status, 'interrupted');
@@ -78,6 +80,7 @@ describe('a server killed mid-deployment, then resume', { skip: hosts && hosts.a
     // A failure carries its failed tasks' own words (status, message, output).
     if (d.status !== 'succeeded') d.failed_tasks = (await call('GET', `/deployments/${d.id}/tasks?outcome=failed&output=true`)).body;
     assert.equal(d.status, 'succeeded', JSON.stringify(d));
+    assert.ok(!existsSync(orphan), 'the next run on this machine removed the killed server\'s working folder');
     for (const i of [10, 11]) {
       const names = (await onHost(i, 'cat /var/lib/hearth/ran')).trim().split('\n').map((l) => l.split(' ')[1]);
       assert.deepEqual(names, ['a', 'b', 'b', 'c'], `host ${i}: a ran once; b, cut short, again; then c`);

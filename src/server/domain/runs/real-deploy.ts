@@ -7,7 +7,7 @@
 import { deploymentNetworksOf } from '../networks.js';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describeVertex } from '../../../core/graph/index.js';
@@ -184,8 +184,40 @@ interface Prepared {
   removal?: Removal;
 }
 
+/** A run's working folder: named by run and process, so a folder whose process is gone is an orphan. */
+const WORK_DIR = /^hearth-deployment-\d+-(\d+)$/;
+let orphansSwept = false;
+
+/** Working folders of servers killed mid-run (SIGKILL, power loss), removed by the next run here. */
+function sweepOrphanWorkDirs(): void {
+  if (orphansSwept) return;
+  orphansSwept = true;
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir());
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(WORK_DIR.exec(name)?.[1]);
+    if (!pid || pid === process.pid || alive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user holds the number; its folder is not ours to judge.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 async function walk(db: store.Database, p: Prepared, options: RealDeployOptions, stop: AbortController, output: EventEmitter, shutdown: AbortSignal): Promise<void> {
   const signal = stop.signal;
+  sweepOrphanWorkDirs();
   const workDir = join(tmpdir(), `hearth-deployment-${p.id}-${process.pid}`);
   mkdirSync(workDir, { recursive: true, mode: 0o700 });
   // Each tick renews the run's lease and hears a stop asked through any server. A lease found
