@@ -674,7 +674,7 @@ export interface paths {
         /** List installed plugins (every version) */
         get: operations["getPlugins"];
         put?: never;
-        /** Install a plugin package (the body is the .tar.gz built by `hearth plugin build`) */
+        /** Install a plugin package: the body is the .tar.gz built by `hearth plugin build`, or a Fuel plugin .rpm or .fp as downloaded (the format is read from the bytes) */
         post: operations["postPlugins"];
         delete?: never;
         options?: never;
@@ -5043,6 +5043,7 @@ export interface operations {
             content: {
                 "application/gzip": string;
                 "application/octet-stream": string;
+                "application/x-rpm": string;
             };
         };
         responses: {

@@ -222,7 +222,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // Packages arrive as raw bytes; everything else is JSON.
-  app.addContentTypeParser(['application/octet-stream', 'application/gzip', 'application/x-gzip', 'application/x-tar'], { parseAs: 'buffer', bodyLimit: ctx.packageLimit }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser(['application/octet-stream', 'application/gzip', 'application/x-gzip', 'application/x-tar', 'application/x-rpm', 'application/x-redhat-package-manager'], { parseAs: 'buffer', bodyLimit: ctx.packageLimit }, (_req, body, done) => done(null, body));
 
 
   app.get('/api/v1/openapi.json', { config: OPEN, schema: { hide: true } }, async () => catalog.document(version));

@@ -268,6 +268,13 @@ describe('Fuel packages', { skip: needs.skip }, () => {
         assert.ok('root' in where, JSON.stringify(where));
         assert.deepEqual(filesUnder(where.root), filesUnder(plugin));
       });
+
+      test('an RPM sent as application/x-rpm (what curl and browsers label it) is taken too', async () => {
+        const res = await t.call('POST', '/api/v1/plugins', readFileSync(gzipRpm), { 'content-type': 'application/x-rpm' });
+        // Installed already by the test before: the conflict proves the body was read as a package, not refused with 415.
+        assert.equal(res.statusCode, 409, res.body);
+        assert.match(res.json().message, /detach-database/);
+      });
     });
   }
 });

@@ -84,10 +84,10 @@ export function pluginRoutes(api: FastifyInstance, ctx: AppContext): void {
     '/plugins',
     {
       config: ADMIN,
-      schema: { summary: 'Install a plugin package (the body is the .tar.gz built by `hearth plugin build`)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip'], response: { 201: answer('installed, with what validation found', PLUGIN_INSTALLED), ...errors(400, 409, 413, 415) } },
+      schema: { summary: 'Install a plugin package: the body is the .tar.gz built by `hearth plugin build`, or a Fuel plugin .rpm or .fp as downloaded (the format is read from the bytes)', tags: ['plugins'], consumes: ['application/octet-stream', 'application/gzip', 'application/x-rpm'], response: { 201: answer('installed, with what validation found', PLUGIN_INSTALLED), ...errors(400, 409, 413, 415) } },
     },
     async (req, reply) => {
-      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz file itself)');
+      if (!Buffer.isBuffer(req.body)) throw new HttpError(415, 'request/unsupported-media-type', 'send the package as application/octet-stream (the .tar.gz, .rpm or .fp file itself)');
       if (req.body.length === 0) throw new HttpError(400, 'request/empty-body', 'the package is empty');
       const { plugin, findings, releaseChecks: checks } = await installPackage(ctx.db, req.body);
       await keepInstallFindings(ctx.db, plugin.id, findings);
