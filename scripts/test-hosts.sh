@@ -2,7 +2,9 @@
 # Test hosts for real deployments over SSH, on this machine (root needed).
 #
 #   scripts/test-hosts.sh up N          make hosts 1..N (idempotent: a running host is left alone)
+#   scripts/test-hosts.sh up N --from F make hosts F..N only (hosts below F are not touched or waited on)
 #   scripts/test-hosts.sh down          remove every host, the bridge and the state folder
+#   scripts/test-hosts.sh down N --from F  remove hosts F..N only (the bridge, the key and the others stay)
 #   scripts/test-hosts.sh list          the hosts' addresses, comma-separated (for HEARTH_TEST_HOSTS)
 #   scripts/test-hosts.sh authorize F   authorize the public key in file F for root on every host
 #   scripts/test-hosts.sh rekey I       give host I a new SSH host key (sshd restarted)
@@ -35,7 +37,7 @@ set -euo pipefail
 STATE=${HEARTH_TEST_HOSTS_STATE:-/run/hearth-test-hosts}
 BRIDGE=hearthbr0
 NET=10.77.0
-MAX=50
+MAX=100
 
 die() { echo "test-hosts: $*" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || die "needs root (network and mount namespaces)"
@@ -236,20 +238,41 @@ disks_add() {
   cat "$dir/loops"
 }
 
+# The first host of a range: F of `--from F` (1 without), at most the last host N.
+from_arg() {
+  local last=$1 flag=$2 first=${3:-}
+  [ -z "$flag" ] && { echo 1; return; }
+  [ "$flag" = --from ] || die "unknown option '$flag' (only --from F)"
+  [[ "$first" =~ ^[0-9]+$ ]] && [ "$first" -ge 1 ] && [ "$first" -le "$last" ] || die "--from needs a first host 1..$last"
+  echo "$first"
+}
+
 hosts() { for d in "$STATE"/h*; do [ -d "$d" ] && basename "$d" | sed 's/^h//'; done | sort -n; }
 
 case "${1:-}" in
   up)
     count=${2:-3}
     [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le "$MAX" ] || die "up needs a count 1..$MAX"
+    first=$(from_arg "$count" "${3:-}" "${4:-}")
     command -v sshd >/dev/null 2>&1 || [ -x /usr/sbin/sshd ] || die "install openssh-server first (apt-get install openssh-server rsync)"
     bridge_up
     client_key
-    for i in $(seq 1 "$count"); do host_up "$i"; done
-    for i in $(seq 1 "$count"); do wait_ssh "$i"; done
+    for i in $(seq "$first" "$count"); do host_up "$i"; done
+    for i in $(seq "$first" "$count"); do wait_ssh "$i"; done
     "$0" list
     ;;
   down)
+    if [ -n "${2:-}" ]; then
+      # A range only: hosts other tests (or engineers) are using stay up, and so do the bridge and key.
+      [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 1 ] && [ "$2" -le "$MAX" ] || die "down needs nothing (every host) or a last host 1..$MAX with --from F"
+      [ "${3:-}" = --from ] || die "down N needs --from F (down alone removes every host)"
+      first=$(from_arg "$2" "$3" "${4:-}")
+      for i in $(seq "$first" "$2"); do
+        [ -d "$STATE/h$i" ] || continue
+        disks_remove "$i"; host_down "$i"; rm -rf "${STATE:?}/h$i"
+      done
+      exit 0
+    fi
     for i in $(hosts); do disks_remove "$i"; host_down "$i"; done
     ip link del "$BRIDGE" 2>/dev/null || true
     rm -rf "$STATE"
@@ -289,5 +312,5 @@ case "${1:-}" in
     [ -n "$init" ] || die "host $i is not running"
     exec nsenter -t "$init" -n -m -u -p -- "$@"
     ;;
-  *) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
