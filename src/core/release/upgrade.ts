@@ -5,6 +5,7 @@
  * in one transaction, and refuses when something does not fit unless told to leave it behind.
  */
 import { compileCatalog, validate } from '../components/index.js';
+import { deepEqual } from '../expressions/index.js';
 import { settingValueProblem, type SettingDefinition } from '../settings/index.js';
 import type { Composition } from './compose.js';
 
@@ -36,6 +37,12 @@ export interface UpgradeInput {
   /** Component → the plugin (name) that brings it, in the environment's current composition. */
   componentPlugins: Record<string, string>;
   nodes: readonly UpgradeNode[];
+  /**
+   * The settings tree of the environment's current composition (its release's defaults). A value
+   * still at its default is the release's, not the operator's: it takes the target's default, and
+   * a setting the target no longer has is simply gone, not something that stops the move.
+   */
+  currentDefaults?: Record<string, unknown>;
 }
 
 export interface UpgradeOutcome {
@@ -96,6 +103,9 @@ export function planUpgrade(input: UpgradeInput): UpgradeOutcome {
       }
       if (!isTree(slot) || !('value' in slot)) continue;
       const path = `${section}.${field}`;
+      const defaults = input.currentDefaults?.[section];
+      const byDefault = isTree(defaults) ? defaults[field] : undefined;
+      if (isTree(byDefault) && 'value' in byDefault && deepEqual(byDefault.value, slot.value)) continue;
       const now = isTree(into) ? into[field] : undefined;
       if (!isTree(now) || !('value' in now)) {
         unfit.push({ kind: 'setting', name: path, reason: isTree(into) ? 'the release has no such setting' : `the release has no settings section '${section}'` });

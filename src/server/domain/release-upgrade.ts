@@ -105,7 +105,8 @@ export async function upgradeEnvironment(tx: store.Queryable, clusterId: number,
   const componentPlugins: Record<string, string> = {};
   for (const c of current?.composed.components ?? []) if (c.plugin) componentPlugins[c.name] = c.plugin.name;
   const nodes = await store.listNodes(tx, { clusterId: cluster.id });
-  const plan = planUpgrade({ environment: cluster, target, unfitPlugins, componentPlugins, nodes });
+  const currentDefaults = current?.composed.attributes_metadata.editable;
+  const plan = planUpgrade({ environment: cluster, target, unfitPlugins, componentPlugins, nodes, ...(currentDefaults && typeof currentDefaults === 'object' ? { currentDefaults: currentDefaults as Record<string, unknown> } : {}) });
   const changedRoles = new Map(plan.nodes.map((n) => [n.id, n]));
   const after = nodes.map((n) => (changedRoles.has(n.id) ? { ...n, ...changedRoles.get(n.id)! } : n));
   const disks = await unfitDiskLayouts(tx, after, target);
