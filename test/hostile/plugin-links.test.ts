@@ -8,35 +8,20 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPlugin } from '../../src/package/create/index.js';
 import { startServer, type RunningServer } from '../support/serve.js';
 import { repoRoot } from './harness.js';
+import { rawRequest, type Answer } from './raw-request.js';
 
 const built = existsSync(join(repoRoot, 'dist', 'server', 'start.js'));
 const skip = built ? false : 'the server is not built: run `npm run build`';
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
 function send(url: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<Answer> {
   const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: no answer in 30 s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
+  return rawRequest(port, method, path, headers, body, hostname);
 }
 
 /** A skeleton plugin `name` with a package file in its repository and a link to it (both fine). */

@@ -9,7 +9,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
@@ -21,25 +20,9 @@ import { engines } from '../server/support/engines.js';
 import { bundledRelease, TOKEN } from '../server/support/app.js';
 import { API_BASE_COMPONENTS } from './api-run.js';
 import { everyRowQuery } from './stored-rows.js';
+import { rawRequest, type Answer } from './raw-request.js';
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-function send(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error(`${method} ${path}: no answer in 30 s`)));
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+const send = (port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> => rawRequest(port, method, path, headers, body);
 
 /** The same path as a router might still match it: each spelling of `/api/v1/…` an attacker tries. */
 export function spellings(path: string): Array<{ name: string; path: string; mustBe404?: boolean }> {

@@ -7,7 +7,6 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
@@ -16,6 +15,7 @@ import { isTokenQueryName } from '../../src/server/access.js';
 import type { Database } from '../../src/store/index.js';
 import { engines } from '../server/support/engines.js';
 import { TOKEN } from '../server/support/app.js';
+import { rawRequest, type Answer } from './raw-request.js';
 
 /** Names as sent on the wire (not encoded again by the test). */
 export const TOKEN_SPELLINGS = [
@@ -26,19 +26,7 @@ export const TOKEN_SPELLINGS = [
   'api_key', 'api-key', 'API%5Fkey', 'apikey', 'ApiKey', 'x-api-key', 'key', 'auth', 'authorization', 'bearer', 'jwt', 'password', 'client_secret',
 ];
 
-function send(port: number, method: string, path: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers: { authorization: `Bearer ${TOKEN}` } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.setTimeout(30_000, () => req.destroy(new Error(`${path}: no answer in 30 s`)));
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (port: number, method: string, path: string): Promise<Answer> => rawRequest(port, method, path, { authorization: `Bearer ${TOKEN}` });
 
 test('every spelling is read as a token name; the API\'s own query parameters are not', () => {
   for (const name of TOKEN_SPELLINGS) assert.equal(isTokenQueryName(name), true, name);
