@@ -4,13 +4,17 @@
  * session's CSRF token and come from this server's own origin.
  *
  * Cost: the admin token is a digest comparison. A personal token or session is one indexed lookup
- * by its SHA-256. On PostgreSQL every request asks the database, so a token revoked or a user
- * disabled through one server is refused by every other at once (there is no cross-server
- * notification to invalidate a cache, and a cache would outlive the revocation). PGlite has one
- * process writing to it (its folder is locked), so there the answers are kept in memory and
- * dropped whenever this process changes a user, token or session (`changed`). Last use is written
- * at most once a minute per token or session, never once per request.
- */
+ * by its SHA-256, whose answer is then kept in memory until a user, token or session changes:
+ * - PGlite has one process writing to it (its folder is locked): the answers are dropped whenever
+ *   this process changes one (`changed`).
+ * - PostgreSQL may have several servers. Every change announces itself (`changed`, in the change's
+ *   own transaction where it has one) on the database's change feed, and every server drops its
+ *   answers when it hears it. A cached answer is used only once the feed has caught up with every
+ *   change committed before the request arrived (one round trip on the feed's connection, shared by
+ *   all the requests waiting for it), so a token revoked through one server is refused by every
+ *   other at once; while the feed's connection is down, every request reads the database.
+ * Last use is written at most once a minute per token or session, never once per request.
+  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import * as store from '../store/index.js';
@@ -36,7 +40,7 @@ export interface IdentityOptions {
 
 /** Last use is written at most this often per token or session. */
 const TOUCH_EVERY_MS = 60_000;
-/** Entries the in-memory cache (PGlite only) keeps before starting over. */
+/** Entries the in-memory cache keeps before starting over. */
 const CACHE_LIMIT = 10_000;
 
 export const digestOf = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('base64url');
@@ -51,9 +55,19 @@ export type Resolution = { actor: Actor; sessionSecret?: string } | { error: Htt
 interface Cache {
   tokens: Map<string, store.TokenHolder | undefined>;
   sessions: Map<string, store.SessionHolder | undefined>;
+  /** Counts the clearings, so an answer read before one is not kept after it. */
+  generation: number;
+}
+
+function clear(cache: Cache): void {
+  cache.tokens.clear();
+  cache.sessions.clear();
+  cache.generation++;
 }
 /** One cache per database object, so two apps over one database (tests) agree. */
 const caches = new WeakMap<store.Database, Cache>();
+/** The change feed's topic of users, tokens and sessions. */
+const TOPIC = 'credentials';
 
 const unauthorized = (code: string, message: string, hint?: string) => new HttpError(401, code, message, hint ? { hint } : undefined);
 
@@ -62,7 +76,7 @@ export class Identity {
   readonly sessionIdleMs: number;
   readonly sessionMaxMs: number;
   private readonly clock: () => number;
-  private readonly cache: Cache | undefined;
+  private readonly cache: Cache;
   /** Last writes of last use this process made, by digest. */
   private readonly touched = new Map<string, number>();
 
@@ -74,21 +88,27 @@ export class Identity {
     this.sessionIdleMs = options.sessionIdleMs ?? 8 * 60 * 60_000;
     this.sessionMaxMs = options.sessionMaxMs ?? 7 * 24 * 60 * 60_000;
     this.policy = { ...DEFAULT_SIGN_IN_POLICY, ...(options.signIn ?? {}) };
-    if (db.engine === 'pglite') {
-      let cache = caches.get(db);
-      if (!cache) caches.set(db, (cache = { tokens: new Map(), sessions: new Map() }));
-      this.cache = cache;
+    let cache = caches.get(db);
+    if (!cache) {
+      caches.set(db, (cache = { tokens: new Map(), sessions: new Map(), generation: 0 }));
+      const it = cache;
+      db.changes?.subscribe(TOPIC, () => clear(it));
     }
+    this.cache = cache;
   }
 
   now(): Date {
     return new Date(this.clock());
   }
 
-  /** Call after any change to users, tokens or sessions made through this process. */
-  changed(): void {
-    this.cache?.tokens.clear();
-    this.cache?.sessions.clear();
+  /**
+   * Call after any change to users, tokens or sessions, with the change's transaction where it has
+   * one (on PostgreSQL the announcement then commits with the change, or not at all); awaited
+   * before answering, so every server refuses a revoked token once the revocation is answered.
+   */
+  async changed(q: store.Queryable = this.db): Promise<void> {
+    clear(this.cache);
+    await this.db.changes?.announce(q, TOPIC);
   }
 
   /**
@@ -119,7 +139,7 @@ export class Identity {
     const wrong = { error: unauthorized('auth/bad-token', 'the token is wrong: it is neither the admin token nor a personal token', 'a personal token is shown once, by hearth token create; hearth token list shows yours') };
     if (!token.startsWith(PERSONAL_TOKEN_PREFIX)) return wrong;
     const hash = digestOf(token);
-    const holder = await this.cached(this.cache?.tokens, hash, () => store.tokenByHash(this.db, hash));
+    const holder = await this.cached(this.cache.tokens, hash, () => store.tokenByHash(this.db, hash));
     if (!holder) return wrong;
     const now = this.clock();
     if (holder.revoked) return { error: unauthorized('auth/token-revoked', `the token '${holder.name}' of ${holder.owner} was revoked`, 'create another with hearth token create') };
@@ -131,13 +151,18 @@ export class Identity {
 
   private async bySession(request: FastifyRequest, secret: string): Promise<Resolution> {
     const hash = digestOf(secret);
-    const session = await this.cached(this.cache?.sessions, hash, () => store.sessionByHash(this.db, hash));
+    let session = await this.cached(this.cache.sessions, hash, () => store.sessionByHash(this.db, hash));
     const now = this.clock();
     const over = 'sign in again';
-    if (!session) return { error: unauthorized('auth/session-expired', 'the session has ended (signed out, expired, or unknown)', over) };
     // Its last use as this process knows it: its own write of it may still be on the way.
-    const lastSeen = Math.max(session.lastSeenAt.getTime(), this.touched.get(hash) ?? 0);
-    if (session.expiresAt.getTime() <= now || lastSeen + this.sessionIdleMs <= now) return { error: unauthorized('auth/session-expired', 'the session has expired', over) };
+    const lastSeen = (s: store.SessionHolder) => Math.max(s.lastSeenAt.getTime(), this.touched.get(hash) ?? 0);
+    if (session && lastSeen(session) + this.sessionIdleMs <= now) {
+      // Another server may have seen it since this one cached it (its last-use writes are not announced).
+      this.cache.sessions.delete(hash);
+      session = await store.sessionByHash(this.db, hash);
+    }
+    if (!session) return { error: unauthorized('auth/session-expired', 'the session has ended (signed out, expired, or unknown)', over) };
+    if (session.expiresAt.getTime() <= now || lastSeen(session) + this.sessionIdleMs <= now) return { error: unauthorized('auth/session-expired', 'the session has expired', over) };
     if (session.disabled) return { error: unauthorized('auth/user-disabled', `the user '${session.user}' is disabled`, 'an admin can enable the account again') };
     if (!['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
       const refusal = crossOrigin(request) ?? csrfRefusal(request, secret);
@@ -147,10 +172,13 @@ export class Identity {
     return { actor: { via: 'session', name: session.user, role: session.role }, sessionSecret: secret };
   }
 
-  private async cached<T>(map: Map<string, T | undefined> | undefined, key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
-    if (map?.has(key)) return map.get(key);
+  private async cached<T>(map: Map<string, T | undefined>, key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+    // PostgreSQL: trust the cache only once every change committed before now has been heard.
+    const trusted = this.db.changes ? await this.db.changes.caughtUp() : true;
+    if (trusted && map.has(key)) return map.get(key);
+    const generation = this.cache.generation;
     const value = await load();
-    if (map) {
+    if (trusted && generation === this.cache.generation) {
       if (map.size >= CACHE_LIMIT) map.clear();
       map.set(key, value);
     }

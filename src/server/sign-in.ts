@@ -48,6 +48,6 @@ export async function signIn(identity: Identity, name: string, password: string,
   await store.insertSession(db, { idHash: digestOf(secret), user: name, createdAt: now, expiresAt });
   // Sessions long over are dropped now and then; signing in is rare enough to carry it.
   await store.deleteStaleSessions(db, now, new Date(now.getTime() - identity.sessionIdleMs));
-  identity.changed();
+  await identity.changed();
   return { user: name, role: user.role, secret, csrfToken: csrfOf(secret), expiresAt };
 }

@@ -22,7 +22,26 @@ export interface Database extends Queryable {
    * (PostgreSQL: a session advisory lock held for the server's lifetime, freed when it dies).
    */
   presence(): Promise<Presence>;
+  /** Changes announced by every server sharing the database (PostgreSQL only; see ChangeFeed). */
+  readonly changes?: ChangeFeed;
   close(): Promise<void>;
+}
+
+/**
+ * What lets a server cache rows other servers may change (PostgreSQL LISTEN/NOTIFY): a change
+ * announces its topic in its own transaction, and every server hears it when it commits.
+ */
+export interface ChangeFeed {
+  /** Calls `onChange` for every announcement of `topic`, and whenever announcements may have been missed (the connection dropped). */
+  subscribe(topic: string, onChange: () => void): void;
+  /**
+   * Resolves true once every announcement committed before the call has been handed to the
+   * subscribers (one round trip on the listening connection, shared by every caller waiting for
+   * it); false when the feed cannot promise that (its connection is down or not yet up).
+   */
+  caughtUp(): Promise<boolean>;
+  /** Announces a change of `topic`, delivered when `q`'s transaction commits. */
+  announce(q: Queryable, topic: string): Promise<void>;
 }
 
 export interface Presence {

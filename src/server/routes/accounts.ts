@@ -52,7 +52,7 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (req.body.name === 'admin-token') throw new HttpError(400, 'user/reserved-name', "'admin-token' names the built-in admin; choose another name", { field: 'name' });
       const passwordHash = await checkedPasswordHash(req.body.password);
       const user = await conflictsAsErrors(() => store.insertUser(ctx.db, { name: req.body.name, role: req.body.role, passwordHash }));
-      ctx.identity.changed();
+      await ctx.identity.changed();
       return reply.status(201).send(userAnswer(user));
     },
   );
@@ -74,7 +74,7 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       const user = await store.updateUser(ctx.db, req.params.name, { ...(req.body.role ? { role: req.body.role } : {}), ...(req.body.disabled !== undefined ? { disabled: req.body.disabled } : {}), ...(passwordHash ? { passwordHash } : {}) });
       if (!user) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
       if (passwordHash || req.body.disabled) await store.deleteSessionsOf(ctx.db, user.name);
-      ctx.identity.changed();
+      await ctx.identity.changed();
       return userAnswer(user);
     },
   );
@@ -84,7 +84,7 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
     { config: ADMIN, schema: { summary: 'Delete a user, with their tokens and sessions', tags, params: nameParam, response: { 204: noContent('deleted'), ...errors(401, 403, 404) } } },
     async (req, reply) => {
       if (!(await store.deleteUser(ctx.db, req.params.name))) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
-      ctx.identity.changed();
+      await ctx.identity.changed();
       return reply.status(204).send();
     },
   );
@@ -118,7 +118,7 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       const now = ctx.identity.now();
       const expiresAt = req.body.expires_in === undefined ? null : new Date(now.getTime() + req.body.expires_in * 1000);
       const token = await conflictsAsErrors(() => store.insertToken(ctx.db, { owner, name: req.body.name, hash: digestOf(secret), role, createdAt: now, expiresAt }));
-      ctx.identity.changed();
+      await ctx.identity.changed();
       return reply.status(201).send({ ...tokenAnswer(token), token: secret });
     },
   );
@@ -144,7 +144,7 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       }
       const revoked = await store.revokeToken(ctx.db, req.params.name, owner, ctx.identity.now());
       if (!revoked.length) throw new HttpError(404, 'token/not-found', `there is no token '${req.params.name}'${owner ? ` of ${owner}` : ''}`, { hint: 'GET /api/v1/tokens lists them' });
-      ctx.identity.changed();
+      await ctx.identity.changed();
       return reply.status(204).send();
     },
   );

@@ -88,7 +88,7 @@ export function sessionRoutes(api: FastifyInstance, ctx: AppContext): void {
         if (!secret) throw new HttpError(400, 'session/none', 'this request signed with a token, not a session', { hint: `DELETE /api/v1/session?everywhere=true ends every session of ${a.name}` });
         await store.deleteSession(ctx.db, digestOf(secret));
       }
-      ctx.identity.changed();
+      await ctx.identity.changed();
       clearCookie(req, reply);
       return reply.status(204).send();
     },
