@@ -8,7 +8,7 @@ import { finding, type Finding } from '../findings.js';
 import type { Task } from '../tasks/model.js';
 import { catalogue } from './catalogue.js';
 import { classTemplate, linkTemplate, syncTemplate, type ClassTemplate, type TaskCatalogue } from './classes.js';
-import { allConditionsHold } from './conditions.js';
+import { allConditionsHold, type ConditionScope } from './conditions.js';
 import { CrossLinker } from './cross.js';
 import { EdgeBuffer } from './edges.js';
 import { checkPatterns, labelNodes, primaryLabels, reachPrimaries } from './labels.js';
@@ -223,6 +223,8 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   nodes.forEach((node, nodeIndex) => {
     const t = classes[node.classIndex];
     const input = nodeIndex >= 2 ? labelled[nodeIndex - 2].input : undefined;
+    // One scope per node, made on its first per-node condition, not one per (node, task).
+    let scope: ConditionScope | undefined;
     for (let s = 0; s < t.slots.length; s++) {
       const v = node.base + s;
       const slot = t.slots[s];
@@ -230,7 +232,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
       const task = slot.task;
       let skip = t.skippedSlots.has(s) || task.type === 'skipped';
       if (!skip && task.condition !== undefined && !clusterValue.has(task)) {
-        const result = evaluator.evaluate(task.condition, task, { ...scopeBase, node, input });
+        const result = evaluator.evaluate(task.condition, task, (scope ??= { ...scopeBase, node, input }));
         if (result.finding) findings.push(result.finding);
         skip = !result.value;
       }

@@ -106,3 +106,58 @@ test('a redeployment walks the cluster-wide node list once for changed($), not o
   for (const id of [String(size / 2 + 1), String(size)]) assert.deepEqual(skippedOn(graph, id), ['unchanged'], `node ${id}`);
   assert.ok(walks <= 8, `the node list was walked ${walks} times for ${size} nodes`);
 });
+
+test('per-class verdicts: the same graph as evaluating every node, and a node key read only where the answer needs it', () => {
+  const common = { storage: { x: 1 }, nodes: [{ uid: '1' }, { uid: '2' }] };
+  const tasks = [
+    task('uid-picked', { yaql_exp: "$.uid in ['1', '3', '8']" }),
+    task('controllers', { yaql_exp: "'controller' in $.roles" }),
+    task('uid-changed', { yaql_exp: 'changed($.uid)' }),
+    task('anything-changed', { yaql_exp: 'changed($)' }),
+    task('fqdn-or-storage', { yaql_exp: 'changedAny($.fqdn, $.storage)' }),
+    task('storage-then-uid', { yaql_exp: "changed($.storage) or $.uid = '2'" }),
+    task('long-fqdn', { yaql_exp: 'len($.fqdn) > 12' }),
+    task('new-node', { yaql_exp: '$.uid in added($.nodes).uid' }),
+  ];
+  const roles = (i: number) => (i < 3 ? ['controller'] : i % 2 ? ['compute'] : ['compute', 'cinder']);
+  const nodes = Array.from({ length: 12 }, (_, i) => ({ id: String(i + 1), roles: roles(i) }));
+  // Every node its own class: `attributes`, even empty, turn the per-class verdicts off.
+  const alone = nodes.map((n) => ({ ...n, attributes: {} }));
+  const reads = { uid: 0, roles: 0 };
+  const nodeData = (node: { id: string; labels: string[]; roles: string[] }) => {
+    const own = { fqdn: `node-${node.id}.${node.id === '10' ? 'long.example' : 'x'}`, node_roles: node.roles };
+    return Object.defineProperties(own, {
+      uid: { enumerable: true, get: () => (reads.uid++, node.id) },
+      roles: { enumerable: true, get: () => (reads.roles++, node.labels) },
+    }) as Record<string, unknown>;
+  };
+  const nodeKeys = new Set(['uid', 'fqdn', 'roles', 'node_roles']);
+  const classKeys = new Set(['roles', 'node_roles']);
+  const before = new Map(nodes.slice(0, 6).map((n) => [n.id, { overlay: { uid: n.id, fqdn: n.id === '2' ? 'renamed' : `node-${n.id}.x`, roles: roles(Number(n.id) - 1), node_roles: roles(Number(n.id) - 1) }, labels: roles(Number(n.id) - 1) }]));
+  const previous = { common: { storage: common.storage, nodes: [{ uid: '1' }] }, nodes: before };
+  const everySkipped = (graph: DeploymentGraph) => Object.fromEntries(nodes.map((n) => [n.id, skippedOn(graph, n.id)]));
+  for (const history of [undefined, previous]) {
+    const options = { common, nodeData, nodeKeys, classKeys, ...(history ? { previous: history } : {}) };
+    reads.uid = reads.roles = 0;
+    const perClass = buildDeploymentGraph({ tasks, nodes, conditions: fuelConditions(options) });
+    const classReads = { ...reads };
+    const perNode = buildDeploymentGraph({ tasks, nodes: alone, conditions: fuelConditions(options) });
+    assert.deepEqual(everySkipped(perClass), everySkipped(perNode), history ? 'redeployment' : 'first deployment');
+    assert.deepEqual([...perClass.skipped], [...perNode.skipped]);
+    assert.deepEqual(perClass.criticalPath, perNode.criticalPath);
+    if (!history) {
+      // `changed($.uid)` on a node never deployed answers from the missing old value, and
+      // `storage-then-uid` from `changed($.storage)`: neither reads the uid, so each is evaluated
+      // once per class; only the two conditions that need the uid read it, on every node.
+      assert.equal(classReads.uid, 12 * 2, 'uid-picked and new-node read the uid on each node');
+      assert.equal(classReads.roles, 3, "'controller' in $.roles is evaluated once per class (3 classes)");
+      assert.deepEqual(skippedOn(perClass, '4'), ['uid-picked', 'controllers', 'long-fqdn', 'new-node']);
+      assert.deepEqual(skippedOn(perClass, '10'), ['uid-picked', 'controllers', 'new-node']);
+    } else {
+      assert.deepEqual(skippedOn(perClass, '2'), ['uid-picked', 'uid-changed', 'long-fqdn'], 'deployed before, renamed');
+      // The node list grew: `changed($)` holds everywhere; nothing of node 5's own changed.
+      assert.deepEqual(skippedOn(perClass, '5'), ['uid-picked', 'controllers', 'uid-changed', 'fqdn-or-storage', 'storage-then-uid', 'long-fqdn', 'new-node'], 'deployed before, unchanged');
+      assert.deepEqual(skippedOn(perClass, '9'), ['uid-picked', 'controllers', 'long-fqdn', 'new-node'], 'a new node');
+    }
+  }
+});

@@ -66,6 +66,48 @@ export function rewriteLegacyCondition(text: string): string {
     .replace(/settings:(.+?)(.value)(?!\.)/g, 'settings:$1');
 }
 
+/**
+ * A node's data as `{...common, ...own}` would be, without copying either: ten thousand nodes each
+ * copying the common part (hundreds of keys) and, through the spread, building their lazy
+ * `network_scheme` cost most of a graph's build. Reads go to own, then common; the key list is
+ * made, in the spread's order, only when something lists keys. `onIdentity` is told each read of an
+ * own key that `identity` names (listing keys or asking whether one exists reads no value).
+ */
+function layered(own: Record<string, unknown>, common: Record<string, unknown> | undefined, identity: (key: string) => boolean, onIdentity: () => void): Record<string, unknown> {
+  const hasOwn = (o: object, k: PropertyKey) => Object.prototype.hasOwnProperty.call(o, k);
+  let keys: string[] | undefined;
+  const keyList = () => {
+    if (!keys) {
+      // An object with the same keys set in the same order lists them as the spread would (integer-like keys first).
+      const order: Record<string, 0> = {};
+      if (common) for (const k of Object.keys(common)) order[k] = 0;
+      for (const k of Object.keys(own)) order[k] = 0;
+      keys = Object.keys(order);
+    }
+    return keys;
+  };
+  const read = (k: PropertyKey): unknown => {
+    if (hasOwn(own, k)) {
+      if (typeof k === 'string' && identity(k)) onIdentity();
+      return own[k as string];
+    }
+    return common ? common[k as string] : own[k as string];
+  };
+  return new Proxy({} as Record<string, unknown>, {
+    get: (_t, k) => read(k),
+    has: (_t, k) => hasOwn(own, k) || (common !== undefined && k in common) || k in own,
+    ownKeys: () => keyList(),
+    getOwnPropertyDescriptor: (_t, k) => {
+      if (!(hasOwn(own, k) || (common !== undefined && hasOwn(common, k)))) return undefined;
+      // An accessor: asking whether a key exists (Object.keys, hasOwnProperty) reads no value.
+      return { get: () => read(k), enumerable: true, configurable: true };
+    },
+    set: () => false,
+    defineProperty: () => false,
+    deleteProperty: () => false,
+  });
+}
+
 export function fuelConditions(options: FuelConditionOptions = {}): ConditionEvaluator {
   const common = options.common ?? {};
   const nodeKeys = options.nodeKeys ?? DEFAULT_NODE_KEYS;
@@ -124,12 +166,22 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
     return sets[hasOld ? 1 : 0];
   };
 
+  // A condition that reads a node's identity (uid, fqdn, network_scheme, ...) may still not read it
+  // on a given evaluation: `changed($.network_scheme)` on a node never deployed answers from the
+  // missing old value alone, `changed($)` from the key counts. Reads of a node's data go through a
+  // view that counts reads of identity keys; a verdict reached without any is the class's verdict
+  // (nodes of a class differ in nothing else, so they take the same path to the same answer).
+  let identityReads = 0;
+  const identity = (key: string) => nodeKeys.has(key) && !classKeys.has(key);
+
   // A node's own keys and old keys, built once per node; its whole `$` (own keys over the shared
-  // common part) only for the few residues that read more than the node's keys.
+  // common part, as a view: no per-node copy) only for the residues that read more than the node's keys.
   interface NodeState {
     own: Record<string, unknown>;
     ownOld: Record<string, unknown>;
+    view?: Record<string, unknown>;
     full?: { data: Record<string, unknown>; old: Record<string, unknown> };
+    oldView?: Record<string, unknown>;
     classKey: string;
     hasOld: boolean;
     /** The caller's attributes set cluster-wide keys: hoisted values would be wrong for this node. */
@@ -149,18 +201,21 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
     let hit = dataOf.get(node);
     if (!hit) {
       const before = options.previous?.nodes.get(node.id);
-      // Nodes of a class share a verdict only if they also share their history.
+      // Nodes of a class share a verdict only if they also share their history (and their roles:
+      // two role lists can give one label set, and `node_roles` is read as a class key).
       const history = options.previous ? (before ? `was:${before.labels.join(',')}` : 'new') : '';
       const attributes = input?.attributes ? Object.keys(input.attributes) : [];
-      hit = { own: nodeData(node, input), ownOld: before?.overlay ?? (options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED)), classKey: `${node.classIndex}|${history}|${layoutKey(input)}`, hasOld: before !== undefined || (!options.previous && options.old !== undefined), overrides: attributes.some((k) => !nodeKeys.has(k)) };
+      hit = { own: nodeData(node, input), ownOld: before?.overlay ?? (options.previous ? NOTHING_DEPLOYED : (options.old ?? NOTHING_DEPLOYED)), classKey: `${node.classIndex}|${node.roles.join(',')}|${history}|${layoutKey(input)}`, hasOld: before !== undefined || (!options.previous && options.old !== undefined), overrides: attributes.some((k) => !nodeKeys.has(k)) };
       dataOf.set(node, hit);
     }
     return hit;
   };
+  const ownView = (state: NodeState) => (state.view ??= layered(state.own, undefined, identity, () => identityReads++));
+  const ownOldView = (state: NodeState) => (state.ownOld === NOTHING_DEPLOYED || !options.previous ? state.ownOld : (state.oldView ??= layered(state.ownOld, undefined, identity, () => identityReads++)));
   const fullState = (state: NodeState) => {
     if (!state.full) {
-      const old = options.previous ? (state.ownOld !== NOTHING_DEPLOYED ? { ...options.previous.common, ...state.ownOld } : NOTHING_DEPLOYED) : (options.old ?? NOTHING_DEPLOYED);
-      state.full = { data: { ...common, ...state.own }, old };
+      const old = options.previous ? (state.ownOld !== NOTHING_DEPLOYED ? layered(state.ownOld, options.previous.common, identity, () => identityReads++) : NOTHING_DEPLOYED) : (options.old ?? NOTHING_DEPLOYED);
+      state.full = { data: state.overrides ? { ...common, ...state.own } : layered(state.own, common, identity, () => identityReads++), old };
     }
     return state.full;
   };
@@ -179,10 +234,11 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
       return result.error ? { value: true, message: result.error.message } : { value: result.value };
     }
     const state = nodeState(scope.node, scope.input);
-    const cacheable = !plan.readsIdentity && !scope.input?.attributes;
+    const cacheable = !scope.input?.attributes;
     const perClass = cacheable ? (byClass.get(plan) ?? byClass.set(plan, new Map()).get(plan)!) : undefined;
     const known = perClass?.get(state.classKey);
     if (known) return known;
+    identityReads = 0;
     let result;
     if (state.overrides) {
       const full = fullState(state);
@@ -191,10 +247,10 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
       const full = fullState(state);
       result = evaluateYaqlCondition(plan.residue, { data: full.data, old: full.old, variables: variablesOf(plan, state.hasOld), equal });
     } else {
-      result = evaluateYaqlCondition(plan.residue, { data: state.own, old: state.ownOld, variables: variablesOf(plan, state.hasOld), equal });
+      result = evaluateYaqlCondition(plan.residue, { data: ownView(state), old: ownOldView(state), variables: variablesOf(plan, state.hasOld), equal });
     }
     const verdict = result.error ? { value: true, message: result.error.message } : { value: result.value };
-    perClass?.set(state.classKey, verdict);
+    if (identityReads === 0) perClass?.set(state.classKey, verdict);
     return verdict;
   };
 
