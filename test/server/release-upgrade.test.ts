@@ -2,38 +2,16 @@
  * Release upgrades through the HTTP API (issue 28 item 15): an environment moves to a newer version
  * of its release, a copy of the bundled release made here (version bumped; the role base-os, the
  * component additional_service:octavia and the setting syslog.syslog_port removed) and registered
- * as a release plugin folder, as an operator installs one.
+ * as a release plugin folder, as an operator installs one; and a release folder synced in place.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { engines } from './support/engines.js';
-import { bundledRelease, testApp, waitForDeployment, type TestApp } from './support/app.js';
+import { testApp, waitForDeployment, type TestApp } from './support/app.js';
 import { variantOnePlugin, type Folder } from '../support/multi-release.js';
-import { tempFolder } from '../support/temp.js';
+import { addRole, newerRelease, releaseCopy, rewrite } from '../support/release-copy.js';
 
 const BASE = ['hypervisor:kvm', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:lvm'];
-
-/** A copy of the bundled release at `version` (2026.1-1.x), with `edit` applied to its files. */
-export function releaseCopy(version: string, edit: (dir: string) => void = () => {}): string {
-  const dir = join(tempFolder('hearth-release-upgrade-'), 'release');
-  cpSync(bundledRelease, dir, { recursive: true });
-  const rewrite = (file: string, f: (s: string) => string) => writeFileSync(join(dir, file), f(readFileSync(join(dir, file), 'utf8')));
-  rewrite('metadata.yaml', (s) => s.replace(/^version: 1\.0\.0$/m, `version: 1.${version.split('.').at(-1)}.0`).replace('version: 2026.1-1.0', `version: ${version}`));
-  edit(dir);
-  return dir;
-}
-
-/** The newer release of these tests: base-os, octavia and syslog_port are gone. */
-export function newerRelease(version = '2026.1-1.1'): string {
-  return releaseCopy(version, (dir) => {
-    const rewrite = (file: string, f: (s: string) => string) => writeFileSync(join(dir, file), f(readFileSync(join(dir, file), 'utf8')));
-    rewrite('hearth-2026.1/metadata/roles.yaml', (s) => s.slice(0, s.indexOf('\nbase-os:') + 1));
-    rewrite('hearth-2026.1/metadata/components.yaml', (s) => s.slice(0, s.indexOf("- name: 'additional_service:octavia'")));
-    rewrite('hearth-2026.1/attributes/attributes.yaml', (s) => s.replace(/\n {4}syslog_port: .*/, ''));
-  });
-}
 
 for (const engine of engines()) {
   describe(`release upgrades on ${engine.name}`, () => {
@@ -154,7 +132,7 @@ for (const engine of engines()) {
 
     test('an older release, a release of another name and an unknown id are refused with clear codes', async () => {
       const { env } = await environment('refusals', { octavia: false, baseOs: false, syslogPort: false });
-      const other = releaseCopy('2026.1-1.5', (dir) => writeFileSync(join(dir, 'metadata.yaml'), readFileSync(join(dir, 'metadata.yaml'), 'utf8').replace(/^name: hearth-openstack$/m, 'name: other-openstack').replace('release_name: hearth-openstack', 'release_name: other-openstack')));
+      const other = releaseCopy('2026.1-1.5', (dir) => rewrite(dir, 'metadata.yaml', (s) => s.replace(/^name: hearth-openstack$/m, 'name: other-openstack').replace('release_name: hearth-openstack', 'release_name: other-openstack')));
       assert.equal((await api('POST', '/plugins/folders', { path: other })).statusCode, 201);
       const otherId = ((await ok('GET', '/releases')) as Array<{ id: string; name: string }>).find((r) => r.name === 'other-openstack')!.id;
       await ok('PUT', `/clusters/${env}`, { release_id: newRelease });
@@ -193,6 +171,43 @@ for (const engine of engines()) {
       const again = await ok('POST', `/clusters/${env}/deploy`, { dry_run: true });
       assert.equal((await waitForDeployment(t, env, again.id, 120_000)).status, 'succeeded');
       assert.equal((await ok('GET', `/clusters/${env}`)).deployed_release_id, newRelease);
+    });
+
+    test('a release registered from a folder is synced like a plugin folder; its environments see the change', async () => {
+      const dir = releaseCopy('2026.1-1.7');
+      const registered = await api('POST', '/plugins/folders', { path: dir });
+      assert.equal(registered.statusCode, 201, registered.body);
+      const pluginId = registered.json().plugin.id;
+      const release = ((await ok('GET', '/releases')) as Array<{ id: string; version: string }>).find((r) => r.version === '2026.1-1.7')!.id;
+      const env = (await ok('POST', '/clusters', { name: 'synced', release_id: release, components: BASE })).id;
+      const [node] = (await ok('POST', '/nodes', { simulate: { count: 1 } })).ids;
+      const refusedRole = await api('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: node, roles: ['gateway'] }] });
+      assert.equal(refusedRole.statusCode, 400, refusedRole.body);
+
+      addRole(dir, 'gateway');
+      rewrite(dir, 'hearth-2026.1/attributes/attributes.yaml', (s) => s.replace("syslog_server: {value: ''", "syslog_server: {value: 'logs.example.org'"));
+      const synced = await api('POST', `/plugins/${pluginId}/sync`);
+      assert.equal(synced.statusCode, 200, synced.body);
+      const names = (roles: Array<{ name: string }>) => roles.map((r) => r.name);
+      assert.ok(names(await ok('GET', `/releases/${release}/roles`)).includes('gateway'));
+      assert.ok(names(await ok('GET', `/clusters/${env}/roles`)).includes('gateway'), 'the environment on the synced release sees the new role');
+      await ok('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: node, roles: ['gateway'] }] });
+      const disks = await ok('GET', `/nodes/${node}/disks`);
+      assert.ok(JSON.stringify(disks).includes('"os"'), 'its disk layout comes from the synced volumes mapping');
+
+      // A sync that takes away a role a node holds: refused, naming the node, and nothing of the release changes.
+      rewrite(dir, 'hearth-2026.1/metadata/roles.yaml', (s) => s.slice(0, s.indexOf('\ngateway:') + 1));
+      const gone = await api('POST', `/plugins/${pluginId}/sync`);
+      assert.equal(gone.statusCode, 409, gone.body);
+      assert.equal(gone.json().code, 'release/unfit-environments');
+      assert.match(gone.json().message, /'synced': role gateway/);
+      assert.deepEqual(gone.json().details.environments.map((e: { name: string; unfit: Array<{ kind: string; name: string; nodes: Array<{ id: number }> }> }) => [e.name, e.unfit.map((u) => [u.kind, u.name, u.nodes.map((n) => n.id)])]), [['synced', [['role', 'gateway', [node]]]]]);
+      assert.match(gone.json().details.hint, /unassign/);
+      assert.ok(names(await ok('GET', `/clusters/${env}/roles`)).includes('gateway'), 'the release is as it was');
+      // Once the node leaves the role, the same sync goes through.
+      await ok('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: node, roles: ['compute'] }] });
+      await ok('POST', `/plugins/${pluginId}/sync`);
+      assert.equal(names(await ok('GET', `/clusters/${env}/roles`)).includes('gateway'), false);
     });
   });
 }

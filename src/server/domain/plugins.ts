@@ -22,6 +22,7 @@ import { stagePluginPackage } from '../../store/plugin-packages.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import { readPluginFolderData, type PluginFolderData } from './plugin-folder.js';
 import { readPluginFolderDataOffThread } from './plugin-reader.js';
+import { checkSyncedRelease } from './release-upgrade.js';
 import type { PluginFiles } from './plugin-files.js';
 
 export interface ReadPlugin {
@@ -141,8 +142,11 @@ export async function syncPlugin(db: store.Database, id: string): Promise<{ plug
     await store.bumpCatalogVersion(tx);
     const before = new Set((await store.releasesOfPlugin(tx, id)).map((r) => r.id));
     for (const release of read.releases) {
-      if (before.delete(release.id)) await store.replaceRelease(tx, release);
-      else await store.insertRelease(tx, release, id);
+      if (before.delete(release.id)) {
+        await store.replaceRelease(tx, release);
+        // Environments on it re-check against what the folder now says (issue 28 item 15).
+        await checkSyncedRelease(tx, (await store.getRelease(tx, release.id))!);
+      } else await store.insertRelease(tx, release, id);
     }
     for (const gone of before) {
       const users = await store.clustersUsingRelease(tx, gone);

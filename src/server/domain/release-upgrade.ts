@@ -78,15 +78,12 @@ async function unfitNetworks(q: store.Queryable, cluster: store.ClusterRecord, n
   return { unfit, gone: new Set(gone.keys()) };
 }
 
-/** Move the environment to release `releaseId`; in the caller's transaction. */
-export async function upgradeEnvironment(tx: store.Queryable, clusterId: number, releaseId: string, dropUnfit: boolean): Promise<UpgradeResult> {
-  const cluster = await clusterOr404(tx, clusterId, { lock: true });
-  if (cluster.releaseId === releaseId) return { cluster, from: releaseId, dropped: [] };
-  const from = await storedRelease(tx, cluster.releaseId);
-  const to = await storedRelease(tx, releaseId);
-  if (!to) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
-  if (from) refuseMove(cluster, from, to);
-
+/**
+ * What of environment `cluster` fits release `to` (composed with its plugins that still fit it):
+ * the plan core makes, and the saved disk layouts and networks that no longer fit. For an upgrade,
+ * and for a release folder synced in place (`checkSyncedRelease`).
+ */
+async function fitOnRelease(tx: store.Queryable, cluster: store.ClusterRecord, to: store.ReleaseRecord, hasCurrent: boolean) {
   // Plugins: those the new release accepts are kept at their version.
   const contributions = [];
   const unfitPlugins: Array<{ id: string; reason: string }> = [];
@@ -101,7 +98,7 @@ export async function upgradeEnvironment(tx: store.Queryable, clusterId: number,
   const target = composeRelease(to.release, contributions);
   if (errorsOf(target.findings).length) throw refused('cluster/upgrade-conflict', `release '${to.id}' cannot be composed with the environment's plugins`, target.findings, 409);
 
-  const current = from ? await composeCluster(tx, cluster) : undefined;
+  const current = hasCurrent ? await composeCluster(tx, cluster) : undefined;
   const componentPlugins: Record<string, string> = {};
   for (const c of current?.composed.components ?? []) if (c.plugin) componentPlugins[c.name] = c.plugin.name;
   const nodes = await store.listNodes(tx, { clusterId: cluster.id });
@@ -112,6 +109,19 @@ export async function upgradeEnvironment(tx: store.Queryable, clusterId: number,
   const disks = await unfitDiskLayouts(tx, after, target);
   const networks = await unfitNetworks(tx, cluster, nodes, target, plan.components);
   const unfit = [...plan.unfit, ...disks, ...networks.unfit];
+  return { plan, disks, networks, unfit, nodes };
+}
+
+/** Move the environment to release `releaseId`; in the caller's transaction. */
+export async function upgradeEnvironment(tx: store.Queryable, clusterId: number, releaseId: string, dropUnfit: boolean): Promise<UpgradeResult> {
+  const cluster = await clusterOr404(tx, clusterId, { lock: true });
+  if (cluster.releaseId === releaseId) return { cluster, from: releaseId, dropped: [] };
+  const from = await storedRelease(tx, cluster.releaseId);
+  const to = await storedRelease(tx, releaseId);
+  if (!to) throw new HttpError(400, 'cluster/unknown-release', `there is no release '${releaseId}'`, { hint: 'list releases with GET /api/v1/releases' });
+  if (from) refuseMove(cluster, from, to);
+
+  const { plan, disks, networks, unfit, nodes } = await fitOnRelease(tx, cluster, to, from !== undefined);
   if (unfit.length && !dropUnfit) {
     throw new HttpError(409, 'cluster/upgrade-unfit', `environment '${cluster.name}' cannot move to release '${to.id}' as it is: ${unfit.length} thing${unfit.length === 1 ? '' : 's'} no longer fit${unfit.length === 1 ? 's' : ''}: ${unfit.slice(0, 3).map(unfitText).join('; ')}${unfit.length > 3 ? '; …' : ''}`, {
       unfit,
@@ -139,4 +149,27 @@ async function dropNetworks(tx: store.Queryable, clusterId: number, nodes: reado
     await store.saveNodeInterfaces(tx, nodeId, clusterId, interfaces.map((i) => ({ ...i, assigned_networks: i.assigned_networks.filter((a) => !gone.has(a.name)) })));
   }
   await store.forgetNetworkAddresses(tx, clusterId, [...gone]);
+}
+
+/**
+ * A release folder synced in place (same version) must still fit every environment on it: the
+ * roles its nodes hold, its components, plugins, disk layouts and networks, and setting values the
+ * changed definitions refuse. Refused, naming each environment and what no longer fits, so the
+ * sync's transaction changes nothing. A setting the release no longer defines is not counted: its
+ * stored value is simply no longer read (an upgrade lists it, as there the operator chooses).
+ */
+export async function checkSyncedRelease(tx: store.Queryable, release: store.ReleaseRecord): Promise<void> {
+  const problems: Array<{ id: number; name: string; unfit: Unfit[] }> = [];
+  for (const user of await store.clustersUsingRelease(tx, release.id)) {
+    const cluster = await clusterOr404(tx, user.id, { lock: true });
+    const { unfit } = await fitOnRelease(tx, cluster, release, false);
+    const real = unfit.filter((u) => !(u.kind === 'setting' && /^the release has no (such setting|settings section)/.test(u.reason)));
+    if (real.length) problems.push({ id: cluster.id, name: cluster.name, unfit: real });
+  }
+  if (!problems.length) return;
+  const lines = problems.flatMap((p) => p.unfit.map((u) => `'${p.name}': ${unfitText(u)}`));
+  throw new HttpError(409, 'release/unfit-environments', `the folder's release '${release.id}' no longer fits environments on it: ${lines.slice(0, 3).join('; ')}${lines.length > 3 ? '; …' : ''}`, {
+    environments: problems,
+    hint: 'change those environments first (e.g. unassign the role), or register the edited folder as a new version and move them with hearth env upgrade --drop-unfit; nothing was changed',
+  });
 }
