@@ -178,6 +178,10 @@ export async function run(options: ServerOptions, work: (c: Client) => Promise<v
     for (const u of err.body?.details?.unfit ?? []) {
       process.stderr.write(escapeControls(`  ${String(u.kind).replace('_', ' ')} ${u.name}: ${u.reason}${u.nodes?.length ? ` (nodes: ${u.nodes.map((n: { name: string }) => n.name).join(', ')})` : ''}\n`));
     }
+    // Environments a synced release folder no longer fits (POST /plugins/{id}/sync): each, then what.
+    for (const e of err.body?.details?.environments ?? []) {
+      for (const u of e.unfit ?? []) process.stderr.write(escapeControls(`  ${e.name}: ${String(u.kind).replace('_', ' ')} ${u.name}: ${u.reason}${u.nodes?.length ? ` (nodes: ${u.nodes.map((n: { name: string }) => n.name).join(', ')})` : ''}\n`));
+    }
     if (err.body?.details?.hint) process.stderr.write(escapeControls(`  hint: ${err.body.details.hint}\n`));
     process.exitCode = err.exitCode;
   }
