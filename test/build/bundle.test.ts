@@ -104,6 +104,22 @@ test('V8 accepts the code cache the build recorded for the bundle', { skip: need
   assert.equal(codeCacheState(bin).state, 'accepted');
 });
 
+test('`plugin validate` runs its own bundle, a fraction of the whole command, with a code cache V8 accepts', { skip: existsSync(join(root, 'dist', 'bundle', 'validate.cjs.v8-cache')) ? false : 'no validate bundle: run `node scripts/bundle.mjs`' }, () => {
+  const validate = join(root, 'dist', 'bundle', 'validate.cjs');
+  assert.ok(!/[^\x00-\x7f]/.test(readFileSync(validate, 'latin1')), 'ASCII, as the whole command\'s bundle');
+  assert.ok(readFileSync(validate).length < readFileSync(bundle).length * 0.6, 'it leaves the other commands out');
+  const r = spawnSync(process.execPath, [bin, 'plugin', 'validate', join(root, 'release'), '--json'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' } });
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stderr, /hearth: code cache accepted for validate\.cjs/);
+  // Its --help is the one the whole command gives for it, examples included.
+  const help = run(['plugin', 'validate', '--help']);
+  assert.equal(help.stdout, run(['plugin', 'validate', '--help'], { HEARTH_NO_BUNDLE: '1' }).stdout);
+  assert.match(help.stdout, /Examples:/);
+  // Any other command still runs the whole command's bundle.
+  assert.match(codeCacheState(bin).stdout, /^\d+\.\d+\.\d+/);
+  assert.match(spawnSync(process.execPath, [bin, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' } }).stderr, /for hearth\.cjs/);
+});
+
 test('a damaged, cut or foreign code cache is refused, not trusted, and replaced', { skip: needsBundle.skip || (existsSync(`${bundle}.v8-cache`) ? false : 'no code cache') }, () => {
   // A copy of what bin/hearth needs, so the real cache is never touched.
   const work = mkdtempSync(join(tmpdir(), 'hearth-cache-'));
