@@ -10,6 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
 import { exportDatabase, importDatabase, type Database } from '../../src/store/index.js';
+import { insertRealNode } from '../../src/store/real-nodes.js';
+import { SshTransport } from '../../src/deploy/ssh.js';
 import { engines } from './support/engines.js';
 import { TOKEN, bundledRelease } from './support/app.js';
 
@@ -35,7 +37,9 @@ for (const engine of engines()) {
     before(async () => {
       db = await engine.open();
       await storePlugin(db, readPluginFolder(bundledRelease), { kind: 'bundled', path: bundledRelease });
-      app = await buildApp({ db, adminToken: TOKEN, deploy: { sliceDelayMs: 0, sliceSize: 100 } });
+      // An SSH identity, so a run on a real node starts (the only one here is at a port that refuses).
+      const transport = new SshTransport({ keyFile: '/nonexistent/id_ed25519', connectTimeoutS: 5 });
+      app = await buildApp({ db, adminToken: TOKEN, deploy: { sliceDelayMs: 0, sliceSize: 100 }, ssh: { keyFile: '/nonexistent/id_ed25519', publicKey: 'ssh-ed25519 AAAA', fingerprint: 'SHA256:none', transport } });
       for (const [name, role] of [['alice', 'operator'], ['bob', 'viewer']]) {
         assert.equal((await call('POST', '/api/v1/users', admin, { name, role, password: `${name} secret password` })).statusCode, 201);
       }
@@ -124,6 +128,23 @@ for (const engine of engines()) {
       const [entry] = await audit(`?object=environment/${env.id}`);
       assert.equal(entry.route, '/api/v1/clusters/:id/deploy');
       assert.equal(entry.deployment_id, started.json().id);
+    });
+
+    test('deleting an environment with cleaning: the deletion run knows who asked', async () => {
+      const alice = await signIn('alice');
+      const releases = (await call('GET', '/api/v1/releases', admin)).json();
+      const env = (await call('POST', '/api/v1/clusters', alice, { name: 'who-deletes', release_id: releases[0].id })).json();
+      // A real node, as registration leaves one (no host is reached: port 1 on this machine refuses at once).
+      const id = await insertRealNode(db, { name: 'deleted-with-env', address: '127.0.0.1', sshUser: 'root', sshPort: 1, hostKey: 'ssh-ed25519 AAAA', facts: {}, hardware: {}, clusterId: env.id });
+      // ... and deployed (as a finished deployment leaves it).
+      await db.query(`UPDATE nodes SET roles = '["controller", "database", "messaging"]'::jsonb, status = 'ready' WHERE id = $1`, [id]);
+      const removal = await call('DELETE', `/api/v1/clusters/${env.id}?clean=true`, alice);
+      assert.equal(removal.statusCode, 202, removal.body);
+      assert.equal(removal.json().deployment.requested_by, 'alice');
+      const listed = (await call('GET', `/api/v1/clusters/${env.id}/deployments`, admin)).json();
+      assert.equal(listed[0].requested_by, 'alice');
+      // Its end (the host refused) before the next test.
+      for (let i = 0; i < 600 && (await call('GET', `/api/v1/deployments/${removal.json().deployment.id}`, admin)).json().status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
     });
 
     test('db export carries the audit log and db import restores it, its ids going on after the last', async () => {

@@ -13,6 +13,7 @@ import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
 import { upgradeEnvironment } from '../domain/release-upgrade.js';
 import { REMOVAL, deleteEnvironment } from './node-removal.js';
+import { whoAsked } from '../audit.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { CLUSTER, PLUGIN_SECTION, ROLE, SETTINGS, WIZARD_STATE } from './shapes.js';
@@ -254,7 +255,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const r = await deleteEnvironment(ctx, req.log, req.params.id, req.query.clean);
+      const r = await deleteEnvironment(ctx, req.log, req.params.id, req.query.clean, whoAsked(req.actor));
       return 'deleted' in r ? reply.status(204).send() : reply.status(202).send(r);
     },
   );
