@@ -186,3 +186,17 @@ test('property: whatever the light reader accepts, the full reader reads the sam
   // The property says little if the generated documents were all given up on.
   assert.ok(accepted > runs / 10, `only ${accepted} of ${runs} generated documents were read by the light reader`);
 });
+
+test("Nailgun's release fixture: !!pairs, and a flow list closed at its key's indentation, read as the full reader reads them", () => {
+  assert.deepEqual(readsLikeFull('c:\n  bind: !!pairs\n    - "cluster:net_provider": "neutron"\n    - cluster:segment: vlan\n  weight: 5\n'), { c: { bind: [['cluster:net_provider', 'neutron'], ['cluster:segment', 'vlan']], weight: 5 } });
+  assert.deepEqual(readsLikeFull('bind: !!pairs\n- a: {x: 1}\n- b: [1, 2]\nnext: 1\n'), { bind: [['a', { x: 1 }], ['b', [1, 2]]], next: 1 });
+  assert.deepEqual(readsLikeFull('top:\n  ids: [\n    "14e4:1639", "14e4:163a",\n    "14e4:16ad"\n  ]\n  more: {a: 1,\n    b: 2\n  }\n'), { top: { ids: ['14e4:1639', '14e4:163a', '14e4:16ad'], more: { a: 1, b: 2 } } });
+  assert.deepEqual(readsLikeFull('a: [x,\n  y\n]\n'), { a: ['x', 'y'] });
+  // What the light reader leaves to the full one: a key not read as a string, two pairs in one item, anchors inside.
+  for (const text of ['b: !!pairs\n  - 1: x\n', 'b: !!pairs\n  - a: 1\n    b: 2\n', 'b: !!pairs\n  - a: &x 1\n', 'b: !!pairs\n  - "yes": 1\n', 'b: !!pairs []\n', '- !!pairs\n  - a: 1\n']) {
+    assert.equal(readSimpleYaml(text, 'f.yaml'), undefined, `should give up on ${JSON.stringify(text)}`);
+    const reference = full(text);
+    const viaParse = parseYaml(text, 'f.yaml');
+    assert.equal(readingDifference(viaParse.value, reference.value), undefined);
+  }
+});

@@ -14,7 +14,7 @@
  * readers to identical results on the whole corpus and on generated documents.
  */
 import type { SourcePosition } from '../../core/findings.js';
-import { recordContainer } from '../../core/positions.js';
+import { keyPositionOf, positionOf, recordContainer } from '../../core/positions.js';
 import { resolvePlainScalar } from './scalars.js';
 import { firstNonPrintable } from './strictness.js';
 import { setOwn } from './convert.js';
@@ -300,7 +300,32 @@ class SimpleReader {
       this.anchors.set(name, anchored.value);
       return anchored;
     }
+    if (!inSequence && s.startsWith('!!pairs', content) && isBlankOrEnd(s.charCodeAt(content + 7))) return this.pairs(content, indent, depth);
     return this.unanchoredValue(content, indent, depth, inSequence);
+  }
+
+  /**
+   * `key: !!pairs` over a block sequence of one-pair mappings (Nailgun's openstack.yaml binds
+   * wizard choices so): PyYAML builds a list of (key, value) tuples, the full reader `[key, value]`
+   * lists, placed at each key. Anything else after the tag (anchors, aliases, a key that is not
+   * read as a string whether quoted or not) is left to the full reader.
+   */
+  private pairs(tag: number, indent: number, depth: number): { value: unknown; position: SourcePosition } {
+    const anchors = this.anchors.size;
+    const aliased = this.aliased;
+    const after = this.afterSpaces(tag + 7);
+    const read = this.unanchoredValue(after, indent, depth, false);
+    if (!Array.isArray(read.value) || read.value.length === 0 || this.anchors.size !== anchors || this.aliased !== aliased) throw GIVE_UP;
+    const out: unknown[] = [];
+    const entry = recordContainer(out, positionOf(read.value) ?? read.position);
+    for (const item of read.value) {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) throw GIVE_UP;
+      const keys = Object.keys(item);
+      if (keys.length !== 1 || resolvePlainScalar(keys[0]) !== keys[0]) throw GIVE_UP;
+      entry.values.set(out.length, keyPositionOf(item, keys[0])!);
+      out.push([keys[0], (item as Record<string, unknown>)[keys[0]]]);
+    }
+    return { value: out, position: read.position };
   }
 
   private unanchoredValue(content: number, indent: number, depth: number, inSequence: boolean): { value: unknown; position: SourcePosition; empty?: boolean } {
@@ -652,7 +677,9 @@ class SimpleReader {
         const lineStart = i + 1;
         i = this.afterSpaces(lineStart);
         const c = s.charCodeAt(i);
-        if (!isBreakOrEnd(c) && c !== HASH && i - lineStart <= indent) throw GIVE_UP;
+        // A closing bracket may stand at the collection's own indentation (Nailgun's openstack.yaml
+        // closes its PCI id lists so; the full reader accepts it without a word); anything else there is not simple.
+        if (!isBreakOrEnd(c) && c !== HASH && (i - lineStart < indent || (i - lineStart === indent && c !== 0x5d && c !== 0x7d))) throw GIVE_UP;
         if (i === lineStart && (s.startsWith('---', i) || s.startsWith('...', i))) throw GIVE_UP;
       } else return i;
     }
