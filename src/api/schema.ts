@@ -397,8 +397,27 @@ export interface paths {
         /** Roles available to this environment (release and enabled plugins) */
         get: operations["getClustersByIdRoles"];
         put?: never;
-        post?: never;
+        /** Add a role to one environment (Nailgun's role API: name, meta, volumes_roles_mapping) */
+        post: operations["postClustersByIdRoles"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/clusters/{id}/roles/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a role added to an environment through this API */
+        put: operations["putClustersByIdRolesByName"];
+        post?: never;
+        /** Delete a role added to an environment through this API; refused while one of its nodes holds it (naming the nodes) */
+        delete: operations["deleteClustersByIdRolesByName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -847,8 +866,27 @@ export interface paths {
         /** Roles of the release (and of plugins that fit it, marked by source) */
         get: operations["getReleasesByIdRoles"];
         put?: never;
-        post?: never;
+        /** Add a role to a release (Nailgun's role API: name, meta, volumes_roles_mapping); every environment on it can use it */
+        post: operations["postReleasesByIdRoles"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/releases/{id}/roles/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a role added to a release through this API (its meta and volumes_roles_mapping) */
+        put: operations["putReleasesByIdRolesByName"];
+        post?: never;
+        /** Delete a role added to a release through this API; refused while a node of an environment on it holds the role (naming the nodes) */
+        delete: operations["deleteReleasesByIdRolesByName"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3865,6 +3903,267 @@ export interface operations {
             };
         };
     };
+    postClustersByIdRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    meta: {
+                        conflicts?: string[] | string;
+                        description: string;
+                        group?: string;
+                        has_primary?: boolean;
+                        limits?: {
+                            condition?: string;
+                            max?: string | number;
+                            min?: string | number;
+                            overrides?: {
+                                condition: string;
+                                max?: string | number;
+                                message?: string;
+                                min?: string | number;
+                                recommended?: string | number;
+                            }[];
+                            recommended?: string | number;
+                        };
+                        /** @description the label shown */
+                        name: string;
+                        public_ip_required?: boolean;
+                        restrictions?: unknown[];
+                        tags: string[];
+                        update_once?: string[];
+                        update_required?: string[];
+                        weight?: number;
+                    };
+                    name: string;
+                    volumes_roles_mapping: {
+                        /** @enum {string} */
+                        allocate_size: "all" | "min" | "full-disk";
+                        id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            /** @enum {string} */
+                            allocate_size: "all" | "min" | "full-disk";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putClustersByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    meta: {
+                        conflicts?: string[] | string;
+                        description: string;
+                        group?: string;
+                        has_primary?: boolean;
+                        limits?: {
+                            condition?: string;
+                            max?: string | number;
+                            min?: string | number;
+                            overrides?: {
+                                condition: string;
+                                max?: string | number;
+                                message?: string;
+                                min?: string | number;
+                                recommended?: string | number;
+                            }[];
+                            recommended?: string | number;
+                        };
+                        /** @description the label shown */
+                        name: string;
+                        public_ip_required?: boolean;
+                        restrictions?: unknown[];
+                        tags: string[];
+                        update_once?: string[];
+                        update_required?: string[];
+                        weight?: number;
+                    };
+                    name?: string;
+                    volumes_roles_mapping: {
+                        /** @enum {string} */
+                        allocate_size: "all" | "min" | "full-disk";
+                        id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            /** @enum {string} */
+                            allocate_size: "all" | "min" | "full-disk";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteClustersByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     postClustersByIdStop: {
         parameters: {
             query?: never;
@@ -5657,6 +5956,267 @@ export interface operations {
             };
             /** @description no such resource */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postReleasesByIdRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    meta: {
+                        conflicts?: string[] | string;
+                        description: string;
+                        group?: string;
+                        has_primary?: boolean;
+                        limits?: {
+                            condition?: string;
+                            max?: string | number;
+                            min?: string | number;
+                            overrides?: {
+                                condition: string;
+                                max?: string | number;
+                                message?: string;
+                                min?: string | number;
+                                recommended?: string | number;
+                            }[];
+                            recommended?: string | number;
+                        };
+                        /** @description the label shown */
+                        name: string;
+                        public_ip_required?: boolean;
+                        restrictions?: unknown[];
+                        tags: string[];
+                        update_once?: string[];
+                        update_required?: string[];
+                        weight?: number;
+                    };
+                    name: string;
+                    volumes_roles_mapping: {
+                        /** @enum {string} */
+                        allocate_size: "all" | "min" | "full-disk";
+                        id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            /** @enum {string} */
+                            allocate_size: "all" | "min" | "full-disk";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putReleasesByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    meta: {
+                        conflicts?: string[] | string;
+                        description: string;
+                        group?: string;
+                        has_primary?: boolean;
+                        limits?: {
+                            condition?: string;
+                            max?: string | number;
+                            min?: string | number;
+                            overrides?: {
+                                condition: string;
+                                max?: string | number;
+                                message?: string;
+                                min?: string | number;
+                                recommended?: string | number;
+                            }[];
+                            recommended?: string | number;
+                        };
+                        /** @description the label shown */
+                        name: string;
+                        public_ip_required?: boolean;
+                        restrictions?: unknown[];
+                        tags: string[];
+                        update_once?: string[];
+                        update_required?: string[];
+                        weight?: number;
+                    };
+                    name?: string;
+                    volumes_roles_mapping: {
+                        /** @enum {string} */
+                        allocate_size: "all" | "min" | "full-disk";
+                        id: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            /** @enum {string} */
+                            allocate_size: "all" | "min" | "full-disk";
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description the request is malformed or refused by the domain's rules (details say which) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteReleasesByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description the resource's state does not allow it now */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -37,6 +37,7 @@ import { auditRoutes } from './routes/audit.js';
 export const DEFAULT_MAX_ENVIRONMENT_NODES = 1000;
 import { loggerOptions, requestId, requestIdHeaders, type LogOptions } from './log.js';
 import { releaseRoutes } from './routes/releases.js';
+import { customRoleRoutes } from './routes/custom-roles.js';
 import { pluginRoutes } from './routes/plugins.js';
 import { clusterRoutes } from './routes/clusters.js';
 import { nodeRoutes } from './routes/nodes.js';
@@ -254,6 +255,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   await app.register(async (api) => {
     releaseRoutes(api, ctx);
+    customRoleRoutes(api, ctx);
     pluginRoutes(api, ctx);
     clusterRoutes(api, ctx);
     nodeRoutes(api, ctx);

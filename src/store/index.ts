@@ -21,3 +21,4 @@ export { exportDatabase, importDatabase, checkDump, type Dump } from './dump.js'
 export { runCounts, nodeOutcomes, OUTCOME_SQL } from './outcomes.js';
 export * from './users.js';
 export * from './credentials.js';
+export * from './custom-roles.js';

@@ -397,4 +397,27 @@ ALTER TABLE nodes ADD COLUMN host_key_accepted_by text;
 ALTER TABLE nodes ADD COLUMN host_key_accepted_at timestamptz;
 `,
   },
+  {
+    version: 15,
+    name: 'custom roles',
+    sql: `
+-- Roles added through the API (issue 28 item 12, Nailgun's role API) to a release or to one
+-- environment: kept apart from the release's body, so syncing or reinstalling its plugin keeps
+-- them, and gone with their release or environment. meta is Nailgun's role meta; volumes the
+-- role's disk layout (volumes_roles_mapping).
+CREATE TABLE custom_roles (
+  id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  release_id text REFERENCES releases(id) ON DELETE CASCADE,
+  cluster_id integer REFERENCES clusters(id) ON DELETE CASCADE,
+  name text NOT NULL,
+  meta jsonb NOT NULL,
+  volumes jsonb NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  CHECK ((release_id IS NULL) <> (cluster_id IS NULL))
+);
+CREATE UNIQUE INDEX custom_roles_release_name ON custom_roles(release_id, name) WHERE release_id IS NOT NULL;
+CREATE UNIQUE INDEX custom_roles_cluster_name ON custom_roles(cluster_id, name) WHERE cluster_id IS NOT NULL;
+`,
+  },
+
 ];

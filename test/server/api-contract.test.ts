@@ -196,6 +196,14 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('GET', `/api/v1/releases/${release}/graphs/nothing`);
   await call('GET', `/api/v1/releases/${release}/findings`);
   await call('GET', `/api/v1/releases/${release}/components/state?select=`);
+  // Nailgun's role API on a release (issue 28 item 12): added, refused twice, changed, deleted, unknown.
+  const customRole = { name: 'contract-role', meta: { name: 'Contract', description: 'A role of the contract walk.', tags: ['contract-role'] }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'all' }] };
+  await call('POST', `/api/v1/releases/${release}/roles`, { body: customRole });
+  await call('POST', `/api/v1/releases/${release}/roles`, { body: customRole });
+  await call('PUT', `/api/v1/releases/${release}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: [{ id: 'nowhere', allocate_size: 'all' }] } });
+  await call('PUT', `/api/v1/releases/${release}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });
+  await call('DELETE', `/api/v1/releases/${release}/roles/contract-role`);
+  await call('DELETE', `/api/v1/releases/${release}/roles/contract-role`);
 
   // Plugins: a folder registered and synced, a package installed and uninstalled.
   const folder = writePlugin({ name: 'contract', role: 'contract-node', setting: { name: 'level', value: 'low' } }, pluginParent);
@@ -230,6 +238,13 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('PATCH', `/api/v1/clusters/${id}`, { body: { name: 'contract-env' } });
   await call('PUT', `/api/v1/clusters/${id}`, { body: { release_id: release } });
   await call('PUT', `/api/v1/clusters/${id}`, { body: { release_id: 'no-such-release' } });
+  // The same role API on one environment.
+  await call('POST', `/api/v1/clusters/${id}/roles`, { body: customRole });
+  await call('POST', `/api/v1/clusters/${id}/roles`, { body: { ...customRole, volumes_roles_mapping: [] } });
+  await call('PUT', `/api/v1/clusters/${id}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });
+  await call('PUT', `/api/v1/clusters/${id}/roles/controller`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });
+  await call('DELETE', `/api/v1/clusters/${id}/roles/contract-role`);
+  await call('DELETE', `/api/v1/clusters/${id}/roles/contract-role`);
   await call('GET', `/api/v1/clusters/${id}/attributes`);
   await call('PUT', `/api/v1/clusters/${id}/attributes`, { body: { plugins: { contract: '1.0.0' }, dry_run: true } });
   await call('PUT', `/api/v1/clusters/${id}/attributes`, { body: { plugins: { contract: '1.0.0' } } });

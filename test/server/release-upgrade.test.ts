@@ -111,6 +111,10 @@ for (const engine of engines()) {
     test('a move with nothing unfit keeps every setting value the operator changed', async () => {
       const { env } = await environment('clean', { octavia: false, baseOs: false, syslogPort: false });
       await ok('PUT', `/clusters/${env}/attributes`, { editable: { public_ssl: { hostname: { value: 'cloud.example.org' } }, storage: { osd_pool_size: { value: '2' } } } });
+      // A role of the environment's own (issue 28 item 12) goes with it, and its node keeps it.
+      await ok('POST', `/clusters/${env}/roles`, { name: 'edge', meta: { name: 'Edge', description: 'Edge nodes.', tags: ['edge'] }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'all' }] });
+      const [edge] = (await ok('POST', '/nodes', { simulate: { count: 1 } })).ids;
+      await ok('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: edge, roles: ['edge'] }] });
       const before = await snapshot(env);
       const body = await ok('PUT', `/clusters/${env}`, { release_id: newRelease });
       assert.deepEqual(body.dropped, []);
@@ -128,6 +132,7 @@ for (const engine of engines()) {
       assert.equal(was['public_ssl.hostname'], 'cloud.example.org');
       assert.deepEqual(now.cluster.components, before.cluster.components);
       assert.deepEqual(now.nodes, before.nodes);
+      assert.ok(now.nodes.some((n: { roles: string[]; pending_roles: string[] }) => n.pending_roles.includes('edge')));
     });
 
     test('an older release, a release of another name and an unknown id are refused with clear codes', async () => {

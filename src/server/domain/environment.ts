@@ -10,6 +10,7 @@ import type { Component } from '../../core/release/model.js';
 import type { Finding } from '../../core/findings.js';
 import * as store from '../../store/index.js';
 import { HttpError, notFound } from '../errors.js';
+import { withCustomRoles } from './custom-roles.js';
 import { contributionOf } from './plugins.js';
 
 /**
@@ -17,7 +18,12 @@ import { contributionOf } from './plugins.js';
  * of JSON to read and parse). Shared between requests: never changed by its readers.
  */
 export function storedRelease(q: store.Queryable, id: string): Promise<store.ReleaseRecord | undefined> {
-  return cachedPerCatalog(q, `release|${id}`, () => store.getRelease(q, id));
+  return cachedPerCatalog(q, `release|${id}`, async () => {
+    const record = await store.getRelease(q, id);
+    // Roles added through the API are the release's roles like any other (issue 28 item 12).
+    const roles = record ? await store.customRoles(q, { releaseId: id }) : [];
+    return record && roles.length ? { ...record, release: withCustomRoles(record.release, roles) } : record;
+  });
 }
 
 export async function releaseOr404(q: store.Queryable, id: string): Promise<store.ReleaseRecord> {
@@ -150,7 +156,11 @@ export async function composeWith(q: store.Queryable, release: store.ReleaseReco
 }
 
 export async function composeCluster(q: store.Queryable, cluster: store.ClusterRecord) {
-  return composeWith(q, await releaseOr404(q, cluster.releaseId), cluster.plugins);
+  const release = await releaseOr404(q, cluster.releaseId);
+  // The environment's own roles (issue 28 item 12): its release with them, composed apart.
+  const roles = await cached(q, `cluster-roles|${cluster.id}`, () => store.customRoles(q, { clusterId: cluster.id }));
+  if (!roles.length) return composeWith(q, release, cluster.plugins);
+  return composeWith(q, { ...release, id: `${release.id}#cluster-${cluster.id}`, release: withCustomRoles(release.release, roles) }, cluster.plugins);
 }
 
 export function catalogOf(composition: Composition): Catalog {

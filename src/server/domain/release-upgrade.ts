@@ -11,6 +11,7 @@ import { composeRelease, planUpgrade, pluginCompatibility, type Composition, typ
 import { compareReleaseVersions, parseReleaseVersion } from '../../core/versions/index.js';
 import * as store from '../../store/index.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
+import { withCustomRoles } from './custom-roles.js';
 import { diskStates } from './disks.js';
 import { clusterOr404, composeCluster, storedRelease } from './environment.js';
 import { segmentationOf } from './networks.js';
@@ -95,7 +96,8 @@ async function fitOnRelease(tx: store.Queryable, cluster: store.ClusterRecord, t
     if (fit.applies) contributions.push(contribution);
     else unfitPlugins.push({ id, reason: `not compatible with ${to.id}: ${fit.reason}` });
   }
-  const target = composeRelease(to.release, contributions);
+  // The environment's own roles (issue 28 item 12) go with it.
+  const target = composeRelease(withCustomRoles(to.release, await store.customRoles(tx, { clusterId: cluster.id })), contributions);
   if (errorsOf(target.findings).length) throw refused('cluster/upgrade-conflict', `release '${to.id}' cannot be composed with the environment's plugins`, target.findings, 409);
 
   const current = hasCurrent ? await composeCluster(tx, cluster) : undefined;
