@@ -4,7 +4,7 @@
  * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
  */
 import { storableText } from '../core/text/unstorable.js';
-import { type Queryable, json } from './database.js';
+import type { Queryable } from './database.js';
 
 /**
  * Text as PostgreSQL can hold it: a task prints whatever bytes it likes, but a text or jsonb value
@@ -27,6 +27,12 @@ export interface TaskRunUpdate {
   message?: string;
   startedAt?: string;
   finishedAt?: string;
+  /**
+   * The same times as milliseconds since the epoch (`Date.now()`), which win over the ISO forms:
+   * a large run reports 400,000 times, and a number costs neither a Date nor a string per report.
+   */
+  startedMs?: number;
+  finishedMs?: number;
 }
 
 export interface TaskRunView {
@@ -90,30 +96,37 @@ export async function deploymentModes(q: Queryable, ids: number[]): Promise<Map<
  */
 export async function applyTaskUpdates(q: Queryable, deploymentId: number, updates: readonly TaskRunUpdate[]): Promise<number> {
   if (!updates.length) return 0;
-  // Short keys and no nulls: this document is built and parsed 200,000 times in a large run.
-  const rows = updates.map((u) => {
-    const r: Record<string, unknown> = { p: u.position, s: u.status === 'stopped' ? 'skipped' : u.status };
-    if (u.exitStatus !== undefined && u.exitStatus !== null) r.x = u.exitStatus;
-    if (u.attempts !== undefined) r.a = u.attempts;
-    if (u.output !== undefined) r.o = storableText(u.output);
-    if (u.message !== undefined) r.m = storableText(u.message);
-    if (u.startedAt !== undefined) r.b = u.startedAt;
-    if (u.finishedAt !== undefined) r.e = u.finishedAt;
-    return r;
-  });
-  const finished = updates.filter((u) => u.status !== 'running').length;
+  // One array per column, unnested: about a fifth less of the database's time than a JSON document
+  // of the same rows (jsonb parsed, then each field converted), and no object per row here. Times
+  // travel as epoch milliseconds (to_timestamp), not as ISO text parsed per row (issue 30).
+  const n = updates.length;
+  const p = new Array<number>(n), s = new Array<string>(n), x = new Array<number | null>(n), a = new Array<number | null>(n);
+  const o = new Array<string | null>(n), m = new Array<string | null>(n), b = new Array<number | null>(n), e = new Array<number | null>(n);
+  let finished = 0;
+  for (let i = 0; i < n; i++) {
+    const u = updates[i];
+    p[i] = u.position;
+    s[i] = u.status === 'stopped' ? 'skipped' : u.status;
+    if (u.status !== 'running') finished++;
+    x[i] = u.exitStatus ?? null;
+    a[i] = u.attempts ?? null;
+    o[i] = u.output === undefined ? null : storableText(u.output);
+    m[i] = u.message === undefined ? null : storableText(u.message);
+    b[i] = u.startedMs ?? (u.startedAt === undefined ? null : Date.parse(u.startedAt));
+    e[i] = u.finishedMs ?? (u.finishedAt === undefined ? null : Date.parse(u.finishedAt));
+  }
   const [row] = await q.query<{ changed: number }>(
     `WITH live AS (SELECT id FROM deployments WHERE id = $1 AND status = 'running'),
      changed AS (
        UPDATE deployment_tasks d SET status = u.s, exit_status = coalesce(u.x, d.exit_status), attempts = coalesce(u.a, d.attempts),
          output = coalesce(u.o, d.output), message = coalesce(u.m, d.message),
-         started_at = coalesce(d.started_at, u.b::timestamptz), finished_at = coalesce(u.e::timestamptz, d.finished_at)
-       FROM jsonb_to_recordset($2::jsonb) AS u(p int, s text, x int, a int, o text, m text, b text, e text)
+         started_at = coalesce(d.started_at, to_timestamp(u.b / 1000)), finished_at = coalesce(to_timestamp(u.e / 1000), d.finished_at)
+       FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::float8[], $9::float8[]) AS u(p, s, x, a, o, m, b, e)
        WHERE d.deployment_id = (SELECT id FROM live) AND d.position = u.p
        RETURNING 1),
-     counted AS (UPDATE deployments SET done = done + $3 WHERE id = (SELECT id FROM live) AND $3 > 0 RETURNING 1)
+     counted AS (UPDATE deployments SET done = done + $10 WHERE id = (SELECT id FROM live) AND $10 > 0 RETURNING 1)
      SELECT (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted) AS counted`,
-    [deploymentId, json(rows), finished],
+    [deploymentId, p, s, x, a, o, m, b, e, finished],
   );
   return row?.changed ?? 0;
 }

@@ -87,7 +87,7 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
       for (const [v, u] of batch) {
         const newer = pending.get(v);
         if (!newer) pending.set(v, u);
-        else if (u.startedAt && !newer.startedAt) newer.startedAt = u.startedAt;
+        else if (u.startedMs !== undefined && newer.startedMs === undefined) newer.startedMs = u.startedMs;
       }
       options.onWriteFailure?.(err, pending.size, failures);
     } finally {
@@ -116,18 +116,19 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
   }, options.flushMs ?? 250);
   const put = (v: VertexRef, u: runs.TaskRunUpdate) => {
     const before = pending.get(v.vertex);
-    if (before?.startedAt && !u.startedAt) u.startedAt = before.startedAt;
+    if (before?.startedMs !== undefined && u.startedMs === undefined) u.startedMs = before.startedMs;
     pending.set(v.vertex, u);
     if (pending.size >= batchSize && due()) void flush();
   };
   const output = options.output;
+  // Times as Date.now()'s numbers: no Date and no ISO string per report (issue 30).
   const events: RunEvents = {
-    started: (v, attempt) => put(v, { position: options.positionOf(v.vertex), status: 'running', attempts: attempt, startedAt: new Date().toISOString() }),
+    started: (v, attempt) => put(v, { position: options.positionOf(v.vertex), status: 'running', attempts: attempt, startedMs: Date.now() }),
     output: (v, chunk) => {
       if (output?.listenerCount('chunk')) output.emit('chunk', { node: v.node, task_id: v.task.id, chunk });
     },
     finished: (v, state, o?: TaskOutcome) => {
-      const u: runs.TaskRunUpdate = { position: options.positionOf(v.vertex), status: state, finishedAt: new Date().toISOString() };
+      const u: runs.TaskRunUpdate = { position: options.positionOf(v.vertex), status: state, finishedMs: Date.now() };
       if (o) {
         u.exitStatus = o.exitCode;
         u.attempts = o.attempts;
