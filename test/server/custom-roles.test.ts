@@ -52,10 +52,12 @@ for (const engine of engines()) {
       const disks = (await ok('GET', `/nodes/${node}/disks`)) as Array<{ volumes: Array<{ name: string; size: number }> }>;
       const volumes = new Set(disks.flatMap((d) => d.volumes.filter((v) => v.size > 0).map((v) => v.name)));
       assert.deepEqual([...volumes].sort(), ['os'], 'only the volume its mapping names');
-      // Its limits hold as a release role's do: max 2.
       const graph = await api('GET', `/clusters/${env}/graphs/default`);
       assert.equal(graph.statusCode, 200, graph.body);
-      assert.match(graph.body, new RegExp(`"node-${node}"|"${node}"|gw-`), 'the node is in the graph');
+      const inGraph = graph.json().nodes.find((n: { id: string }) => n.id === String(node));
+      assert.ok(inGraph, 'the node is in the graph');
+      assert.deepEqual(inGraph.roles, ['gateway']);
+      assert.ok(inGraph.tasks.some((task: { id: string }) => task.id === 'hiera'), 'tasks for every role run on it');
 
       const changed = await ok('PUT', `/releases/${release}/roles/gateway`, { meta: { ...role('gateway').meta, name: 'Edge gateway' }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'min' }, { id: 'logs', allocate_size: 'all' }] });
       assert.equal(changed.meta.name, 'Edge gateway');
