@@ -7,14 +7,15 @@
  * (`/api/v1/clusters/:id/deploy`), the object is read from the route's own parameters, and an
  * answer is read only for the id of what a creation made and the run a request started.
  *
- * Entries are written after the answer has gone, in batches of what arrived meanwhile, one write in
+ * A change with a transaction writes its entry in it (recordIn): the change and its record cannot
+ * part. Other entries (refusals, changes without a transaction) are written after the answer has gone, in batches of what arrived meanwhile, one write in
  * flight at a time, so a route answers as fast as before (bench/server, bench/load). The price: an
  * answer can reach the client a moment before its entry is in the database. GET /audit on the same
  * server flushes first, so a client reading its own actions there sees them; a server killed
  * between an answer and its flush loses those entries.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../store/index.js';
+import type { Database, Queryable } from '../store/index.js';
 import { recordAudit, type AuditEntry } from '../store/audit.js';
 import { ANONYMOUS, type Actor } from './actor.js';
 
@@ -90,12 +91,10 @@ function readAnswer(request: FastifyRequest, reply: FastifyReply, payload: unkno
   noted.set(request, note);
 }
 
-/** The entry of a request that has been answered. */
-function entryOf(request: FastifyRequest, reply: FastifyReply): AuditEntry {
+/** The entry of a request answered (or about to be answered) with `status`. */
+function entryOf(request: FastifyRequest, status: number, note: Noted = noted.get(request) ?? {}): AuditEntry {
   const actor: Actor = request.actor ?? ANONYMOUS;
   const route = request.routeOptions.url ?? request.url.split('?')[0];
-  const note = noted.get(request) ?? {};
-  const status = reply.statusCode;
   let object = objectOf(route, request.params);
   if (object && object.id === undefined && note.createdId !== undefined) object = { ...object, id: note.createdId };
   // A sign-in acts as nobody yet: the name it asked for is who the entry is about (never the password).
@@ -115,6 +114,24 @@ function entryOf(request: FastifyRequest, reply: FastifyReply): AuditEntry {
     ...(note.deploymentId !== undefined ? { deploymentId: note.deploymentId } : object?.kind === 'deployment' && object.id !== undefined && /^\d+$/.test(object.id) ? { deploymentId: Number(object.id) } : {}),
   };
 }
+
+/** Requests whose change wrote its own entry, in its own transaction (recordIn). */
+const recordedIn = new WeakSet<FastifyRequest>();
+
+/**
+ * Records the request's change in the change's own transaction, so the change and its entry
+ * commit together or not at all; call it last in that transaction, with the status the route
+ * answers on success. The answer then adds no second entry; should the transaction roll back, the
+ * refusal or failure the route answers is recorded as any other.
+ */
+export async function recordIn(q: Queryable, request: FastifyRequest, status: number, done: { id?: string | number; deploymentId?: number } = {}): Promise<void> {
+  const note: Noted = { ...(done.id !== undefined ? { createdId: String(done.id).slice(0, 200) } : {}), ...(done.deploymentId !== undefined ? { deploymentId: done.deploymentId } : {}) };
+  await recordAudit(q, [entryOf(request, status, note)]);
+  recordedIn.add(request);
+}
+
+/** What a run started by a request records in the run's own transaction (runs/deploy.ts): its entry. */
+export const runRecorder = (request: FastifyRequest, status = 202) => (q: Queryable, deploymentId: number) => recordIn(q, request, status, { deploymentId });
 
 /** Entries waiting for their write, written in batches, one write at a time. */
 export class AuditRecorder {
@@ -169,7 +186,7 @@ export function auditChanges(app: FastifyInstance, db: Database): AuditRecorder 
     return payload;
   });
   app.addHook('onResponse', (request, reply, done) => {
-    if (audited(request)) recorder.add(entryOf(request, reply));
+    if (audited(request) && !(recordedIn.has(request) && reply.statusCode < 400)) recorder.add(entryOf(request, reply.statusCode));
     done();
   });
   app.addHook('onClose', async () => recorder.flush());

@@ -111,6 +111,11 @@ export class Identity {
     await this.db.changes?.announce(q, TOPIC);
   }
 
+  /** Drops what this process cached; call after the transaction that called `changed(tx)` committed (an answer read meanwhile may be the old one). */
+  forget(): void {
+    clear(this.cache);
+  }
+
   /**
    * The request's credentials, checked: an actor, a refusal (401 for a credential that is wrong,
    * expired, revoked or whose user is disabled; 403 for a session's change without its CSRF token

@@ -130,6 +130,33 @@ for (const engine of engines()) {
       assert.equal(entry.deployment_id, started.json().id);
     });
 
+    test('a change and its record cannot part: one entry each, and a refused record leaves the change undone', async () => {
+      const made = await call('POST', '/api/v1/tokens', admin, { name: 'parting', user: 'bob' });
+      assert.equal(made.statusCode, 201, made.body);
+      const secret = made.json().token as string;
+      // The entry is in the database as soon as the answer is, without the recorder's flush.
+      const rows = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log WHERE route = '/api/v1/tokens' AND object_id = 'parting' AND outcome = 'done'`);
+      assert.equal(rows[0]!.n, 1);
+      await db.query(`ALTER TABLE audit_log ADD CONSTRAINT test_no_revocations CHECK (route <> '/api/v1/tokens/:name' OR outcome <> 'done')`);
+      try {
+        const refused = await call('DELETE', '/api/v1/tokens/parting?user=bob', admin);
+        assert.equal(refused.statusCode, 500, refused.body);
+        assert.equal((await call('GET', '/api/v1/session', { authorization: `Bearer ${secret}` })).statusCode, 200, 'not revoked: its record could not be written');
+        const deletedNode = (await call('POST', '/api/v1/nodes', admin, { simulate: { count: 1 } })).json().ids[0] as number;
+        await db.query(`ALTER TABLE audit_log ADD CONSTRAINT test_no_node_deletions CHECK (route <> '/api/v1/nodes/:id' OR outcome <> 'done')`);
+        assert.equal((await call('DELETE', `/api/v1/nodes/${deletedNode}`, admin)).statusCode, 500);
+        assert.equal((await call('GET', `/api/v1/nodes/${deletedNode}`, admin)).statusCode, 200, 'the node is still there');
+      } finally {
+        await db.query('ALTER TABLE audit_log DROP CONSTRAINT IF EXISTS test_no_revocations');
+        await db.query('ALTER TABLE audit_log DROP CONSTRAINT IF EXISTS test_no_node_deletions');
+      }
+      assert.equal((await call('DELETE', '/api/v1/tokens/parting?user=bob', admin)).statusCode, 204);
+      assert.equal((await call('GET', '/api/v1/session', { authorization: `Bearer ${secret}` })).statusCode, 401);
+      await app.audit.flush();
+      const entries = await audit('?object=token/parting');
+      assert.deepEqual(entries.map((e) => [e.method, e.outcome]), [['DELETE', 'done'], ['DELETE', 'failed'], ['POST', 'done']], 'one entry a request');
+    });
+
     test('deleting an environment with cleaning: the deletion run knows who asked', async () => {
       const alice = await signIn('alice');
       const releases = (await call('GET', '/api/v1/releases', admin)).json();

@@ -10,6 +10,7 @@ import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { conflictsAsErrors } from '../../store/conflicts.js';
 import { roleAtLeast, type Actor, type Role } from '../actor.js';
+import { recordIn } from '../audit.js';
 import { digestOf, newSecret, PERSONAL_TOKEN_PREFIX } from '../identity.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from '../passwords.js';
 import { answer, errors, listOf, noContent } from './answers.js';
@@ -51,8 +52,15 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
     async (req, reply) => {
       if (req.body.name === 'admin-token') throw new HttpError(400, 'user/reserved-name', "'admin-token' names the built-in admin; choose another name", { field: 'name' });
       const passwordHash = await checkedPasswordHash(req.body.password);
-      const user = await conflictsAsErrors(() => store.insertUser(ctx.db, { name: req.body.name, role: req.body.role, passwordHash }));
-      await ctx.identity.changed();
+      const user = await conflictsAsErrors(() =>
+        ctx.db.transaction(async (tx) => {
+          const made = await store.insertUser(tx, { name: req.body.name, role: req.body.role, passwordHash });
+          await ctx.identity.changed(tx);
+          await recordIn(tx, req, 201, { id: made.name });
+          return made;
+        }),
+      );
+      ctx.identity.forget();
       return reply.status(201).send(userAnswer(user));
     },
   );
@@ -71,10 +79,15 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
     async (req) => {
       const passwordHash = req.body.password === undefined ? undefined : await checkedPasswordHash(req.body.password);
-      const user = await store.updateUser(ctx.db, req.params.name, { ...(req.body.role ? { role: req.body.role } : {}), ...(req.body.disabled !== undefined ? { disabled: req.body.disabled } : {}), ...(passwordHash ? { passwordHash } : {}) });
-      if (!user) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
-      if (passwordHash || req.body.disabled) await store.deleteSessionsOf(ctx.db, user.name);
-      await ctx.identity.changed();
+      const user = await ctx.db.transaction(async (tx) => {
+        const changed = await store.updateUser(tx, req.params.name, { ...(req.body.role ? { role: req.body.role } : {}), ...(req.body.disabled !== undefined ? { disabled: req.body.disabled } : {}), ...(passwordHash ? { passwordHash } : {}) });
+        if (!changed) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
+        if (passwordHash || req.body.disabled) await store.deleteSessionsOf(tx, changed.name);
+        await ctx.identity.changed(tx);
+        await recordIn(tx, req, 200);
+        return changed;
+      });
+      ctx.identity.forget();
       return userAnswer(user);
     },
   );
@@ -83,8 +96,12 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
     '/users/:name',
     { config: ADMIN, schema: { summary: 'Delete a user, with their tokens and sessions', tags, params: nameParam, response: { 204: noContent('deleted'), ...errors(401, 403, 404) } } },
     async (req, reply) => {
-      if (!(await store.deleteUser(ctx.db, req.params.name))) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
-      await ctx.identity.changed();
+      await ctx.db.transaction(async (tx) => {
+        if (!(await store.deleteUser(tx, req.params.name))) throw new HttpError(404, 'user/not-found', `there is no user '${req.params.name}'`, { hint: 'GET /api/v1/users lists them' });
+        await ctx.identity.changed(tx);
+        await recordIn(tx, req, 204);
+      });
+      ctx.identity.forget();
       return reply.status(204).send();
     },
   );
@@ -117,8 +134,15 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       const secret = `${PERSONAL_TOKEN_PREFIX}${newSecret()}`;
       const now = ctx.identity.now();
       const expiresAt = req.body.expires_in === undefined ? null : new Date(now.getTime() + req.body.expires_in * 1000);
-      const token = await conflictsAsErrors(() => store.insertToken(ctx.db, { owner, name: req.body.name, hash: digestOf(secret), role, createdAt: now, expiresAt }));
-      await ctx.identity.changed();
+      const token = await conflictsAsErrors(() =>
+        ctx.db.transaction(async (tx) => {
+          const made = await store.insertToken(tx, { owner, name: req.body.name, hash: digestOf(secret), role, createdAt: now, expiresAt });
+          await ctx.identity.changed(tx);
+          await recordIn(tx, req, 201, { id: made.name });
+          return made;
+        }),
+      );
+      ctx.identity.forget();
       return reply.status(201).send({ ...tokenAnswer(token), token: secret });
     },
   );
@@ -142,9 +166,13 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
         const named = (await store.listTokens(ctx.db)).filter((t) => t.name === req.params.name);
         if (named.length > 1) throw new HttpError(400, 'token/ambiguous', `${named.length} users have a token named '${req.params.name}': ${named.map((t) => t.owner).join(', ')}`, { hint: 'name the owner with ?user=' });
       }
-      const revoked = await store.revokeToken(ctx.db, req.params.name, owner, ctx.identity.now());
-      if (!revoked.length) throw new HttpError(404, 'token/not-found', `there is no token '${req.params.name}'${owner ? ` of ${owner}` : ''}`, { hint: 'GET /api/v1/tokens lists them' });
-      await ctx.identity.changed();
+      await ctx.db.transaction(async (tx) => {
+        const revoked = await store.revokeToken(tx, req.params.name, owner, ctx.identity.now());
+        if (!revoked.length) throw new HttpError(404, 'token/not-found', `there is no token '${req.params.name}'${owner ? ` of ${owner}` : ''}`, { hint: 'GET /api/v1/tokens lists them' });
+        await ctx.identity.changed(tx);
+        await recordIn(tx, req, 204);
+      });
+      ctx.identity.forget();
       return reply.status(204).send();
     },
   );

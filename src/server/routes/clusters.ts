@@ -255,7 +255,7 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const r = await deleteEnvironment(ctx, req.log, req.params.id, req.query.clean, whoAsked(req.actor));
+      const r = await deleteEnvironment(ctx, req.log, req.params.id, req.query.clean, whoAsked(req.actor), req);
       return 'deleted' in r ? reply.status(204).send() : reply.status(202).send(r);
     },
   );

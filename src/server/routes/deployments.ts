@@ -6,10 +6,10 @@ import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { clusterOr404 } from '../domain/environment.js';
-import { refuseSimulated, simulatedNodes, startDeployment } from '../domain/runs/deploy.js';
+import { refuseSimulated, simulatedNodes, startDeployment, type RecordRun } from '../domain/runs/deploy.js';
 import { registryOf, startRealDeployment } from '../domain/runs/real-deploy.js';
 import { accessContext } from './real-nodes.js';
-import { whoAsked } from '../audit.js';
+import { runRecorder, whoAsked } from '../audit.js';
 import type { Removal } from '../domain/runs/removal-end.js';
 import { VERIFY_GRAPH_TYPE } from '../domain/verify-networks.js';
 import * as runs from '../../store/task-runs.js';
@@ -72,7 +72,7 @@ interface RunBody {
  * node is simulated). Both routes start runs here, so a graph run and a deployment meet the same
  * checks and answer the same shape.
  */
-export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody, extra: { removal?: Removal; requestedBy?: string } = {}) {
+export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, graphType: string, body: RunBody, extra: { removal?: Removal; requestedBy?: string; record?: RecordRun } = {}) {
   let dryRun = body.dry_run ?? (body.simulate_failure ? true : body.resume ? false : undefined);
   if (body.resume && dryRun) throw new HttpError(400, 'request/invalid', 'resume belongs to a real deployment');
   // A verification is re-run, not resumed: its answer holds for the moment it ran, all nodes at once.
@@ -104,8 +104,9 @@ export async function startRun(ctx: AppContext, log: FastifyBaseLogger, clusterI
       ...(body.nodes ? { only: body.nodes } : {}),
       ...(extra.removal ? { removal: extra.removal } : {}),
       ...(extra.requestedBy !== undefined ? { requestedBy: extra.requestedBy } : {}),
+      ...(extra.record ? { record: extra.record } : {}),
     });
-  } else id = await startDeployment(ctx.db, ctx.presence, clusterId, graphType, { ...ctx.deploy, ...(body.simulate_failure ? { failAt: body.simulate_failure.task } : {}), ...(body.nodes ? { only: body.nodes } : {}), ...(extra.requestedBy !== undefined ? { requestedBy: extra.requestedBy } : {}) });
+  } else id = await startDeployment(ctx.db, ctx.presence, clusterId, graphType, { ...ctx.deploy, ...(body.simulate_failure ? { failAt: body.simulate_failure.task } : {}), ...(body.nodes ? { only: body.nodes } : {}), ...(extra.requestedBy !== undefined ? { requestedBy: extra.requestedBy } : {}), ...(extra.record ? { record: extra.record } : {}) });
   return deploymentViewOf(ctx.db, (await store.getDeployment(ctx.db, id)) as store.DeploymentRecord);
 }
 
@@ -178,7 +179,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 202: answer('started: the deployment to watch (GET /deployments/{id}/tasks, /events)', DEPLOYMENT), ...errors(400, 404, 409, 503) },
       },
     },
-    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.body?.graph_type ?? 'default', req.body ?? {}, { requestedBy: whoAsked(req.actor) })),
+    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.body?.graph_type ?? 'default', req.body ?? {}, { requestedBy: whoAsked(req.actor), record: runRecorder(req) })),
   );
 
   api.post<{ Params: { id: number; type: string }; Body: RunBody | undefined }>(
@@ -208,7 +209,7 @@ export function deploymentRoutes(api: FastifyInstance, ctx: AppContext): void {
         response: { 202: answer('started: the run to watch (GET /deployments/{id}, /deployments/{id}/events)', DEPLOYMENT), ...errors(400, 404, 409, 503) },
       },
     },
-    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.params.type, req.body ?? {}, { requestedBy: whoAsked(req.actor) })),
+    async (req, reply) => reply.status(202).send(await startRun(ctx, req.log, req.params.id, req.params.type, req.body ?? {}, { requestedBy: whoAsked(req.actor), record: runRecorder(req) })),
   );
 
   api.get<{ Params: { id: number } }>('/clusters/:id/deployments', { config: PAGED_READ, schema: { summary: 'Deployments of an environment, newest first', tags: ['deployment'], params: clusterIdParam, response: { 200: answer('its deployments', listOf(DEPLOYMENT)), ...errors(404) } } }, async (req) => {

@@ -6,12 +6,12 @@
  * deployed (pending roles only) or simulated leaves at once; `clean: false` forgets a deployed one
  * without running anything, and the answer says so.
  */
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import { OPERATOR } from '../access.js';
 import type { AppContext } from '../app.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
-import { whoAsked } from '../audit.js';
+import { recordIn, runRecorder, whoAsked } from '../audit.js';
 import * as real from '../../store/real-nodes.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
 import { beingRemoved } from '../domain/runs/deploy.js';
@@ -72,7 +72,7 @@ async function refuseWithoutDeletion(q: store.Queryable, cluster: store.ClusterR
 }
 
 /** Removes nodes from an environment (see the file's comment); the answer says what happens. */
-export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, ids: readonly number[], clean = true, requestedBy?: string) {
+export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, ids: readonly number[], clean = true, requestedBy?: string, req?: FastifyRequest) {
   const plan = await ctx.db.transaction(async (tx) => {
     const cluster = await clusterOr404(tx, clusterId, { lock: true });
     if (cluster.status === 'deploying') throw refuseBusy(cluster);
@@ -87,8 +87,14 @@ export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clust
     return { cluster, cleaning, left: nodes.filter((n) => !cleaning.includes(n)), notCleaned: clean ? [] : deployed };
   });
   // The run first: when it is refused (a node offline, the checks), nothing has changed.
-  const deployment = plan.cleaning.length ? await startRun(ctx, log, clusterId, 'deletion', { nodes: plan.cleaning.map((n) => n.id), dry_run: false }, { removal: { nodes: plan.cleaning.map((n) => n.id) }, ...(requestedBy !== undefined ? { requestedBy } : {}) }) : null;
-  if (plan.left.length) await ctx.db.transaction((tx) => store.unassignNodes(tx, plan.left.map((n) => n.id)));
+  const deployment = plan.cleaning.length ? await startRun(ctx, log, clusterId, 'deletion', { nodes: plan.cleaning.map((n) => n.id), dry_run: false }, { removal: { nodes: plan.cleaning.map((n) => n.id) }, ...(requestedBy !== undefined ? { requestedBy } : {}), ...(req ? { record: runRecorder(req, req.method === 'DELETE' ? 202 : 200) } : {}) }) : null;
+  // The request's audit entry goes with its first change: the run's transaction, else this one.
+  if (plan.left.length) {
+    await ctx.db.transaction(async (tx) => {
+      await store.unassignNodes(tx, plan.left.map((n) => n.id));
+      if (req && !deployment) await recordIn(tx, req, 200);
+    });
+  }
   const words: string[] = [];
   const atOnce = plan.left.filter((n) => !plan.notCleaned.includes(n));
   if (atOnce.length) words.push(`${list(atOnce)} left environment '${plan.cluster.name}' (nothing was deployed on ${atOnce.length === 1 ? 'it' : 'them'})`);
@@ -110,7 +116,7 @@ export async function removeNodes(ctx: AppContext, log: FastifyBaseLogger, clust
  * `removing`, deleted when it succeeded everywhere, `error` with the nodes it failed on otherwise);
  * false deletes it at once, the hosts keeping what was deployed.
  */
-export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, clean?: boolean, requestedBy?: string) {
+export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger, clusterId: number, clean?: boolean, requestedBy?: string, req?: FastifyRequest) {
   const plan = await ctx.db.transaction(async (tx) => {
     const cluster = await clusterOr404(tx, clusterId, { lock: true });
     if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed`, { hint: 'wait for the deployment to finish' });
@@ -126,6 +132,7 @@ export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger,
     if (!deployed.length || clean === false) {
       await store.unassignNodes(tx, nodes.map((n) => n.id));
       await store.deleteCluster(tx, cluster.id);
+      if (req) await recordIn(tx, req, 204);
       return { cluster, deployed, done: true as const };
     }
     await refuseWithoutDeletion(tx, cluster, deployed, 'the environment is deleted');
@@ -133,7 +140,7 @@ export async function deleteEnvironment(ctx: AppContext, log: FastifyBaseLogger,
   });
   if (plan.done) return { deleted: true as const, notCleaned: clean === false ? plan.deployed : [] };
   const ids = plan.deployed.map((n) => n.id);
-  const deployment = await startRun(ctx, log, clusterId, 'deletion', { nodes: ids, dry_run: false }, { removal: { nodes: ids, environment: true }, ...(requestedBy !== undefined ? { requestedBy } : {}) });
+  const deployment = await startRun(ctx, log, clusterId, 'deletion', { nodes: ids, dry_run: false }, { removal: { nodes: ids, environment: true }, ...(requestedBy !== undefined ? { requestedBy } : {}), ...(req ? { record: runRecorder(req) } : {}) });
   return {
     left: [],
     cleaning: named(plan.deployed),
@@ -159,7 +166,7 @@ export function nodeRemovalRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true, whoAsked(req.actor));
+      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true, whoAsked(req.actor), req);
       return reply.status(removal.deployment ? 202 : 200).send(removal);
     },
   );

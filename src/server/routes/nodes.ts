@@ -6,7 +6,7 @@ import type { AppContext } from '../app.js';
 import { numericMarker, PAGED_READ, pageInStore, unknownMarker } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
-import { whoAsked } from '../audit.js';
+import { recordIn, whoAsked } from '../audit.js';
 import { clusterOr404, composeCluster } from '../domain/environment.js';
 import { droppedDeployedRoles, registerNodes } from '../domain/nodes.js';
 import { registerRealNode } from '../domain/real-nodes.js';
@@ -99,6 +99,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
       if (!node) throw new HttpError(404, 'node/not-found', `there is no node ${req.params.id}`);
       if (node.clusterId !== undefined) throw new HttpError(409, 'node/assigned', `node '${node.name}' is in an environment; unassign it first`);
       await store.deleteNodes(tx, [node.id]);
+      await recordIn(tx, req, 204);
     });
     return reply.status(204).send();
   });
@@ -190,7 +191,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req, reply) => {
-      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true, whoAsked(req.actor));
+      const removal = await removeNodes(ctx, req.log, req.params.id, req.body.node_ids, req.body.clean ?? true, whoAsked(req.actor), req);
       // The run to follow, for clients that read headers; DELETE /clusters/{id}/nodes answers it in full.
       if (removal.deployment) reply.header('hearth-deployment', String(removal.deployment.id));
       return removal.nodes;

@@ -34,6 +34,9 @@ export interface ClusterGraph {
 
 const rolesOfNode = (n: store.NodeRecord): string[] => [...new Set([...n.roles, ...n.pendingRoles])];
 
+
+/** Writes the run's audit entry in the run's own transaction (audit.ts's runRecorder). */
+export type RecordRun = (tx: store.Queryable, deploymentId: number) => Promise<void>;
 /** `{section: {field: value}}` from a settings tree: what the graph's deployment data reads. */
 function settingsValues(editable: Record<string, unknown>): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
@@ -299,7 +302,7 @@ async function refuseOffline(q: store.Queryable, clusterName: string, offline: s
 }
 
 /** Checks, then records a deployment and starts walking it; returns its id at once. */
-export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[]; requestedBy?: string }): Promise<number> {
+export async function startDeployment(db: store.Database, presence: store.Presence, clusterId: number, type: string, options: DeployOptions & { failAt?: string; only?: readonly number[]; requestedBy?: string; record?: RecordRun }): Promise<number> {
   const choice = options.only ? { only: options.only } : {};
   const built = await buildDeployableGraph(db, clusterId, type, choice);
   const { id, total, before, simulation } = await db.transaction(async (tx) => {
@@ -316,6 +319,8 @@ export async function startDeployment(db: store.Database, presence: store.Presen
     }
     const id = await store.createDeployment(tx, cluster.id, type, tasks, presence.id);
     if (options.requestedBy !== undefined) await store.recordRequester(tx, id, options.requestedBy);
+    // Its audit entry, in this transaction: the run and its record commit together.
+    await options.record?.(tx, id);
     if (simulation) await store.updateCluster(tx, cluster.id, { status: 'deploying' });
     return { id, total: tasks.length, before: cluster.status, simulation };
   });

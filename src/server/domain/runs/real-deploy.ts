@@ -17,7 +17,7 @@ import * as store from '../../../store/index.js';
 import * as real from '../../../store/real-nodes.js';
 import * as runs from '../../../store/task-runs.js';
 import { HttpError, storageFailure } from '../../errors.js';
-import { buildDeployableGraph, checkDeployable, clusterGraph } from './deploy.js';
+import { buildDeployableGraph, checkDeployable, clusterGraph, type RecordRun } from './deploy.js';
 import { nodeVolumesOf } from '../disks.js';
 import { clusterOr404 } from '../environment.js';
 import { toleranceBreaches } from '../../../deploy/tolerance.js';
@@ -44,6 +44,8 @@ export interface RealDeployOptions {
   removal?: Removal;
   /** Who asked for the run (audit.ts's whoAsked), kept with it. */
   requestedBy?: string;
+  /** Writes its audit entry in the run's own transaction. */
+  record?: RecordRun;
   maxParallel?: number;
   /** Flush task reports every this many ms (and at the end). */
   flushMs?: number;
@@ -116,6 +118,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
     }
     const id = await runs.createRealDeployment(tx, cluster.id, type, tasks, presence.id, leaseSeconds());
     if (options.requestedBy !== undefined) await store.recordRequester(tx, id, options.requestedBy);
+    await options.record?.(tx, id);
     if (offline.length) {
       const reach = await real.realNodes(tx, offline.map((n) => n.id));
       await store.recordSkippedNodes(tx, id, offline.map((n) => ({ id: n.id, name: n.name, reach_error: reach.get(n.id)?.reachError?.message ?? null })));
