@@ -1543,6 +1543,13 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /**
+             * Format: date-time
+             * @description when that was
+             */
+            host_key_accepted_at?: string | null;
+            /** @description who last accepted a changed host key (a user, a user's token, or admin-token); null when none was */
+            host_key_accepted_by?: string | null;
             host_key_fingerprint?: string | null;
             id: number;
             name: string;

@@ -18,6 +18,9 @@ export interface RealNodeRecord extends NodeAccess {
   facts?: unknown;
   factsAt?: string;
   reachError?: { code: string; message: string; at: string; host_key?: string };
+  /** Who accepted a changed host key last (audit.ts's whoAsked), and when. */
+  hostKeyAcceptedBy?: string;
+  hostKeyAcceptedAt?: string;
 }
 
 interface Row {
@@ -30,6 +33,8 @@ interface Row {
   facts: unknown;
   facts_at: Date | string | null;
   reach_error: RealNodeRecord['reachError'] | null;
+  host_key_accepted_by: string | null;
+  host_key_accepted_at: Date | string | null;
 }
 
 function toRecord(r: Row): RealNodeRecord | undefined {
@@ -39,10 +44,12 @@ function toRecord(r: Row): RealNodeRecord | undefined {
   if (r.facts !== null && r.facts !== undefined) rec.facts = r.facts;
   if (r.facts_at !== null) rec.factsAt = new Date(r.facts_at).toISOString();
   if (r.reach_error !== null) rec.reachError = r.reach_error;
+  if (r.host_key_accepted_by !== null) rec.hostKeyAcceptedBy = r.host_key_accepted_by;
+  if (r.host_key_accepted_at !== null) rec.hostKeyAcceptedAt = new Date(r.host_key_accepted_at).toISOString();
   return rec;
 }
 
-const COLUMNS = 'id, name, address, ssh_user, ssh_port, host_key, facts, facts_at, reach_error';
+const COLUMNS = 'id, name, address, ssh_user, ssh_port, host_key, facts, facts_at, reach_error, host_key_accepted_by, host_key_accepted_at';
 
 /** The real nodes among `ids` (simulated ones are absent from the map). */
 export async function realNodes(q: Queryable, ids: number[]): Promise<Map<number, RealNodeRecord>> {

@@ -10,7 +10,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
 import { readPluginFolder, storePlugin } from '../../src/server/domain/plugins.js';
 import { exportDatabase, importDatabase, type Database } from '../../src/store/index.js';
-import { insertRealNode } from '../../src/store/real-nodes.js';
+import { insertRealNode, recordHostKeyAcceptance } from '../../src/store/real-nodes.js';
+import { describeNode } from '../../src/cli/client/nodes.js';
 import { SshTransport } from '../../src/deploy/ssh.js';
 import { engines } from './support/engines.js';
 import { TOKEN, bundledRelease } from './support/app.js';
@@ -155,6 +156,22 @@ for (const engine of engines()) {
       await app.audit.flush();
       const entries = await audit('?object=token/parting');
       assert.deepEqual(entries.map((e) => [e.method, e.outcome]), [['DELETE', 'done'], ['DELETE', 'failed'], ['POST', 'done']], 'one entry a request');
+    });
+
+    test('who accepted a changed host key, and when: GET /nodes/:id, the list and hearth node show', async () => {
+      const id = await insertRealNode(db, { name: 'key-accepted', address: '127.0.0.1', sshUser: 'root', sshPort: 2, hostKey: 'ssh-ed25519 AAAA', facts: null, hardware: {} });
+      const before = (await call('GET', `/api/v1/nodes/${id}`, admin)).json();
+      assert.equal(before.host_key_accepted_by, null);
+      assert.doesNotMatch(describeNode(before), /changed key accepted/);
+      // As POST /nodes/:id/refresh {accept_host_key} records it (reaching a host is the SSH tests' part).
+      await recordHostKeyAcceptance(db, id, 'alice (token ci)');
+      const one = (await call('GET', `/api/v1/nodes/${id}`, admin)).json();
+      assert.equal(one.host_key_accepted_by, 'alice (token ci)');
+      assert.ok(Math.abs(Date.parse(one.host_key_accepted_at) - Date.now()) < 60_000, one.host_key_accepted_at);
+      const listed = ((await call('GET', '/api/v1/nodes', admin)).json() as Array<Record<string, unknown>>).find((n) => n.id === id)!;
+      assert.deepEqual([listed.host_key_accepted_by, listed.host_key_accepted_at], [one.host_key_accepted_by, one.host_key_accepted_at]);
+      assert.match(describeNode(one), new RegExp(`^host key: .*\\(changed key accepted by alice \\(token ci\\) at ${one.host_key_accepted_at.replace(/[.]/g, '\\.')}\\)$`, 'm'));
+      assert.equal((await call('DELETE', `/api/v1/nodes/${id}`, admin)).statusCode, 204);
     });
 
     test('deleting an environment with cleaning: the deletion run knows who asked', async () => {

@@ -13,7 +13,7 @@ const gb = (bytes: number | null | undefined) => (typeof bytes === 'number' ? `$
 export function describeNode(n: Schemas['Node']): string {
   const lines = [`${n.name} (node ${n.id}), ${n.simulated ? 'simulated' : `${n.ssh_user}@${n.address}:${n.ssh_port}`}, ${n.status}`];
   lines.push(`environment: ${n.cluster_id ?? '-'}; roles: ${n.roles.join(', ') || '-'}; pending: ${n.pending_roles.join(', ') || '-'}`);
-  if (!n.simulated) lines.push(`host key: ${n.host_key_fingerprint ?? '-'}`);
+  if (!n.simulated) lines.push(`host key: ${n.host_key_fingerprint ?? '-'}${n.host_key_accepted_by ? ` (changed key accepted by ${n.host_key_accepted_by} at ${n.host_key_accepted_at ?? '?'})` : ''}`);
   if (n.reach_error) lines.push(`last SSH error (${n.reach_error.at}): ${n.reach_error.code}: ${n.reach_error.message}`);
   if (n.network_data?.length) {
     lines.push('', 'addresses:');

@@ -118,6 +118,8 @@ export function accessView(r: real.RealNodeRecord | undefined) {
     facts: r.facts ?? null,
     facts_at: r.factsAt ?? null,
     reach_error: r.reachError ?? null,
+    host_key_accepted_by: r.hostKeyAcceptedBy ?? null,
+    host_key_accepted_at: r.hostKeyAcceptedAt ?? null,
   };
 }
 

@@ -203,6 +203,8 @@ export const NODE = {
     ssh_user: STRING,
     ssh_port: { type: 'integer' },
     host_key_fingerprint: NULLABLE_STRING,
+    host_key_accepted_by: { ...NULLABLE_STRING, description: 'who last accepted a changed host key (a user, a user\'s token, or admin-token); null when none was' },
+    host_key_accepted_at: { ...NULLABLE_TIME, description: 'when that was' },
     facts: { description: 'what Hearth gathered on the host (one node only; null before it could)', oneOf: [NODE_FACTS, { type: 'null' }] },
     facts_at: NULLABLE_TIME,
     reach_error: {

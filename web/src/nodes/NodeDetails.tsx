@@ -7,6 +7,7 @@ import { formatBytes, formatSpeed, hostKeyChanged, sshTarget, type NodeView } fr
 import { NodeStatusLine } from '../components/NodeStatus.js';
 import { NodeNetworks } from './NodeNetworks.js';
 import { Disks } from './Disks.js';
+import { isoTime } from '../deploy/model.js';
 
 /**
  * One node in full: its status, how Hearth reaches it, its host key and its facts (OS, CPUs,
@@ -74,6 +75,14 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
             <dd>
               <code data-testid="host-key">{n.host_key_fingerprint ?? 'not recorded'}</code>
             </dd>
+            {n.host_key_accepted_by && (
+              <>
+                <dt>Changed key accepted</dt>
+                <dd data-testid="host-key-accepted">
+                  by {n.host_key_accepted_by} at {isoTime(n.host_key_accepted_at)}
+                </dd>
+              </>
+            )}
             <dt>Facts gathered</dt>
             <dd>{n.facts_at ? new Date(n.facts_at).toLocaleString() : 'never'}</dd>
           </dl>
