@@ -63,9 +63,12 @@ async function startOnce(dataDir: string): Promise<{ health: number; ready: numb
         await new Promise((r) => setTimeout(r, 5));
       }
     };
+    // Asked at once, beside the probes: the first useful answer, whenever it comes (a restart
+    // answers it before /readyz does, from what the last clean stop left: store/answer-snapshot.ts).
+    const firstData = until('/api/v1/releases');
     const health = await until('/healthz');
     const ready = await until('/readyz');
-    const releases = await until('/api/v1/releases');
+    const releases = await firstData;
     await new Promise((r) => setTimeout(r, IDLE_MS));
     return { health, ready, releases, memory: memoryOf(child.pid!) };
   } finally {
@@ -105,7 +108,7 @@ const baseline = summarise('node -e 0', node);
 report(`hearth serve start-up (load ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)})`, [
   baseline,
   { ...summarise('restart: first answer (/healthz)', restart.health), baselineMs: baseline.medianMs, targetMs: Math.round(baseline.medianMs * 5), note: 'goal 5x node -e 0' },
-  { ...summarise('restart: first data (/api/v1/releases)', restart.releases), baselineMs: baseline.medianMs },
+  { ...summarise('restart: first data (/api/v1/releases)', restart.releases), baselineMs: baseline.medianMs, targetMs: Math.round(baseline.medianMs * 5), note: 'goal 5x node -e 0 (issue 30)' },
   { ...summarise('first start: first answer (/healthz)', first.health), baselineMs: baseline.medianMs, targetMs: Math.round(baseline.medianMs * 15), note: 'goal 15x node -e 0' },
   { ...summarise('first start: first data (/api/v1/releases)', first.releases), baselineMs: baseline.medianMs },
 ]);

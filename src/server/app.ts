@@ -61,6 +61,12 @@ export interface AppOptions {
   startup?: Promise<StartupSettled>;
   /** Require the token for reads too. */
   protectReads?: boolean;
+  /**
+   * GET /api/v1/releases's answer (JSON text) to give while the start-up work is under way: the one
+   * the last clean stop left (store/answer-snapshot.ts says when it holds). Only while reads are
+   * public, and only to a request without credentials, which the access check could refuse.
+   */
+  releasesBeforeStart?: string;
   /** Sessions' lifetimes, the sign-in slow-down and the clock (identity.ts). */
   identity?: IdentityOptions;
   /** The names requests may call the server by beside its own (`--allowed-hosts`; hosts.ts). */
@@ -170,7 +176,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before anything else: a name the server does not go by (DNS rebinding) learns nothing (hosts.ts).
   guardHosts(app, { ...(options.allowedHosts ? { allowed: options.allowedHosts } : {}), publicUrl: () => options.publicUrl ?? ctx.ssh?.publicUrl });
   // Before the access check, which needs the settled admin token.
-  startup.guard(app, { engine: options.db.engine });
+  const early = options.releasesBeforeStart;
+  startup.guard(
+    app,
+    { engine: options.db.engine },
+    early === undefined || options.protectReads ? undefined : (request) => (request.method === 'GET' && request.url === '/api/v1/releases' && request.headers.authorization === undefined && request.headers.cookie === undefined ? early : undefined),
+  );
   // Before the catalog's hook, so the OpenAPI document sees each route's rule.
   const routeRules = guardRoutes(app, { adminToken: () => adminToken, protectReads: options.protectReads ?? false, identity: ctx.identity });
   app.decorate('routeRules', routeRules);

@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { existsSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { FastifyInstance } from 'fastify';
-import { packageRoot } from '../package/root.js';
+import { hearthVersion, packageRoot } from '../package/root.js';
+import { releasesAnswer } from './routes/releases.js';
+import { readReleasesSnapshot, writeReleasesSnapshot } from '../store/answer-snapshot.js';
 import * as store from '../store/index.js';
 import { buildApp, type AppContext, type AppOptions } from './app.js';
 import { generateToken } from './auth.js';
@@ -164,6 +166,9 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
   // The folder is made the server user's alone first (0700, files 0600): what was readable by
   // others is repaired and logged once the logger exists; what another user owns is refused.
   let repaired: string[] = [];
+  // Read before the lock is taken, which removes it (store/answer-snapshot.ts): the releases the
+  // last clean stop left, answered while PGlite starts.
+  const releasesBeforeStart = engine === 'pglite' && !options.protectReads ? readReleasesSnapshot(dataDir, hearthVersion(), store.KNOWN_SCHEMA) : undefined;
   const lockPath = engine === 'pglite' ? store.claimDataFolder(dataDir, (paths) => (repaired = paths)) : undefined;
   // On PostgreSQL the data folder holds the SSH key's copy and unpacked plugins: the same rule.
   if (engine === 'postgres' && existsSync(dataDir)) repaired = store.securePrivateTree(dataDir);
@@ -189,6 +194,7 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       db,
       startup: work.then((w) => ({ adminToken: w.token, ...(w.ssh ? { ssh: w.ssh } : {}) })),
       ...(options.protectReads ? { protectReads: true } : {}),
+      ...(releasesBeforeStart !== undefined ? { releasesBeforeStart } : {}),
       ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
       ...(process.env.HEARTH_PUBLIC_URL ? { publicUrl: process.env.HEARTH_PUBLIC_URL } : {}),
       webDist: options.webDist ?? join(packageRoot(), 'web', 'dist'),
@@ -250,7 +256,11 @@ export async function startServer(options: StartOptions = {}): Promise<RunningSe
       clearInterval(sweep);
       await app.close();
       await closeTransport();
+      // The releases as this stop leaves them, for the next start to answer at once (after the
+      // app has closed: no request changes them any more; a failure only means a slower start).
+      const releases = lockPath && !options.protectReads ? await releasesAnswer(db).then(JSON.stringify, () => undefined) : undefined;
       await db.close();
+      if (releases !== undefined) writeReleasesSnapshot(dataDir, hearthVersion(), store.KNOWN_SCHEMA, releases);
     },
   };
 }

@@ -40,9 +40,12 @@ export class StartupGate {
   }
 
   /** Holds every request but the probes until the start-up work is done; registered before the access check. */
-  guard(app: FastifyInstance, details: Record<string, unknown> = {}): void {
+  guard(app: FastifyInstance, details: Record<string, unknown> = {}, early?: (request: FastifyRequest) => string | undefined): void {
     app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
       if (this.current.state === 'ready' || request.is404) return;
+      // An answer known to hold before the work is done (start.ts: the releases a clean stop left).
+      const known = this.current.state === 'starting' ? early?.(request) : undefined;
+      if (known !== undefined) return reply.type('application/json; charset=utf-8').send(known);
       const route = request.routeOptions.url;
       // /healthcheck answers 503 at once while starting (routes/openstack.ts), as /readyz does.
       if (route === LIVENESS || route === HEALTHCHECK) return;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { StoreError } from './database.js';
 import { makePrivateFolder, securePrivateTree } from './private-files.js';
+import { dropReleasesSnapshot } from './answer-snapshot.js';
 
 /** The lock of Hearth before generations (a server of that version may still hold it). */
 const LEGACY_LOCK = 'hearth-server.lock';
@@ -109,6 +110,8 @@ export function claimDataFolder(dataDir: string, repaired?: (paths: string[]) =>
   }
   const lockPath = lockDataFolder(dataDir);
   try {
+    // Whoever opens the folder may change its releases: the last stop's answer no longer holds.
+    dropReleasesSnapshot(dataDir);
     const paths = securePrivateTree(dataDir);
     if (paths.length) repaired?.(paths);
   } catch (err) {

@@ -39,8 +39,13 @@ export function releaseSummary(r: store.ReleaseRecord) {
   };
 }
 
+/** GET /releases's answer; also what a server leaves for the next start to give (start.ts). */
+export async function releasesAnswer(q: store.Queryable): Promise<Array<ReturnType<typeof releaseSummary>>> {
+  return (await store.listReleases(q)).map(releaseSummary);
+}
+
 export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
-  api.get('/releases', { config: PUBLIC_READ, schema: { summary: 'List releases', tags: ['releases'], response: { 200: answer('every release', listOf(RELEASE)) } } }, async () => (await store.listReleases(ctx.db)).map(releaseSummary));
+  api.get('/releases', { config: PUBLIC_READ, schema: { summary: 'List releases', tags: ['releases'], response: { 200: answer('every release', listOf(RELEASE)) } } }, async () => releasesAnswer(ctx.db));
 
   api.get<{ Params: { id: string } }>('/releases/:id', { config: PUBLIC_READ, schema: { summary: 'Get a release', tags: ['releases'], params: idParam, response: { 200: answer('the release', RELEASE_DETAIL), ...errors(404) } } }, async (req) => {
     const r = await releaseOr404(ctx.db, req.params.id);
