@@ -75,4 +75,20 @@ describe('accounts in the web UI', { skip: needsBrowser.skip, timeout: 300_000 }
     await ui.shot(p, 'accounts-activity');
     await p.close();
   });
+
+  test("an admin sets another user's password on the Users page: the old one no longer signs in, the new one does", async () => {
+    await ui.call('POST', '/users', { name: 'pia', role: 'viewer', password: 'pia first password' });
+    const p = await signIn('ada', 'ada long password');
+    await p.click('nav[aria-label=Main] a:has-text("Users")');
+    await p.locator('tr[data-user=pia]').waitFor({ timeout: 30_000 });
+    await p.selectOption('#password-user', 'pia');
+    await p.fill('#password-new', 'pia second password');
+    await p.click('form.set-password button[type=submit]');
+    await p.locator('[role=status]', { hasText: 'The password of pia is set' }).waitFor({ timeout: 30_000 }).catch(async (err: unknown) => assert.fail(`${String(err)}\n${await ui.explain(p)}`));
+    await ui.shot(p, 'accounts-password');
+    await p.close();
+    const signInAs = (password: string) => fetch(`${ui.server.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'pia', password }) });
+    assert.equal((await signInAs('pia first password')).status, 401);
+    assert.equal((await signInAs('pia second password')).status, 200);
+  });
 });

@@ -8,11 +8,13 @@ import { isoTime } from '../deploy/model.js';
 
 const ROLES: Role[] = ['viewer', 'operator', 'admin'];
 
-/** Users, for admins (issue 29): create, change a role, disable or enable, delete. */
+/** Users, for admins (issue 29): create, change a role, set a password, disable or enable, delete. */
 export function Users() {
   const users = useApi('/users');
   const [error, setError] = useState<unknown>(null);
   const [draft, setDraft] = useState<{ name: string; role: Role; password: string }>({ name: '', role: 'viewer', password: '' });
+  const [reset, setReset] = useState<{ name: string; password: string }>({ name: '', password: '' });
+  const [done, setDone] = useState('');
   const act = (work: Promise<unknown>) =>
     work.then(
       () => (setError(null), users.reload()),
@@ -60,6 +62,30 @@ export function Users() {
         </tbody>
       </table>
       {(users.data ?? []).length === 0 && <p>No users yet.</p>}
+      <h2>Set a password</h2>
+      <p className="hint">The user's sessions end: they sign in again with the new password. Their personal tokens keep working.</p>
+      <form
+        className="set-password"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const name = reset.name || (users.data ?? [])[0]?.name || '';
+          setDone('');
+          void act(call('patch', '/users/{name}', { params: { name }, body: { password: reset.password } }).then(() => (setReset({ name, password: '' }), setDone(`The password of ${name} is set; their sessions have ended.`))));
+        }}
+      >
+        <label htmlFor="password-user">User</label>
+        <select id="password-user" value={reset.name || (users.data ?? [])[0]?.name || ''} onChange={(e) => setReset({ ...reset, name: e.target.value })}>
+          {(users.data ?? []).map((u) => (
+            <option key={u.name}>{u.name}</option>
+          ))}
+        </select>
+        <label htmlFor="password-new">New password</label>
+        <input id="password-new" type="password" value={reset.password} onChange={(e) => setReset({ ...reset, password: e.target.value })} required autoComplete="new-password" />
+        <button type="submit" className="primary">
+          Set password
+        </button>
+      </form>
+      <p role="status">{done}</p>
       <h2>New user</h2>
       <form
         className="new-user"
