@@ -80,6 +80,25 @@ describe('web UI: out of order and broken', { skip: needsBrowser.skip, timeout: 
     await p.close();
   });
 
+  test('the Deploy tab says it is loading until the history is read, never "No deployment yet." before', async () => {
+    const p = await ui.page(`#/env/${env.id}/nodes`);
+    await p.locator('[data-testid="env-status"]').waitFor();
+    // The history's answer held back until the test lets it go.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await p.route(DEPLOYMENTS, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await p.click('nav.tabs a:has-text("Deploy")');
+    await p.locator('.deploy p[aria-busy="true"]:has-text("Loading")').waitFor({ timeout: 60_000 });
+    assert.equal(await p.locator('text=No deployment yet.').count(), 0, 'no claim about the history before it is read');
+    release();
+    await p.locator('text=No deployment yet.').waitFor({ timeout: 60_000 });
+    assert.equal(await p.locator('.deploy p[aria-busy="true"]').count(), 0);
+    await p.close();
+  });
+
   test('a page that crashes fails the test at once, with what the page said', async () => {
     // A part that fails to draw: whatever the test waits for fails with the page's words, not a timeout.
     const p = await ui.page(`#/env/${env.id}/nodes`);

@@ -18,7 +18,8 @@ import { Plan, planSummary, usePlan } from './Plan.js';
  */
 export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: Cluster; onDeployed: () => void; liveDeployments?: Map<number, Deployment> }) {
   const nodes = useApi('/clusters/{id}/nodes', { params: { id: cluster.id } });
-  const [history, setHistory] = useState<Deployment[]>([]);
+  // null until the environment's runs have been read: an empty list would say "No deployment yet." while loading.
+  const [history, setHistory] = useState<Deployment[] | null>(null);
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -108,6 +109,15 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
     };
   }, [deployment?.id, running, real, fetchOne, fetchHistory, onDeployed, nodes.reload]);
 
+  // The environment's state changed (its live stream says so: a run ended, here or anywhere):
+  // its nodes' roles and statuses changed with it, whichever way this page learnt of the run.
+  const statusSeen = useRef(cluster.status);
+  useEffect(() => {
+    if (statusSeen.current === cluster.status) return;
+    statusSeen.current = cluster.status;
+    nodes.reload();
+  }, [cluster.status, nodes.reload]);
+
   // A run started anywhere else (the CLI, another browser or server), as the environment's live
   // stream tells it: shown and followed at once, like one started here.
   const noticed = useRef(0);
@@ -138,7 +148,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
   // The server's own rule when no mode is asked for: real when every node is real, a dry run when
   // every node is simulated, refused (with the names) when they are mixed.
   const allSimulated = withRoles.length > 0 && simulated.length === withRoles.length;
-  const last = history[0];
+  const last = history?.[0];
   const resumable = last !== undefined && last.mode === 'real' && last.status !== 'succeeded' && last.status !== 'running';
   // What Deploy would run and why, shown before it is asked (issue 25); again after each run.
   const plan = usePlan(cluster.id, `${last?.id}:${last?.status}`);
@@ -218,7 +228,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
       {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} onSnapshot={(key, snapshot) => setLive((l) => ({ ...l, [key]: joinSnapshot(l[key], snapshot) ?? l[key] }))} />}
       <h2 className="section-title">History</h2>
       <History
-        list={history.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : liveDeployments?.has(h.id) ? { ...h, ...liveDeployments.get(h.id) } : h))}
+        list={history?.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : liveDeployments?.has(h.id) ? { ...h, ...liveDeployments.get(h.id) } : h)) ?? null}
         current={deployment?.id ?? null}
         nodeName={nodeName}
         onOpen={(id) =>

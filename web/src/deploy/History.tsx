@@ -2,7 +2,9 @@ import { apartWords, countsOf, doneOf, formatSeconds, isoTime, runMeaning, runWo
 import { namesIn } from './DeploymentView.js';
 
 /** Past deployments, newest first; choosing one shows its tasks and their output. */
-export function History({ list, current, onOpen, nodeName }: { list: Deployment[]; current: number | null; onOpen: (id: number) => void; nodeName: (id: string) => string }) {
+/** `list` is null while the runs are being read. */
+export function History({ list, current, onOpen, nodeName }: { list: Deployment[] | null; current: number | null; onOpen: (id: number) => void; nodeName: (id: string) => string }) {
+  if (list === null) return <p aria-busy="true">Loading…</p>;
   if (list.length === 0) return <p className="muted">No deployment yet.</p>;
   return (
     <div className="table-wrap">
