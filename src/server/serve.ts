@@ -77,7 +77,22 @@ export async function serve(options: { port: string; host: string; dataDir?: str
     process.exitCode = EXIT_USAGE;
     return;
   }
-  let server;
+  // Signals are heard from the start: a SIGTERM while the database is still being created or
+  // opened (seconds on a first start) waited for the start, then stops cleanly, lock released,
+  // where it used to kill the process outright and leave the data folder's lock behind.
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stdout.write(`\n${signal}: stopping Hearth${server ? '' : ' once it has started'}\n`);
+    server?.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
   try {
     server = await startServer({
       port,
@@ -111,6 +126,13 @@ export async function serve(options: { port: string; host: string; dataDir?: str
     throw err;
   }
   const s = server;
+  if (stopping) {
+    await s.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+    return;
+  }
   await readyProbeAnswers(s.app);
   // With nobody to sign in yet, say how the first admin is made (with the token printed here).
   const noUsers = (await countUsers(s.db).catch(() => 1)) === 0;
@@ -131,16 +153,4 @@ export async function serve(options: { port: string; host: string; dataDir?: str
       '',
     ].join('\n'),
   );
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    process.stdout.write(`\n${signal}: stopping Hearth\n`);
-    s.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }
