@@ -65,7 +65,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'user disable': ['hearth user disable bob'],
   'user enable': ['hearth user enable bob'],
   'user delete': ['hearth user delete bob'],
-  'user passwd': ['hearth user passwd alice', 'hearth user passwd alice --password-stdin < new-password.txt'],
+  'user passwd': ['hearth user passwd alice', 'hearth user passwd alice --password-stdin < new-password.txt', 'hearth user passwd   # your own, with the current one'],
   audit: ['hearth audit', 'hearth audit --actor alice --since 7d', 'hearth audit --object environment/3 --json', 'hearth audit --follow'],
 };
 

@@ -109,7 +109,9 @@ export async function deleteSession(q: Queryable, idHash: string): Promise<void>
 }
 
 /** Signs a user out everywhere; how many sessions ended. */
-export async function deleteSessionsOf(q: Queryable, user: string): Promise<number> {
+/** Every session of `user`, but the one whose digest is `except` (a password changed through it). */
+export async function deleteSessionsOf(q: Queryable, user: string, except?: string): Promise<number> {
+  if (except !== undefined) return (await q.query('DELETE FROM sessions WHERE user_name = $1 AND id_hash <> $2 RETURNING id_hash', [user, except])).length;
   return (await q.query('DELETE FROM sessions WHERE user_name = $1 RETURNING id_hash', [user])).length;
 }
 

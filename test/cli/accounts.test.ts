@@ -86,6 +86,20 @@ test('an admin creates users from a script; a user\'s token is printed once, act
   assert.equal(refused.code, 1);
   assert.match(refused.err, /auth\/token-revoked/);
 
+  // Her own password, with her own token: the current one first, then the new one.
+  const mine = { token: first.out.trim() };
+  const oneLine = await hearth(['user', 'passwd', '--password-stdin'], { ...mine, input: 'alice password\n' });
+  assert.equal(oneLine.code, 2, oneLine.err);
+  assert.match(oneLine.err, /current password on the first line and the new one on the second/);
+  const notHers = await hearth(['user', 'passwd', '--password-stdin'], { ...mine, input: 'not it\nalice second password\n' });
+  assert.equal(notHers.code, 1);
+  assert.match(notHers.err, /user\/wrong-password/);
+  const own = await hearth(['user', 'passwd', '--password-stdin'], { ...mine, input: 'alice password\nalice second password\n' });
+  assert.equal(own.code, 0, own.err);
+  assert.match(own.out, /your password is changed/);
+  const again = await fetch(`${server.url}/api/v1/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'alice', password: 'alice second password' }) });
+  assert.equal(again.status, 200, 'she signs in with the new one');
+
   assert.equal((await hearth(['user', 'passwd', 'alice', '--password-stdin'], { input: 'a new password\n' })).code, 0);
   assert.equal((await hearth(['user', 'disable', 'alice'])).code, 0);
   assert.match((await hearth(['user', 'list'])).out, /^alice\s+admin\s+yes/m);

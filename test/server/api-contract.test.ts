@@ -384,6 +384,11 @@ test('every route answers as the OpenAPI document says, status and body', { time
   check('POST', '/api/v1/session', { status: signedIn.status, contentType: 'application/json', text: '', body: await signedIn.json() }, { name: 'contract-user', password: 'contract password' });
   const cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0]!;
   const session = json(await call('GET', '/api/v1/session', { token: null, headers: { cookie } }));
+  // Your own password: a wrong current one, then the change (the session that asked stays).
+  const own = { token: null, headers: { cookie, 'x-csrf-token': session.csrf_token } };
+  await call('PUT', '/api/v1/session/password', { ...own, body: { current_password: 'not the password', password: 'contract password 2' } });
+  await call('PUT', '/api/v1/session/password', { ...own, body: { current_password: 'contract password', password: 'contract password 2' } });
+  await call('PUT', '/api/v1/session/password', { body: { current_password: 'x', password: 'contract password 3' } });
   const made = json(await call('POST', '/api/v1/tokens', { body: { name: 'contract-token', user: 'contract-user', expires_in: 3600 } }));
   await call('POST', '/api/v1/tokens', { token: made.token, body: { name: 'too-much', role: 'admin' } });
   await call('GET', '/api/v1/tokens', { token: made.token });

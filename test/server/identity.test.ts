@@ -139,6 +139,36 @@ for (const engine of engines()) {
       assert.equal((await call('GET', '/api/v1/session', { 'x-auth-token': token })).statusCode, 200);
     });
 
+    test('anyone changes their own password with the current one: other sessions end, this one stays; a wrong one changes nothing and counts', async () => {
+      await userNamed('erin', 'viewer');
+      const here = await signIn('erin', 'erin password', '10.5.0.1');
+      const elsewhere = await signIn('erin', 'erin password', '10.5.0.2');
+      const change = { cookie: here.cookie, 'x-csrf-token': here.csrf };
+      const wrong = await call('PUT', '/api/v1/session/password', change, { current_password: 'not it', password: 'erin new password' }, '10.5.0.1');
+      assert.equal(wrong.statusCode, 400, wrong.body);
+      assert.equal(wrong.json().code, 'user/wrong-password');
+      assert.equal(wrong.json().details.field, 'current_password');
+      assert.equal((await call('GET', '/api/v1/session', { cookie: elsewhere.cookie })).statusCode, 200, 'a wrong current password ends nothing');
+      await signIn('erin', 'erin password', '10.5.0.3');
+      const weak = await call('PUT', '/api/v1/session/password', change, { current_password: 'erin password', password: 'x' }, '10.5.0.1');
+      assert.equal(weak.json().code, 'user/bad-password', weak.body);
+      const noCsrf = await call('PUT', '/api/v1/session/password', { cookie: here.cookie }, { current_password: 'erin password', password: 'erin new password' }, '10.5.0.1');
+      assert.equal(noCsrf.statusCode, 403, 'a cookie change without its CSRF token is refused');
+      const done = await call('PUT', '/api/v1/session/password', change, { current_password: 'erin password', password: 'erin new password' }, '10.5.0.1');
+      assert.equal(done.statusCode, 204, done.body);
+      assert.equal((await call('GET', '/api/v1/session', { cookie: here.cookie })).statusCode, 200, 'the session that asked stays');
+      assert.equal((await call('GET', '/api/v1/session', { cookie: elsewhere.cookie })).statusCode, 401, 'the others end');
+      assert.equal((await call('POST', '/api/v1/session', {}, { name: 'erin', password: 'erin password' }, '10.5.0.4')).statusCode, 401, 'the old password is refused');
+      await signIn('erin', 'erin new password', '10.5.0.4');
+      // Guessing the current password through a stolen session is slowed down like a sign-in.
+      for (let i = 0; i < 3; i++) await call('PUT', '/api/v1/session/password', change, { current_password: `guess ${i}`, password: 'erin other password' }, '10.5.1.1');
+      const locked = await call('PUT', '/api/v1/session/password', change, { current_password: 'erin new password', password: 'erin other password' }, '10.5.1.1');
+      assert.equal(locked.statusCode, 429, locked.body);
+      const admin0 = await call('PUT', '/api/v1/session/password', admin, { current_password: 'a', password: 'erin other password' });
+      assert.equal(admin0.json().code, 'user/no-password', 'the admin token has no password');
+      clock += 11 * MINUTE;
+    });
+
     test('a token has at most its owner\'s role, now and later; the token is shown once and stored as a digest', async () => {
       const s = await signIn('alice', 'alice password', '10.9.9.9');
       const change = { cookie: s.cookie, 'x-csrf-token': s.csrf };

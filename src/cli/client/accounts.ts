@@ -105,6 +105,29 @@ export const userPasswd = async (name: string, o: ServerOptions & { passwordStdi
   return patch(name, o, { password: secret }, `the password of '${name}' is changed; their sessions ended\n`);
 };
 
+/** Your own password: the current one, then the new one (twice on a terminal; two lines on stdin). */
+export const ownPasswd = async (o: ServerOptions & { passwordStdin?: boolean }) => {
+  let current: string;
+  let next: string;
+  try {
+    if (o.passwordStdin) {
+      const lines = (await readStdin()).split(/\r?\n/);
+      if (lines.length !== 2 || !lines[0] || !lines[1]) throw new ClientError('--password-stdin: give the current password on the first line and the new one on the second', EXIT_USAGE);
+      [current, next] = lines as [string, string];
+    } else {
+      if (!process.stdin.isTTY) throw new ClientError('no terminal to ask the passwords on: give them on stdin with --password-stdin (current, then new, one a line)', EXIT_USAGE);
+      current = await askHidden('Current password: ');
+      next = await password({}, true);
+    }
+  } catch (err) {
+    return run(o, async () => Promise.reject(err));
+  }
+  return run(o, async (c) => {
+    await c.call('put', '/session/password', { body: { current_password: current, password: next } });
+    print(o, { changed: true }, 'your password is changed; your other sessions ended\n');
+  });
+};
+
 export const userDelete = (name: string, o: ServerOptions) =>
   run(o, async (c) => {
     await c.call('delete', '/users/{name}', { params: { name } });

@@ -29,8 +29,8 @@ export function registerUser(program: Command): void {
   common(
     user
       .command('passwd')
-      .argument('<name>')
-      .option('--password-stdin', 'read the new password from stdin instead of asking on the terminal')
-      .description("Set a user's password (asked twice on the terminal without echo); their sessions end"),
-  ).action(async (name, o) => (await actions()).userPasswd(name, o));
+      .argument('[name]', "the user whose password an admin sets; without it, your own (HEARTH_TOKEN: your personal token)")
+      .option('--password-stdin', 'read the new password from stdin instead of asking on the terminal (your own: the current one on the first line, the new one on the second)')
+      .description("Set a user's password (asked twice on the terminal without echo); their sessions end. Without a name, change your own, giving the current one; your other sessions end"),
+  ).action(async (name, o) => (name === undefined ? (await actions()).ownPasswd(o) : (await actions()).userPasswd(name, o)));
 }

@@ -16,6 +16,8 @@ import { hashPassword, MAX_PASSWORD_LENGTH, passwordProblem } from '../passwords
 import { answer, errors, listOf, noContent } from './answers.js';
 import { NEW_TOKEN, ROLE_NAME, TOKEN, TOKEN_NAME, USER, USER_NAME } from './account-shapes.js';
 import { sessionRoutes } from './session.js';
+import { checkPassword } from '../sign-in.js';
+import { sessionCookieOf } from '../identity.js';
 
 const nameParam = { type: 'object', required: ['name'], properties: { name: USER_NAME } } as const;
 const PASSWORD = { type: 'string', minLength: 1, maxLength: MAX_PASSWORD_LENGTH } as const;
@@ -89,6 +91,40 @@ export function accountRoutes(api: FastifyInstance, ctx: AppContext): void {
       });
       ctx.identity.forget();
       return userAnswer(user);
+    },
+  );
+
+  // Anyone signed in as a user changes their own password with the current one (an admin sets
+  // anyone's with PATCH /users/{name}). Their other sessions end; the one asking stays.
+  api.put<{ Body: { current_password: string; password: string } }>(
+    '/session/password',
+    {
+      config: VIEWER,
+      schema: {
+        summary: 'Change your own password, giving the current one (a wrong one counts as a failed sign-in); your other sessions end',
+        tags,
+        body: { type: 'object', required: ['current_password', 'password'], additionalProperties: false, properties: { current_password: PASSWORD, password: PASSWORD } },
+        response: { 204: noContent('changed'), ...errors(400, 401, 429) },
+      },
+    },
+    async (req, reply) => {
+      const me = req.actor;
+      if (me.via === 'admin-token' || me.name === null) throw new HttpError(400, 'user/no-password', 'the admin token is nobody: it has no password to change', { hint: 'sign in as a user, or set a user\'s password with PATCH /api/v1/users/{name}' });
+      await checkPassword(ctx.identity, me.name, req.body.current_password, req.ip).catch((err: unknown) => {
+        // Counted as a failed sign-in, answered in this route's words: a 401 would read as "your credential is bad", a 403 as "your role may not".
+        if (err instanceof HttpError && err.code === 'auth/sign-in-failed') throw new HttpError(400, 'user/wrong-password', 'the current password is wrong; nothing was changed', { field: 'current_password' });
+        throw err;
+      });
+      const passwordHash = await checkedPasswordHash(req.body.password);
+      const keep = me.via === 'session' ? sessionCookieOf(req.headers.cookie) : undefined;
+      await ctx.db.transaction(async (tx) => {
+        await store.updateUser(tx, me.name!, { passwordHash });
+        await store.deleteSessionsOf(tx, me.name!, keep === undefined ? undefined : digestOf(keep));
+        await ctx.identity.changed(tx);
+        await recordIn(tx, req, 204, { id: me.name! });
+      });
+      ctx.identity.forget();
+      return reply.status(204).send();
     },
   );
 
