@@ -19,6 +19,14 @@ export async function customRoles(q: Queryable, owner: RoleOwner): Promise<Custo
   return q.query<CustomRoleRecord>(`SELECT name, meta, volumes FROM custom_roles WHERE ${w.column} = $1 ORDER BY id`, [w.value]);
 }
 
+/** The names of the roles added to each release, by release id (GET /releases lists them with the release's own). */
+export async function releaseCustomRoleNames(q: Queryable): Promise<Map<string, string[]>> {
+  const rows = await q.query<{ release_id: string; name: string }>('SELECT release_id, name FROM custom_roles WHERE release_id IS NOT NULL ORDER BY id');
+  const names = new Map<string, string[]>();
+  for (const r of rows) names.set(r.release_id, [...(names.get(r.release_id) ?? []), r.name]);
+  return names;
+}
+
 export async function saveCustomRole(q: Queryable, owner: RoleOwner, role: CustomRoleRecord): Promise<void> {
   const w = where(owner);
   const updated = await q.query(`UPDATE custom_roles SET meta = $3::jsonb, volumes = $4::jsonb WHERE ${w.column} = $1 AND name = $2 RETURNING id`, [w.value, role.name, json(role.meta), json(role.volumes)]);

@@ -44,6 +44,10 @@ for (const engine of engines()) {
       assert.equal(added.statusCode, 201, added.body);
       assert.deepEqual(added.json(), role('gateway'));
       assert.ok((await roleNames(`/releases/${release}/roles`)).includes('gateway'));
+      // The release's summary (GET /releases, GET /releases/{id}) names it with the release's own roles.
+      const listed = async () => ((await ok('GET', '/releases')) as Array<{ id: string; roles: string[] }>).find((r) => r.id === release)!.roles;
+      assert.ok((await listed()).includes('gateway'), 'GET /releases lists the added role');
+      assert.ok(((await ok('GET', `/releases/${release}`)) as { roles: string[] }).roles.includes('gateway'));
 
       const env = (await ok('POST', '/clusters', { name: 'gw', release_id: release, components: BASE })).id;
       assert.ok((await roleNames(`/clusters/${env}/roles`)).includes('gateway'), 'an environment on the release has it');
@@ -74,6 +78,7 @@ for (const engine of engines()) {
       await ok('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: node, roles: ['compute'] }, { node_id: other, roles: ['controller'] }] });
       await ok('DELETE', `/releases/${release}/roles/gateway`);
       assert.equal((await roleNames(`/releases/${release}/roles`)).includes('gateway'), false);
+      assert.equal((await listed()).includes('gateway'), false, 'and no longer once deleted');
       assert.equal((await roleNames(`/clusters/${env}/roles`)).includes('gateway'), false);
     });
 

@@ -25,7 +25,8 @@ const RELEASE_FINDINGS = {
 
 const graphParams = { type: 'object', required: ['id', 'type'], properties: { id: idParam.properties.id, type: { type: 'string', pattern: '^[a-z0-9_-]{1,64}$' } } } as const;
 
-export function releaseSummary(r: store.ReleaseRecord) {
+/** `added`: the names of roles added to it through the API (POST /releases/{id}/roles). */
+export function releaseSummary(r: store.ReleaseRecord, added: readonly string[] = []) {
   return {
     id: r.id,
     name: r.release.name,
@@ -34,14 +35,16 @@ export function releaseSummary(r: store.ReleaseRecord) {
     description: r.release.description ?? null,
     state: r.release.state ?? 'available',
     plugin_id: r.pluginId ?? null,
-    roles: Object.keys(r.release.roles_metadata ?? {}),
+    roles: [...Object.keys(r.release.roles_metadata ?? {}), ...added.filter((n) => !(n in (r.release.roles_metadata ?? {})))],
     graph_types: Object.keys(r.release.graphs ?? {}),
   };
 }
 
 /** GET /releases's answer; also what a server leaves for the next start to give (start.ts). */
 export async function releasesAnswer(q: store.Queryable): Promise<Array<ReturnType<typeof releaseSummary>>> {
-  return (await store.listReleases(q)).map(releaseSummary);
+  const releases = await store.listReleases(q);
+  const added = await store.releaseCustomRoleNames(q);
+  return releases.map((r) => releaseSummary(r, added.get(r.id)));
 }
 
 export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
@@ -49,7 +52,7 @@ export function releaseRoutes(api: FastifyInstance, ctx: AppContext): void {
 
   api.get<{ Params: { id: string } }>('/releases/:id', { config: PUBLIC_READ, schema: { summary: 'Get a release', tags: ['releases'], params: idParam, response: { 200: answer('the release', RELEASE_DETAIL), ...errors(404) } } }, async (req) => {
     const r = await releaseOr404(ctx.db, req.params.id);
-    return { ...releaseSummary(r), required_component_types: r.release.required_component_types, source: r.release.source };
+    return { ...releaseSummary(r, (await store.customRoles(ctx.db, { releaseId: r.id })).map((c) => c.name)), required_component_types: r.release.required_component_types, source: r.release.source };
   });
 
   api.delete<{ Params: { id: string } }>('/releases/:id', { config: ADMIN, schema: { summary: 'Delete a release (refused while environments use it)', tags: ['releases'], params: idParam, response: { 204: noContent('deleted'), ...errorResponses } } }, async (req, reply) => {
