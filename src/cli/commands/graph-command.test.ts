@@ -1,10 +1,14 @@
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodesFromFile, nodesFromSpec, previousFromFile, runGraphCommand, settingsFromFile, type GraphCommandOptions } from './graph-command.js';
+
+// Every folder this file makes lives under one, removed after the last test whatever happened (issue 31).
+const root = mkdtempSync(join(tmpdir(), 'hearth-graph-test-'));
+after(() => rmSync(root, { recursive: true, force: true }));
 
 /** The command run in this process (a process per run cost seconds each under load); output captured. */
 async function hearth(...args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
@@ -38,7 +42,7 @@ async function hearth(...args: string[]): Promise<{ status: number; stdout: stri
 }
 
 function library(tasks: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-graph-'));
+  const dir = mkdtempSync(join(root, 'graph-'));
   mkdirSync(join(dir, 'deployment'), { recursive: true });
   writeFileSync(join(dir, 'deployment/tasks.yaml'), tasks);
   return dir;
@@ -52,7 +56,7 @@ test('--nodes specs and files', () => {
   ]);
   assert.match(nodesFromSpec('controller:x').error!, /role:count/);
   assert.match(nodesFromSpec('').error!, /no nodes/);
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-nodes-'));
+  const dir = mkdtempSync(join(root, 'nodes-'));
   writeFileSync(join(dir, 'nodes.yaml'), '- {id: a, roles: [controller], tags: [x]}\n- {id: b}\n- 7\n');
   const read = nodesFromFile(join(dir, 'nodes.yaml'));
   assert.deepEqual(read.nodes, [{ id: 'a', roles: ['controller'], tags: ['x'] }]);
@@ -123,7 +127,7 @@ test('hearth graph: conditions read --settings; --previous makes lifecycle condi
 });
 
 test('--settings and --previous files: bad shapes are positioned findings', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'hearth-settings-'));
+  const dir = mkdtempSync(join(root, 'settings-'));
   writeFileSync(join(dir, 'list.yaml'), '- 1\n');
   writeFileSync(join(dir, 'ok.yaml'), 'storage:\n  objects_ceph: true\n');
   writeFileSync(join(dir, 'broken.yaml'), 'a: [\n');

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync, readdirSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { corpusPath, needsCorpus } from '../../../test/support/corpus.js';
@@ -9,8 +9,9 @@ import { normalizeTasks, unwrapRoleTasks, type Task } from '../../core/tasks/ind
 import { readYamlFile } from '../yaml/index.js';
 import { readTasksFolder } from './index.js';
 
-test('a tasks folder: deployment → default, graphs/<folder> → mapped types with metadata; bad files are findings', () => {
+test('a tasks folder: deployment → default, graphs/<folder> → mapped types with metadata; bad files are findings', (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-tasks-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true })); // also when an assertion fails first (issue 31)
   mkdirSync(join(dir, 'deployment/a/b'), { recursive: true });
   mkdirSync(join(dir, 'graphs/provision'), { recursive: true });
   mkdirSync(join(dir, 'graphs/my-custom'), { recursive: true });
