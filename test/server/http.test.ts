@@ -186,7 +186,7 @@ describe('HTTP face', () => {
 
 describe('server options', () => {
   test('--protect-reads closes reads too; the web UI is served with its deep links', async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const { buildApp } = await import('../../src/server/app.js');
@@ -208,6 +208,7 @@ describe('server options', () => {
       await app.close();
       await db.close();
       await engine2.dispose();
+      rmSync(web, { recursive: true, force: true });
     }
   });
 });
