@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,7 @@ function templateKey(): string {
 }
 
 let template: Promise<string> | undefined;
+const templateCache = join(repoRoot, 'node_modules/.cache/hearth-test');
 
 /**
  * A data folder after a first start (database created, migrated, bundled release installed), made
@@ -39,20 +40,29 @@ let template: Promise<string> | undefined;
 function templateDataDir(): Promise<string> {
   template ??= (async () => {
     const key = templateKey();
-    const ready = join(tmpdir(), `hearth-test-template-${key}`);
+    // Shared by test processes (and runs) through its key, so no test may remove it: it lives in the
+    // project's cache, not the temporary folder a run is expected to leave empty (issue 31).
+    mkdirSync(templateCache, { recursive: true });
+    const ready = join(templateCache, `template-${key}`);
     if (existsSync(ready)) return ready;
-    // Templates of older builds are of no more use once nobody could still be copying them.
-    for (const name of readdirSync(tmpdir())) {
-      const path = join(tmpdir(), name);
-      if (name.startsWith('hearth-test-template-') && !name.includes(key) && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+    // Templates of older builds, and folders of builds that died half-way, are of no more use once
+    // nobody could still be copying or making them.
+    for (const name of readdirSync(templateCache)) {
+      const path = join(templateCache, name);
+      try {
+        if (name !== `template-${key}` && Date.now() - statSync(path).mtimeMs > 3_600_000) rmSync(path, { recursive: true, force: true });
+      } catch {
+        // another test process removed it first
+      }
     }
     const building = mkdtempSync(`${ready}.building-`);
-    const server = await spawnServer(building, { HEARTH_ADMIN_TOKEN: 'template-token-0123456789' }, []);
-    await server.stop();
     try {
+      const server = await spawnServer(building, { HEARTH_ADMIN_TOKEN: 'template-token-0123456789' }, []);
+      await server.stop();
       renameSync(building, ready);
-    } catch {
-      rmSync(building, { recursive: true, force: true }); // another test process made it first
+    } catch (err) {
+      rmSync(building, { recursive: true, force: true });
+      if (!existsSync(ready)) throw err; // else another test process made it first
     }
     return ready;
   })();
@@ -98,11 +108,18 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   const token = options.env?.HEARTH_ADMIN_TOKEN ?? `e2e-${Math.random().toString(36).slice(2)}${Date.now()}`;
   const args = options.args ?? [];
   let dataDir = options.dataDir;
-  if (!dataDir) {
-    dataDir = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
-    if (!options.firstStart && !args.includes('--no-bundled-release')) cpSync(await templateDataDir(), dataDir, { recursive: true });
+  let server: RunningServer;
+  try {
+    if (!dataDir) {
+      dataDir = mkdtempSync(join(tmpdir(), 'hearth-e2e-'));
+      if (!options.firstStart && !args.includes('--no-bundled-release')) cpSync(await templateDataDir(), dataDir, { recursive: true });
+    }
+    server = await spawnServer(dataDir, { ...options.env, HEARTH_ADMIN_TOKEN: token }, args);
+  } catch (err) {
+    // A failed start leaves no folder behind either (issue 31).
+    if (!options.dataDir && dataDir) rmSync(dataDir, { recursive: true, force: true });
+    throw err;
   }
-  const server = await spawnServer(dataDir, { ...options.env, HEARTH_ADMIN_TOKEN: token }, args);
   return {
     ...server,
     stop: async () => {
