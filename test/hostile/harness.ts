@@ -87,6 +87,13 @@ export interface CliRun {
 }
 
 /**
+ * Node 22.1+'s compile cache of bin/hearth (module.enableCompileCache), kept in the project's cache
+ * rather than the case's TMPDIR: it is Node's, meant to outlive a run, and the case's TMPDIR must
+ * be left empty (issue 31).
+ */
+const compileCache = process.env.NODE_COMPILE_CACHE || join(repoRoot, 'node_modules/.cache/hearth-test/node-compile-cache');
+
+/**
  * Run `bin/hearth` under bash so that `times` reports the child's CPU time: wall time on a shared
  * two-core machine says more about the neighbours than about Hearth.
  */
@@ -95,7 +102,7 @@ export function runHearth(args: readonly string[], folders: CaseFolders, input?:
   const started = performance.now();
   const r = spawnSync('bash', ['-c', '"$@"; rc=$?; times > "$HEARTH_TIMES_FILE"; exit $rc', 'hearth-case', process.execPath, hearthBin, ...args], {
     cwd: folders.cwd,
-    env: { ...process.env, TMPDIR: folders.tmp, HOME: folders.cwd, HEARTH_TIMES_FILE: timesFile, NO_COLOR: '1', DATABASE_URL: '' },
+    env: { ...process.env, TMPDIR: folders.tmp, NODE_COMPILE_CACHE: compileCache, HOME: folders.cwd, HEARTH_TIMES_FILE: timesFile, NO_COLOR: '1', DATABASE_URL: '' },
     input: input ?? '',
     encoding: 'utf8',
     timeout: WALL_BOUND_MS,
