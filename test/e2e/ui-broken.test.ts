@@ -11,7 +11,7 @@ import { corpusRoot } from '../support/corpus.js';
 import { buildCorpusPackage, makeEnvironment, registerCorpusPlugin, startUi, type UiSession } from '../support/ui.js';
 import { hearthBin } from '../support/serve.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,19 +27,21 @@ type Editable = Record<string, Record<string, { value?: unknown; metadata?: unkn
 
 describe('web UI: the operator path that was broken', { skip, timeout: 600_000 }, () => {
   let ui: UiSession;
+  let dir: string | undefined;
 
   before(async () => {
     ui = await startUi();
     await registerCorpusPlugin(ui, 'fuel-plugin-murano');
     await registerCorpusPlugin(ui, 'fuel-plugin-cinder-netapp');
     // A second network core beside ML2 (issue 15 item 7): a plugin made with `hearth plugin create`.
-    const dir = mkdtempSync(join(tmpdir(), 'hearth-core-'));
+    dir = mkdtempSync(join(tmpdir(), 'hearth-core-'));
     execFileSync(process.execPath, [hearthBin, 'plugin', 'create', 'other-core'], { cwd: dir, stdio: 'pipe', timeout: 60_000 });
     writeFileSync(join(dir, 'other-core', 'components.yaml'), "- name: 'network:neutron:core:other'\n  label: 'Other SDN'\n  description: 'A network core that is not ML2'\n");
     await ui.call('POST', '/plugins/folders', { path: join(dir, 'other-core') });
   });
   after(async () => {
     await ui?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
   /** Nodes added through the API, in the environment, with roles. */

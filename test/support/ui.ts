@@ -16,6 +16,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { launchBrowser, resultsDir } from './browser.js';
 import { hearthBin, startServer, type RunningServer } from './serve.js';
 import { copyWithReleaseFolders } from './plugin-copy.js';
+import { tempFolder } from './temp.js';
 import { corpusPath } from './corpus.js';
 import { CRASH_LOG } from '../../web/src/components/crashLog.js';
 
@@ -165,7 +166,8 @@ export async function registerCorpusPlugin(ui: UiSession, name: string): Promise
 
 /** A corpus plugin built into a package with `hearth plugin build` (no hook: corpus copies hold no scripts). */
 export function buildCorpusPackage(name: string): string {
-  const out = mkdtempSync(join(tmpdir(), 'hearth-pkg-'));
+  // The package outlives this call (the caller uploads it): removed when the test process ends (issue 31).
+  const out = tempFolder('hearth-pkg-');
   const copies = mkdtempSync(join(tmpdir(), 'hearth-plugin-'));
   try {
     execFileSync(process.execPath, [hearthBin, 'plugin', 'build', copyWithReleaseFolders(corpusPath('plugins', name), copies), '--no-hook', '--out', out], { stdio: 'pipe', timeout: 120_000 });
