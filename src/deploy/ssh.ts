@@ -52,6 +52,16 @@ export function fingerprint(publicKey: string): string {
   return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }
 
+/**
+ * Temporary folders of transports not closed yet, removed when the process exits: a server stopped
+ * by a signal, or an owner that never calls close(), left one per transport in /tmp (issue 31).
+ * One listener for all (a listener per transport would trip Node's leak warning).
+ */
+const ownedDirs = new Set<string>();
+process.once('exit', () => {
+  for (const dir of ownedDirs) rmSync(dir, { recursive: true, force: true });
+});
+
 export class SshTransport implements Transport {
   readonly kind = 'ssh' as const;
   private readonly dir: string;
@@ -60,6 +70,7 @@ export class SshTransport implements Transport {
 
   constructor(private readonly options: SshOptions) {
     this.dir = resolve(options.controlDir ?? mkdtempSync(join(tmpdir(), 'hearth-ssh-')));
+    if (!options.controlDir) ownedDirs.add(this.dir);
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
   }
 
@@ -169,7 +180,10 @@ export class SshTransport implements Transport {
     await Promise.all(
       socks.map((s) => this.spawnSsh('ssh', ['-F', '/dev/null', '-o', `ControlPath=${s}`, '-O', 'exit', 'x'], { timeoutMs: 5000 }, false, this.dir).catch(() => undefined)),
     );
-    if (!this.options.controlDir) rmSync(this.dir, { recursive: true, force: true });
+    if (!this.options.controlDir) {
+      rmSync(this.dir, { recursive: true, force: true });
+      ownedDirs.delete(this.dir);
+    }
   }
 
   private spawnSsh(cmd: string, args: string[], options: ExecOptions, classify: boolean, cwd?: string): Promise<ExecResult> {
