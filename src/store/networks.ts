@@ -45,24 +45,44 @@ export async function vips(q: Queryable, clusterId: number): Promise<VipAssignme
  * the caller's transaction turns into a conflict (conflicts.ts).
  */
 export async function replaceAddresses(q: Queryable, clusterId: number, addresses: ReadonlyArray<{ nodeId: number; network: string; ip: string }>, vipList: readonly VipAssignment[]): Promise<void> {
-  const rows = [
+  const wanted: AddressRow[] = [
     ...addresses.map((a) => ({ network: a.network, ip: a.ip, node_id: a.nodeId, vip: null, network_role: null, namespace: null, node_roles: null, is_user_defined: false })),
     ...vipList.map((v) => ({ network: v.network, ip: v.ip, node_id: null, vip: v.name, network_role: v.network_role, namespace: v.namespace, node_roles: v.node_roles, is_user_defined: v.is_user_defined === true })),
   ];
-  const wanted = `SELECT (r->>'network') AS network, (r->>'ip') AS ip, (r->>'node_id')::int AS node_id, (r->>'vip') AS vip, (r->>'network_role') AS network_role, (r->>'namespace') AS namespace, (r->'node_roles') AS node_roles, (r->>'is_user_defined')::boolean AS is_user_defined FROM jsonb_array_elements($2::jsonb) r`;
-  await q.query(
-    `DELETE FROM network_addresses a WHERE a.cluster_id = $1 AND NOT EXISTS (
-       SELECT 1 FROM (${wanted}) w WHERE w.network = a.network AND w.ip = a.ip AND w.node_id IS NOT DISTINCT FROM a.node_id AND w.vip IS NOT DISTINCT FROM a.vip
-         AND w.network_role IS NOT DISTINCT FROM a.network_role AND w.namespace IS NOT DISTINCT FROM a.namespace AND w.node_roles IS NOT DISTINCT FROM a.node_roles AND w.is_user_defined = a.is_user_defined)`,
-    [clusterId, json(rows)],
-  );
+  // The difference is found here and only it is written: a role given to one node of 300 changes
+  // a few rows. The SQL that compared every stored row with every wanted one (re-reading the wanted
+  // list from JSON for each) made a role assignment cost O(nodes^2) in the database.
+  const stored = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1', [clusterId]);
+  const wantedRows = new Set(wanted.map(rowKey));
+  const gone = stored.filter((r) => !wantedRows.has(rowKey(r)));
+  if (gone.length) {
+    await q.query('DELETE FROM network_addresses a USING unnest($2::text[], $3::text[]) AS g(network, ip) WHERE a.cluster_id = $1 AND a.network = g.network AND a.ip = g.ip', [clusterId, gone.map((r) => r.network), gone.map((r) => r.ip)]);
+  }
+  const kept = new Set(stored.filter((r) => wantedRows.has(rowKey(r))).map(placeKey));
+  const fresh = wanted.filter((w) => !kept.has(placeKey(w)));
+  if (!fresh.length) return;
   await q.query(
     `INSERT INTO network_addresses (cluster_id, network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined)
-     SELECT $1, w.network, w.ip, w.node_id, w.vip, w.network_role, w.namespace, w.node_roles, w.is_user_defined FROM (${wanted}) w
-     WHERE NOT EXISTS (SELECT 1 FROM network_addresses a WHERE a.cluster_id = $1 AND a.network = w.network AND a.ip = w.ip AND a.node_id IS NOT DISTINCT FROM w.node_id AND a.vip IS NOT DISTINCT FROM w.vip)`,
-    [clusterId, json(rows)],
+     SELECT $1, (r->>'network'), (r->>'ip'), (r->>'node_id')::int, (r->>'vip'), (r->>'network_role'), (r->>'namespace'), (r->'node_roles'), (r->>'is_user_defined')::boolean FROM jsonb_array_elements($2::jsonb) r`,
+    [clusterId, json(fresh)],
   );
 }
+
+interface AddressRow {
+  network: string;
+  ip: string;
+  node_id: number | null;
+  vip: string | null;
+  network_role: string | null;
+  namespace: string | null;
+  node_roles: unknown;
+  is_user_defined: boolean;
+}
+
+/** A row whole, as the old SQL compared it (jsonb node_roles by value). */
+const rowKey = (r: AddressRow): string => JSON.stringify([r.network, r.ip, r.node_id ?? null, r.vip ?? null, r.network_role ?? null, r.namespace ?? null, r.node_roles ?? null, r.is_user_defined === true]);
+/** Whose address it is where: a kept row with this key makes a wanted one already there. */
+const placeKey = (r: AddressRow): string => JSON.stringify([r.network, r.ip, r.node_id ?? null, r.vip ?? null]);
 
 /** The node's interfaces as the operator mapped them; undefined: never mapped by hand. */
 export async function nodeInterfaces(q: Queryable, nodeIds: readonly number[]): Promise<Map<number, NodeInterface[]>> {
