@@ -16,7 +16,8 @@ const LEGACY_LOCK = 'hearth-server.lock';
 /** `hearth-server.lock.<generation>`: the highest generation is the lock; its file holds the owner's pid. */
 const LOCK_PREFIX = `${LEGACY_LOCK}.`;
 
-function processAlive(pid: number): boolean {
+/** Whether a process holds `pid` (EPERM: one of another user does, which counts as alive). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

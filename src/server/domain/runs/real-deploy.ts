@@ -16,6 +16,7 @@ import { runDeployment, type StopReason, type Transport } from '../../../deploy/
 import * as store from '../../../store/index.js';
 import * as real from '../../../store/real-nodes.js';
 import * as runs from '../../../store/task-runs.js';
+import { processAlive } from '../../../store/lock.js';
 import { HttpError, storageFailure } from '../../errors.js';
 import { buildDeployableGraph, checkDeployable, clusterGraph, type RecordRun } from './deploy.js';
 import { nodeVolumesOf } from '../disks.js';
@@ -203,18 +204,8 @@ function sweepOrphanWorkDirs(): void {
   }
   for (const name of names) {
     const pid = Number(WORK_DIR.exec(name)?.[1]);
-    if (!pid || pid === process.pid || alive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: a process of another user holds the number; its folder is not ours to judge.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
