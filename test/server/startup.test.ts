@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { hearthBin } from '../support/serve.js';
+import { ready, serveProcess, stop, type ServeProcess } from '../support/serve-process.js';
 
 const built = existsSync(join(import.meta.dirname, '..', '..', 'dist', 'cli', 'main.js'));
 const TOKEN = 'startup-test-token-0123456789';
@@ -86,56 +87,30 @@ test('first start: /healthz at once, /readyz "starting" then ready, and early re
   }
 });
 
-test('SIGTERM while a first start is still creating its database: a clean stop, the lock released, the next start works', { skip: built ? false : 'dist/ is not built (npm run build)' }, async () => {
+test('SIGTERM while a first start is still creating its database: a clean stop, the lock released, the next start works', { skip: built ? false : 'dist/ is not built (npm run build)', timeout: 300_000 }, async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'hearth-startup-'));
   const data = join(dataDir, 'data');
-  const serve = () => {
-    const child = spawn(process.execPath, [hearthBin, 'serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', data], { env: { ...process.env, DATABASE_URL: '', HEARTH_ADMIN_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const said = (re: RegExp) =>
-      new Promise<RegExpExecArray>((resolve, reject) => {
-        const look = () => {
-          const m = re.exec(out);
-          if (m) resolve(m);
-        };
-        child.stdout.on('data', look);
-        child.once('exit', (code) => reject(new Error(`hearth serve exited with ${code} before ${re}:\n${out}`)));
-        look();
-      });
-    return { child, said, out: () => out };
-  };
-  const first = serve();
-  const second = { current: undefined as ReturnType<typeof serve> | undefined };
-  const timer = setTimeout(() => {
-    first.child.kill('SIGKILL');
-    second.current?.child.kill('SIGKILL');
-  }, 150_000);
+  const running: ServeProcess[] = [];
   try {
-    await first.said(/Hearth is starting at/);
+    const first = await serveProcess(data, { HEARTH_ADMIN_TOKEN: TOKEN });
+    running.push(first);
     const exited = new Promise<number | null>((r) => first.child.once('exit', (code) => r(code)));
     // At once: a first start creates its database for seconds after it listens.
     first.child.kill('SIGTERM');
-    assert.equal(await exited, 0, `a clean stop:\n${first.out()}`);
-    assert.match(first.out(), /SIGTERM: stopping Hearth/);
-    assert.doesNotMatch(first.out(), /Hearth is ready at/, 'the stop came before the start was done');
+    // Bounded: a server that ignores the signal fails here, and finally kills it.
+    const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('still running after 90 s'), 90_000).unref())]);
+    assert.equal(code, 0, `a clean stop:\n${first.output()}`);
+    assert.match(first.output(), /SIGTERM: stopping Hearth/);
+    assert.doesNotMatch(first.output(), /Hearth is ready at/, 'the stop came before the start was done');
     assert.deepEqual(readdirSync(data).filter((f) => f.includes('lock')), [], 'no lock left in the data folder');
     // The same data folder starts again and serves the bundled release.
-    second.current = serve();
-    const url = (await second.current.said(/Hearth is starting at (http:\/\/127\.0\.0\.1:\d+)/))[1];
-    await second.current.said(/Hearth is ready at/);
-    const releases = (await (await fetch(`${url}/api/v1/releases`)).json()) as unknown[];
-    assert.ok(releases.length >= 1, `the bundled release is there after the interrupted first start:\n${second.current.out()}`);
+    const second = await serveProcess(data, { HEARTH_ADMIN_TOKEN: TOKEN });
+    running.push(second);
+    await ready(second);
+    const releases = (await (await fetch(`${second.url}/api/v1/releases`)).json()) as unknown[];
+    assert.ok(releases.length >= 1, `the bundled release is there after the interrupted first start:\n${second.output()}`);
   } finally {
-    clearTimeout(timer);
-    for (const c of [first.child, second.current?.child]) {
-      if (!c || c.exitCode !== null || c.signalCode !== null) continue;
-      const gone = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await Promise.race([gone, new Promise((r) => setTimeout(r, 10_000))]);
-      if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-    }
+    for (const s of running) await stop(s, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
