@@ -54,11 +54,15 @@ export async function replaceAddresses(q: Queryable, clusterId: number, addresse
   // list from JSON for each) made a role assignment cost O(nodes^2) in the database.
   const stored = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1', [clusterId]);
   const wantedRows = new Set(wanted.map(rowKey));
-  const gone = stored.filter((r) => !wantedRows.has(rowKey(r)));
+  const gone: AddressRow[] = [];
+  const kept = new Set<string>();
+  for (const r of stored) {
+    if (wantedRows.has(rowKey(r))) kept.add(placeKey(r));
+    else gone.push(r);
+  }
   if (gone.length) {
     await q.query('DELETE FROM network_addresses a USING unnest($2::text[], $3::text[]) AS g(network, ip) WHERE a.cluster_id = $1 AND a.network = g.network AND a.ip = g.ip', [clusterId, gone.map((r) => r.network), gone.map((r) => r.ip)]);
   }
-  const kept = new Set(stored.filter((r) => wantedRows.has(rowKey(r))).map(placeKey));
   const fresh = wanted.filter((w) => !kept.has(placeKey(w)));
   if (!fresh.length) return;
   await q.query(
