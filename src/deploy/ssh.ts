@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { quote } from './quote.js';
-import { ShellSession } from './session.js';
+import { ShellSession, guarded } from './session.js';
 import { OutputTail, type DeployTarget, type ExecOptions, type ExecResult, type Transport } from './transport.js';
 
 export interface SshOptions {
@@ -128,6 +128,10 @@ export class SshTransport implements Transport {
       if (!session?.alive) this.sessions.set(slug, (session = new ShellSession(['ssh', ...this.baseArgs(t), '--', t.address], sshFailure, this.dir)));
       if (session.idle) return session.run(remote, options);
     }
+    // Without stdin data the command is guarded as in a session: its watcher reads ssh's stdin,
+    // kept open, so a server killed while the command runs ends it on the node too (a session
+    // busy with the reachability check's `true` sent a task here, where it outlived its server).
+    if (options.stdin === undefined) return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, guarded(remote)], { ...options, keepStdinOpen: true }, true, this.dir);
     return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true, this.dir);
   }
 
@@ -186,7 +190,7 @@ export class SshTransport implements Transport {
     }
   }
 
-  private spawnSsh(cmd: string, args: string[], options: ExecOptions, classify: boolean, cwd?: string): Promise<ExecResult> {
+  private spawnSsh(cmd: string, args: string[], options: ExecOptions & { keepStdinOpen?: boolean }, classify: boolean, cwd?: string): Promise<ExecResult> {
     return new Promise((resolve) => {
       const tail = new OutputTail();
       let stderr = '';
@@ -207,7 +211,9 @@ export class SshTransport implements Transport {
       const abort = () => child.kill('SIGKILL');
       options.signal?.addEventListener('abort', abort, { once: true });
       child.stdin.on('error', () => undefined);
-      if (options.stdin === undefined) child.stdin.end();
+      if (options.stdin === undefined) {
+        if (!options.keepStdinOpen) child.stdin.end();
+      }
       else if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
       else child.stdin.end(options.stdin);
       const finish = (code: number | null, spawnError?: Error) => {

@@ -132,3 +132,56 @@ describe("a node's open shell (commands once its host key is recorded)", { skip:
     assert.equal(wrong.transportError?.code, 'ssh/host-key-changed');
   });
 });
+
+/**
+ * A server killed while commands run on a node (issue 24): the command in the node's open shell
+ * and one sent through a process of its own (the shell busy, as when the reachability check's
+ * `true` held it when a task started) both end on the node with their connection. The second kind
+ * outlived its server and ran beside the resumed attempt (kill-remote's one CI failure).
+ */
+describe('commands die on the node with the process that sent them', { skip: target ? false : HOSTS_NOTE, timeout: 120_000 }, () => {
+  test('the shell command and the one through its own process both end within seconds', async () => {
+    const { spawn } = await import('node:child_process');
+    const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    // Without Hearth's folder there is no task lock: both commands run at once (with it, the
+    // second would wait for the first, as tasks on one node do).
+    await onHost(4, 'rm -rf /etc/hearth');
+    const first = new SshTransport({ keyFile: hosts!.keyFile, connectTimeoutS: 5 });
+    await first.exec(target!, 'true');
+    const known = { ...target!, hostKey: first.seenHostKey(target!) };
+    await first.close();
+    const dir = mkdtempSync(join(tmpdir(), 'hearth-ssh-own-'));
+    const module = new URL('../../src/deploy/ssh.ts', import.meta.url).href;
+    // The sender: one transport, two commands at once (the second finds the shell busy).
+    const script = `const { SshTransport } = await import(${JSON.stringify(module)});
+const ssh = new SshTransport({ keyFile: ${JSON.stringify(hosts!.keyFile)}, connectTimeoutS: 5, controlDir: ${JSON.stringify(dir)} });
+const t = ${JSON.stringify(known)};
+ssh.exec(t, "bash -c 'exec -a hearth-own-shell sleep 60'", { timeoutMs: 90000 });
+ssh.exec(t, "bash -c 'exec -a hearth-own-process sleep 60'", { timeoutMs: 90000 });
+setInterval(() => {}, 1000);`;
+    const sender = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
+    const count = async () => Number((await onHost(4, 'pgrep -fc "^hearth-own-(shell|process) 60$" || true')).trim() || 0);
+    try {
+      let until = Date.now() + 60_000;
+      while ((await count()) < 2) {
+        assert.ok(Date.now() < until, 'the two commands never both started on the node');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      sender.kill('SIGKILL');
+      until = Date.now() + 20_000;
+      while ((await count()) > 0) {
+        if (Date.now() > until) console.log(await onHost(4, 'ps -eo pid,ppid,pgid,sid,args'));
+        assert.ok(Date.now() < until, 'a command kept running on the node 20 s after the process that sent it was killed');
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    } finally {
+      sender.kill('SIGKILL');
+      await onHost(4, 'pkill -f "^hearth-own-(shell|process) 60$" || true').catch(() => undefined);
+      const { spawnSync } = await import('node:child_process');
+      for (const s of readdirSync(dir).filter((f) => f.endsWith('.sock'))) spawnSync('ssh', ['-F', '/dev/null', '-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'x'], { timeout: 5000, stdio: 'ignore' });
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
