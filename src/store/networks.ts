@@ -30,11 +30,27 @@ export async function nodeAddresses(q: Queryable, filter: { clusterId: number } 
 }
 
 export async function vips(q: Queryable, clusterId: number): Promise<VipAssignment[]> {
-  const rows = await q.query<{ vip: string; network: string; ip: string; network_role: string | null; namespace: string | null; node_roles: string[] | null; is_user_defined: boolean }>(
+  const rows = await q.query<AddressRow>(
     'SELECT vip, network, ip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1 AND vip IS NOT NULL ORDER BY vip',
     [clusterId],
   );
-  return rows.map((r) => ({ name: r.vip, network: r.network, ip: r.ip, network_role: r.network_role ?? '', namespace: r.namespace, node_roles: r.node_roles ?? [], ...(r.is_user_defined ? { is_user_defined: true } : {}) }));
+  return rows.map(vipOf);
+}
+
+const vipOf = (r: AddressRow): VipAssignment => ({ name: r.vip!, network: r.network, ip: r.ip, network_role: r.network_role ?? '', namespace: r.namespace, node_roles: (r.node_roles as string[] | null) ?? [], ...(r.is_user_defined ? { is_user_defined: true } : {}) });
+
+/** Every address row of an environment, read once: its nodes' addresses and its VIPs, and the rows as stored (for replaceAddresses). */
+export interface StoredAddresses {
+  nodes: Array<AddressAssignment & { nodeId: number }>;
+  vips: VipAssignment[];
+  rows: readonly AddressRow[];
+}
+
+export async function storedAddresses(q: Queryable, clusterId: number): Promise<StoredAddresses> {
+  const rows = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1', [clusterId]);
+  const nodes = rows.filter((r) => r.node_id !== null).sort((a, b) => a.node_id! - b.node_id! || (a.network < b.network ? -1 : a.network > b.network ? 1 : 0));
+  const vipRows = rows.filter((r) => r.vip !== null).sort((a, b) => (a.vip! < b.vip! ? -1 : a.vip! > b.vip! ? 1 : 0));
+  return { nodes: nodes.map((r) => ({ nodeId: r.node_id!, node: String(r.node_id), network: r.network, ip: r.ip })), vips: vipRows.map(vipOf), rows };
 }
 
 /**
@@ -44,7 +60,14 @@ export async function vips(q: Queryable, clusterId: number): Promise<VipAssignme
  * another server gave the same address meanwhile makes the insert fail on the constraint, which
  * the caller's transaction turns into a conflict (conflicts.ts).
  */
-export async function replaceAddresses(q: Queryable, clusterId: number, addresses: ReadonlyArray<{ nodeId: number; network: string; ip: string }>, vipList: readonly VipAssignment[]): Promise<void> {
+export async function replaceAddresses(
+  q: Queryable,
+  clusterId: number,
+  addresses: ReadonlyArray<{ nodeId: number; network: string; ip: string }>,
+  vipList: readonly VipAssignment[],
+  /** The rows as storedAddresses read them in this transaction (read here when not given). */
+  already?: StoredAddresses,
+): Promise<void> {
   const wanted: AddressRow[] = [
     ...addresses.map((a) => ({ network: a.network, ip: a.ip, node_id: a.nodeId, vip: null, network_role: null, namespace: null, node_roles: null, is_user_defined: false })),
     ...vipList.map((v) => ({ network: v.network, ip: v.ip, node_id: null, vip: v.name, network_role: v.network_role, namespace: v.namespace, node_roles: v.node_roles, is_user_defined: v.is_user_defined === true })),
@@ -52,7 +75,7 @@ export async function replaceAddresses(q: Queryable, clusterId: number, addresse
   // The difference is found here and only it is written: a role given to one node of 300 changes
   // a few rows. The SQL that compared every stored row with every wanted one (re-reading the wanted
   // list from JSON for each) made a role assignment cost O(nodes^2) in the database.
-  const stored = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1', [clusterId]);
+  const stored = (already ?? (await storedAddresses(q, clusterId))).rows;
   const wantedRows = new Set(wanted.map(rowKey));
   const gone: AddressRow[] = [];
   const kept = new Set<string>();
@@ -72,7 +95,7 @@ export async function replaceAddresses(q: Queryable, clusterId: number, addresse
   );
 }
 
-interface AddressRow {
+export interface AddressRow {
   network: string;
   ip: string;
   node_id: number | null;

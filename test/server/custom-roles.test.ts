@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engines } from './support/engines.js';
 import { testApp, type TestApp } from './support/app.js';
+import { clusterOr404, composedBeforeLock, composedUnderLock } from '../../src/server/domain/environment.js';
 
 const BASE = ['hypervisor:kvm', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:lvm'];
 const role = (name: string, label = 'Gateway') => ({ name, meta: { name: label, description: 'Edge gateway nodes.', tags: [name], group: 'other', limits: { max: 2 } }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'all' }] });
@@ -123,6 +124,23 @@ for (const engine of engines()) {
       await ok('POST', `/clusters/${a}/nodes`, { assignments: [{ node_id: node, roles: ['compute'] }] });
       await ok('DELETE', `/clusters/${a}/roles/edge`);
       assert.equal((await roleNames(`/clusters/${a}/roles`)).includes('edge'), false);
+    });
+
+    test('a role assignment composes the environment before its lock, and again under it when a role came meanwhile', async () => {
+      const env = (await ok('POST', '/clusters', { name: 'early', release_id: release, components: BASE })).id;
+            const unchanged = await composedBeforeLock(t.db, env);
+      assert.ok(unchanged);
+      const same = await t.db.transaction(async (tx) => composedUnderLock(tx, await clusterOr404(tx, env, { lock: true }), unchanged));
+      assert.equal(same, unchanged.composition, 'nothing changed: the early composition is used');
+      const early = await composedBeforeLock(t.db, env);
+      await ok('POST', `/clusters/${env}/roles`, role('latecomer', 'Latecomer'));
+      const fresh = await t.db.transaction(async (tx) => composedUnderLock(tx, await clusterOr404(tx, env, { lock: true }), early));
+      assert.notEqual(fresh, early!.composition);
+      assert.ok('latecomer' in fresh.composed.roles_metadata, 'the role added after the early composition is in the one used');
+      assert.equal('latecomer' in early!.composition.composed.roles_metadata, false);
+      // Through the API: the new role is assignable at once.
+      const [node] = (await ok('POST', '/nodes', { simulate: { count: 1, prefix: 'late' } })).ids;
+      await ok('POST', `/clusters/${env}/nodes`, { assignments: [{ node_id: node, roles: ['latecomer'] }] });
     });
   });
 }

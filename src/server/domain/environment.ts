@@ -163,6 +163,35 @@ export async function composeCluster(q: store.Queryable, cluster: store.ClusterR
   return composeWith(q, { ...release, id: `${release.id}#cluster-${cluster.id}`, release: withCustomRoles(release.release, roles) }, cluster.plugins);
 }
 
+/** A composition made before an environment's row lock was taken (composedBeforeLock). */
+export interface EarlyComposition {
+  composition: Awaited<ReturnType<typeof composeCluster>>;
+  releaseId: string;
+  plugins: string;
+  version: number;
+}
+
+const pluginsKey = (cluster: store.ClusterRecord) => JSON.stringify(Object.entries(cluster.plugins).sort());
+
+/**
+ * An environment's composition for work done under its row lock, made before the lock from the
+ * cache. Under the lock the embedded database serves no one else, and composing there (reading the
+ * release, its roles and plugins, and composing them) held it longer than all the rest of a role
+ * assignment. undefined when the environment does not exist (the locked read says so).
+ */
+export async function composedBeforeLock(db: store.Database, clusterId: number): Promise<EarlyComposition | undefined> {
+  const cluster = await store.getCluster(db, clusterId);
+  if (!cluster) return undefined;
+  const version = await store.catalogVersion(db);
+  return { composition: await composeCluster(db, cluster), releaseId: cluster.releaseId, plugins: pluginsKey(cluster), version };
+}
+
+/** The composition for the locked environment: the early one when nothing it was made from has changed since, else made again here. */
+export async function composedUnderLock(tx: store.Queryable, locked: store.ClusterRecord, early: EarlyComposition | undefined) {
+  if (early && early.releaseId === locked.releaseId && early.plugins === pluginsKey(locked) && early.version === (await store.catalogVersion(tx))) return early.composition;
+  return composeCluster(tx, locked);
+}
+
 export function catalogOf(composition: Composition): Catalog {
   return compileCatalog(composition.composed.components, { requiredTypes: composition.composed.required_component_types });
 }

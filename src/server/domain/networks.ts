@@ -70,8 +70,10 @@ export const planNodesOf = (nodes: readonly store.NodeRecord[]) =>
  */
 export async function syncAddresses(q: store.Queryable, env: EnvironmentNetworks, nodes?: readonly store.NodeRecord[]): Promise<{ addresses: AddressAssignment[]; vips: VipAssignment[]; findings: NetworkFinding[] }> {
   const all = nodes ?? (await store.listNodes(q, { clusterId: env.cluster.id }));
-  const storedNodes = await store.nodeAddresses(q, { clusterId: env.cluster.id });
-  const storedVips = await store.vips(q, env.cluster.id);
+  // One read of the environment's rows serves the plan and the write of its difference.
+  const stored = await store.storedAddresses(q, env.cluster.id);
+  const storedNodes = stored.nodes;
+  const storedVips = stored.vips;
   const vipTaken: TakenAddress[] = storedVips.map((v) => ({ name: v.name, network: v.network, ip: v.ip, ...(v.is_user_defined ? { is_user_defined: true } : {}) }));
   const planned = planNodesOf(all);
   const plan = planAddresses(env.config, planned, [...storedNodes.map((a) => ({ node: a.node, network: a.network, ip: a.ip })), ...vipTaken.map(({ network, ip }) => ({ network, ip }))], { roles: env.roles });
@@ -82,6 +84,7 @@ export async function syncAddresses(q: store.Queryable, env: EnvironmentNetworks
     env.cluster.id,
     plan.addresses.filter((a) => a.network !== ADMIN_NETWORK).map((a) => ({ nodeId: Number(a.node), network: a.network, ip: a.ip })),
     vipPlan.vips,
+    stored,
   );
   return { addresses: plan.addresses, vips: vipPlan.vips, findings: [...plan.findings, ...vipPlan.findings] };
 }

@@ -7,7 +7,7 @@ import { numericMarker, PAGED_READ, pageInStore, unknownMarker } from '../paging
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import { recordIn, whoAsked } from '../audit.js';
-import { clusterOr404, composeCluster } from '../domain/environment.js';
+import { clusterOr404, composedBeforeLock, composedUnderLock } from '../domain/environment.js';
 import { droppedDeployedRoles, registerNodes } from '../domain/nodes.js';
 import { registerRealNode } from '../domain/real-nodes.js';
 import { accessContext, nodeViews } from './real-nodes.js';
@@ -135,7 +135,8 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
       },
     },
     async (req) => {
-      const findings = await ctx.db.transaction(async (tx) => {
+      const early = await composedBeforeLock(ctx.db, req.params.id);
+      const outcome = await ctx.db.transaction(async (tx) => {
         // The row lock queues assignments to one environment, so a role limited to `max: 1` is never granted twice.
         const cluster = await clusterOr404(tx, req.params.id, { lock: true });
         if (cluster.status === 'deploying') throw new HttpError(409, 'cluster/deploying', `environment '${cluster.name}' is being deployed; roles are locked until it ends`);
@@ -155,7 +156,7 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
             hint: 'split the cloud into several environments, or start the server with a higher --max-environment-nodes',
           });
         }
-        const composition = await composeCluster(tx, cluster);
+        const composition = await composedUnderLock(tx, cluster, early);
         const proposal = all.map((n) => ({ id: n.id, name: n.name, roles: [...new Set([...n.roles, ...(wanted.get(n.id) ?? n.pendingRoles)])] }));
         const checks = checkRoleAssignment(composition.composed, proposal, cluster.attributes, { models: { cluster: { name: cluster.name, status: cluster.status } } });
         const blocking = [...droppedDeployedRoles(nodes, wanted), ...errorsOf(checks).filter((f) => !NOT_YET.has(f.code))];
@@ -169,11 +170,13 @@ export function nodeRoutes(api: FastifyInstance, ctx: AppContext): void {
         // composition above: read again, they held the database (and every other request) longer.
         const assigned = all.map((n) => (pending.has(n.id) ? { ...n, clusterId: cluster.id, pendingRoles: pending.get(n.id)! } : n)).sort((a, b) => a.id - b.id);
         await syncAddresses(tx, await environmentNetworks(tx, cluster, composition), assigned);
-        return checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code));
+        return { assigned, findings: checks.filter((f) => f.severity !== 'error' || NOT_YET.has(f.code)) };
       });
-      if ('dryRun' in findings) return { ok: findings.ok, findings: findings.findings };
-      // The environment's nodes as GET /clusters/{id}/nodes shows them (simulated or how they are reached).
-      return { nodes: await nodeViews(ctx.db, await store.listNodes(ctx.db, { clusterId: req.params.id })), findings };
+      if ('dryRun' in outcome) return { ok: outcome.ok, findings: outcome.findings };
+      // The environment's nodes as GET /clusters/{id}/nodes shows them (simulated or how they are
+      // reached), as this transaction committed them: read again, each assignment read every node
+      // of the environment twice, and the embedded database's thread was the load bench's bottleneck.
+      return { nodes: await nodeViews(ctx.db, outcome.assigned), findings: outcome.findings };
     },
   );
 
