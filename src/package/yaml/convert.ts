@@ -285,17 +285,7 @@ export class Converter {
       const key = this.keyText(keyNode, doc, depth);
       const keyPos = this.pos(keyNode?.range?.[0]);
       const previous = seen.get(key);
-      if (previous) {
-        this.findings.push(
-          finding(
-            'yaml/duplicate-key',
-            this.options.duplicateKeySeverity,
-            `the key '${key}' appears twice in one mapping (first at line ${previous.line}); the later value wins, as it did in Fuel`,
-            keyPos,
-            `keep one '${key}' and merge what the two say`,
-          ),
-        );
-      }
+      if (previous) this.findings.push(repeatedKeyFinding(key, previous, keyPos, this.options.duplicateKeySeverity));
       seen.set(key, keyPos);
       const valueNode = pair.value as YamlNode | null;
       const valuePos = valueNode?.range ? this.pos(valueNode.range[0]) : keyPos;
@@ -319,3 +309,7 @@ export class Converter {
   }
 }
 
+/** A key met twice in one mapping; both readers (this one and simple.ts) say it in these words. */
+export function repeatedKeyFinding(key: string, first: SourcePosition, at: SourcePosition, severity: 'error' | 'warning'): Finding {
+  return finding('yaml/duplicate-key', severity, `the key '${key}' appears twice in one mapping (first at line ${first.line}); the later value wins, as it did in Fuel`, at, `keep one '${key}' and merge what the two say`);
+}

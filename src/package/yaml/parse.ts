@@ -11,7 +11,7 @@ import { finding, type Finding } from '../../core/findings.js';
 import { relaxIndentation } from './leniency.js';
 import { firstNonPrintable, firstRefusedTab } from './strictness.js';
 import { resolvePlainScalar } from './scalars.js';
-import { Converter, Recursive, TooBig, TooDeep } from './convert.js';
+import { Converter, Recursive, TooBig, TooDeep, repeatedKeyFinding } from './convert.js';
 import { readSimpleYaml, SIMPLE_LIMITS } from './simple.js';
 
 export { resolvePlainScalar };
@@ -114,7 +114,7 @@ export function parseYaml(text: string, file: string, options: YamlParseOptions 
   // anything else, and on everything when the caller asks for tighter limits than it keeps.
   if (opts.simple && opts.maxDepth >= SIMPLE_LIMITS.depth && opts.maxExpandedNodes >= SIMPLE_LIMITS.expanded) {
     const simple = readSimpleYaml(text, file);
-    if (simple) return { value: simple.value, ok: true, findings: [] };
+    if (simple) return { value: simple.value, ok: true, findings: simple.repeated.map((r) => repeatedKeyFinding(r.key, r.first, r.at, opts.duplicateKeySeverity)) };
   }
   const findings: Finding[] = [];
   let parsed = attempt(text);
