@@ -17,9 +17,10 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
 /**
  * How a command without stdin data runs on the node, so that it cannot outlive its connection (a
  * server killed mid-task left it running, and a resumed run started it again beside it): in a
- * session of its own (setsid), holding the node's task lock (flock on /etc/hearth/task.lock, once
- * Hearth's folder is there and where the node has flock: a resumed task waits there until an
- * earlier attempt is gone; not in /run/lock, which the test hosts share), while a watcher reads
+ * session of its own (setsid), a deployment task holding the node's task lock (flock on
+ * /etc/hearth/task.lock, once Hearth's folder is there and where the node has flock: a resumed task
+ * waits there until an earlier attempt is gone; not in /run/lock, which the test hosts share;
+ * other commands, such as facts, do not wait behind a running task), while a watcher reads
  * the shell's stdin. Hearth sends nothing while a command runs (the next command follows its end line), so
  * that read ends only when the connection is gone; then the command's session gets TERM, and
  * KILL 5 s later. A command that ends normally takes the watcher down with it; what the command
@@ -35,9 +36,16 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
  * one task in 500, and one command in 600 on 50 sessions of `true` at load 17).
  */
 const LOCK = `if [ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1; then exec flock -o /etc/hearth/task.lock sh -c "$1"; fi; exec sh -c "$1"`;
-const WATCH = `cat >/dev/null; pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; setsid sh -c 'sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
-export const guarded = (command: string): string =>
-  `( setsid sh -c ${quote(LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL "$w" 2>/dev/null; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; n=0; while kill -0 -"$w" 2>/dev/null && [ $n -lt 500 ]; do sleep 0.01; n=$((n+1)); done; exit "$s" ) 3<&0 </dev/null`;
+const NO_LOCK = `exec sh -c "$1"`;
+/*
+ * The watcher hands the kill to a reaper in a session of its own, which TERMs and 5 s later KILLs:
+ * the watcher's own pkill, killing in pid order, ended the command's first process (flock), which
+ * woke the wrapper, which killed the watcher's group, pkill with it, before it reached the rest,
+ * and the command lived on (one run in two on a loaded machine, test/deploy/ssh.test.ts).
+ */
+const WATCH = `cat >/dev/null; setsid sh -c 'pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
+export const guarded = (command: string, lock: boolean): string =>
+  `( setsid sh -c ${quote(lock ? LOCK : NO_LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL "$w" 2>/dev/null; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; n=0; while kill -0 -"$w" 2>/dev/null && [ $n -lt 500 ]; do sleep 0.01; n=$((n+1)); done; exit "$s" ) 3<&0 </dev/null`;
 
 
 interface Running {
@@ -121,7 +129,7 @@ export class ShellSession {
       if (typeof data === 'string' || Buffer.isBuffer(data)) {
         const lines = (Buffer.isBuffer(data) ? data : Buffer.from(data, 'utf8')).toString('base64').replace(/.{1,76}/g, '$&\n');
         this.child.stdin!.write(`( base64 -d | ( ${command}\n) ) 2>&1 <<'${token}-data'${end}${lines}${token}-data\n`);
-      } else this.child.stdin!.write(`${guarded(command)} 2>&1${end}`);
+      } else this.child.stdin!.write(`${guarded(command, options.task === true)} 2>&1${end}`);
     });
   }
 

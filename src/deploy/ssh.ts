@@ -131,7 +131,7 @@ export class SshTransport implements Transport {
     // Without stdin data the command is guarded as in a session: its watcher reads ssh's stdin,
     // kept open, so a server killed while the command runs ends it on the node too (a session
     // busy with the reachability check's `true` sent a task here, where it outlived its server).
-    if (options.stdin === undefined) return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, guarded(remote)], { ...options, keepStdinOpen: true }, true, this.dir);
+    if (options.stdin === undefined) return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, guarded(remote, options.task === true)], { ...options, keepStdinOpen: true }, true, this.dir);
     return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true, this.dir);
   }
 

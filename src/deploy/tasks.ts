@@ -108,7 +108,7 @@ const readableRoots = (ctx: TaskRunContext): string[] => {
 export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutcome> {
   const timeoutMs = timeoutOf(task);
   const timeoutS = Math.round(timeoutMs / 1000);
-  const opts = { timeoutMs, signal: ctx.signal, onOutput: (c: string) => ctx.onOutput(redact(c, ctx.secrets)) };
+  const opts = { timeoutMs, signal: ctx.signal, onOutput: (c: string) => ctx.onOutput(redact(c, ctx.secrets)), task: true };
   if (task.type === 'master_shell') {
     const cmd = text(task, 'cmd');
     if (!cmd) return failed("master_shell needs parameters.cmd");

@@ -25,6 +25,12 @@ export interface ExecOptions {
   /** Each chunk of stdout and stderr as it arrives. */
   onOutput?: (chunk: string) => void;
   signal?: AbortSignal;
+  /**
+   * A deployment task's command: on the node it holds the task lock while it runs (session.ts), so
+   * a resumed attempt waits until an earlier one is gone. Other commands (facts, the reachability
+   * check, probes) do not wait behind a running task.
+   */
+  task?: boolean;
 }
 
 export interface ExecResult {

@@ -145,9 +145,6 @@ describe('commands die on the node with the process that sent them', { skip: tar
     const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    // Without Hearth's folder there is no task lock: both commands run at once (with it, the
-    // second would wait for the first, as tasks on one node do).
-    await onHost(4, 'rm -rf /etc/hearth');
     const first = new SshTransport({ keyFile: hosts!.keyFile, connectTimeoutS: 5 });
     await first.exec(target!, 'true');
     const known = { ...target!, hostKey: first.seenHostKey(target!) };
@@ -158,7 +155,7 @@ describe('commands die on the node with the process that sent them', { skip: tar
     const script = `const { SshTransport } = await import(${JSON.stringify(module)});
 const ssh = new SshTransport({ keyFile: ${JSON.stringify(hosts!.keyFile)}, connectTimeoutS: 5, controlDir: ${JSON.stringify(dir)} });
 const t = ${JSON.stringify(known)};
-ssh.exec(t, "bash -c 'exec -a hearth-own-shell sleep 60'", { timeoutMs: 90000 });
+ssh.exec(t, "bash -c 'exec -a hearth-own-shell sleep 60'", { timeoutMs: 90000, task: true });
 ssh.exec(t, "bash -c 'exec -a hearth-own-process sleep 60'", { timeoutMs: 90000 });
 setInterval(() => {}, 1000);`;
     const sender = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: 'ignore' });
@@ -183,5 +180,29 @@ setInterval(() => {}, 1000);`;
       for (const s of readdirSync(dir).filter((f) => f.endsWith('.sock'))) spawnSync('ssh', ['-F', '/dev/null', '-o', `ControlPath=${join(dir, s)}`, '-O', 'exit', 'x'], { timeout: 5000, stdio: 'ignore' });
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the node's task lock", { skip: target ? false : HOSTS_NOTE, timeout: 120_000 }, () => {
+  const ssh = new SshTransport({ keyFile: hosts?.keyFile ?? '', connectTimeoutS: 5 });
+  after(() => ssh.close());
+
+  test('a second task waits for the running one; other commands (facts, checks) answer at once', async () => {
+    await onHost(4, 'mkdir -p /etc/hearth');
+    await ssh.exec(target!, 'true');
+    const known = { ...target!, hostKey: ssh.seenHostKey(target!) };
+    const started = Date.now();
+    const first = ssh.exec(known, 'sleep 4; echo first', { timeoutMs: 60_000, task: true });
+    await new Promise((r) => setTimeout(r, 500));
+    // The node's shell is busy: both go through processes of their own, guarded the same way.
+    const check = await ssh.exec(known, 'echo check', { timeoutMs: 60_000 });
+    const checkedAfter = Date.now() - started;
+    const second = await ssh.exec(known, 'echo second', { timeoutMs: 60_000, task: true });
+    const secondAfter = Date.now() - started;
+    assert.equal(check.output, 'check\n');
+    assert.equal(second.output, 'second\n');
+    assert.equal((await first).output, 'first\n');
+    assert.ok(checkedAfter < 3500, `the check waited ${checkedAfter} ms behind the running task`);
+    assert.ok(secondAfter >= 3900, `the second task ran after ${secondAfter} ms, beside the first`);
   });
 });
