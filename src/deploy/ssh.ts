@@ -131,8 +131,8 @@ export class SshTransport implements Transport {
     // Without stdin data the command is guarded as in a session: its watcher reads ssh's stdin,
     // kept open, so a server killed while the command runs ends it on the node too (a session
     // busy with the reachability check's `true` sent a task here, where it outlived its server).
-    if (options.stdin === undefined) return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, guarded(remote, options.task === true)], { ...options, keepStdinOpen: true }, true, this.dir);
-    return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, remote], options, true, this.dir);
+    const guard = options.stdin === undefined;
+    return this.spawnSsh('ssh', [...this.baseArgs(t), '--', t.address, guard ? guarded(remote, options.task === true) : remote], { ...options, keepStdinOpen: guard }, true, this.dir);
   }
 
   sync(t: DeployTarget, localDir: string, remoteDir: string, options: ExecOptions = {}): Promise<ExecResult> {
@@ -211,11 +211,9 @@ export class SshTransport implements Transport {
       const abort = () => child.kill('SIGKILL');
       options.signal?.addEventListener('abort', abort, { once: true });
       child.stdin.on('error', () => undefined);
-      if (options.stdin === undefined) {
-        if (!options.keepStdinOpen) child.stdin.end();
-      }
-      else if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
-      else child.stdin.end(options.stdin);
+      if (options.stdin instanceof Readable) options.stdin.pipe(child.stdin);
+      else if (options.stdin !== undefined) child.stdin.end(options.stdin);
+      else if (!options.keepStdinOpen) child.stdin.end();
       const finish = (code: number | null, spawnError?: Error) => {
         if (guard) clearTimeout(guard);
         options.signal?.removeEventListener('abort', abort);

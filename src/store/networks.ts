@@ -47,10 +47,14 @@ export interface StoredAddresses {
 }
 
 export async function storedAddresses(q: Queryable, clusterId: number): Promise<StoredAddresses> {
-  const rows = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1', [clusterId]);
-  const nodes = rows.filter((r) => r.node_id !== null).sort((a, b) => a.node_id! - b.node_id! || (a.network < b.network ? -1 : a.network > b.network ? 1 : 0));
-  const vipRows = rows.filter((r) => r.vip !== null).sort((a, b) => (a.vip! < b.vip! ? -1 : a.vip! > b.vip! ? 1 : 0));
-  return { nodes: nodes.map((r) => ({ nodeId: r.node_id!, node: String(r.node_id), network: r.network, ip: r.ip })), vips: vipRows.map(vipOf), rows };
+  // Node rows by node then network, VIP rows (no node: last) by name: the orders nodeAddresses and
+  // vips give, in the database's collation.
+  const rows = await q.query<AddressRow>('SELECT network, ip, node_id, vip, network_role, namespace, node_roles, is_user_defined FROM network_addresses WHERE cluster_id = $1 ORDER BY node_id, vip, network', [clusterId]);
+  return {
+    nodes: rows.filter((r) => r.node_id !== null).map((r) => ({ nodeId: r.node_id!, node: String(r.node_id), network: r.network, ip: r.ip })),
+    vips: rows.filter((r) => r.vip !== null).map(vipOf),
+    rows,
+  };
 }
 
 /**

@@ -6,8 +6,9 @@
  * keys, and sending those files to the full reader loaded it for them alone, 0.1 s of every `hearth
  * graph`). It builds the same data, with the same positions, as the full reader (parse.ts) would,
  * and gives up (returns `undefined`) at the first thing outside that subset or anything doubtful:
- * tags, `?` keys, merge keys, anchored keys, keys repeated in a flow mapping, tabs, escapes it does not know, multi-line quoted strings, document markers other
- * than a leading `---`, aliases that expand to a lot of data. The full reader then reads the file
+ * tags, `?` keys, merge keys, anchored keys, keys repeated in a flow mapping, tabs, escapes it does
+ * not know, multi-line quoted strings, document markers other than a leading `---`, aliases that
+ * expand to a lot of data. The full reader then reads the file
  * and says what is wrong with it, if anything.
  *
  * Why it exists: `hearth plugin validate` reads a handful of small files once per run, so the full
@@ -42,7 +43,6 @@ const ANCHOR_CHAR = /[0-9A-Za-z_-]/;
 /** The limits this reader keeps below: a caller with tighter ones gets the full reader. */
 export const SIMPLE_LIMITS = { depth: MAX_DEPTH + 2, expanded: MAX_EXPANDED } as const;
 
-/** The data of `text`, or undefined when the text is not in the simple subset. Never throws. */
 /** A key met again in one block mapping: where, and where it was before. */
 export interface RepeatedKey {
   key: string;
@@ -50,6 +50,7 @@ export interface RepeatedKey {
   first: SourcePosition;
 }
 
+/** The data of `text` and its repeated keys, or undefined when the text is not in the simple subset. Never throws. */
 export function readSimpleYaml(text: string, file: string): { value: unknown; repeated: RepeatedKey[] } | undefined {
   if (!plainCharacters(text)) return undefined;
   try {

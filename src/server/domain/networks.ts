@@ -72,11 +72,9 @@ export async function syncAddresses(q: store.Queryable, env: EnvironmentNetworks
   const all = nodes ?? (await store.listNodes(q, { clusterId: env.cluster.id }));
   // One read of the environment's rows serves the plan and the write of its difference.
   const stored = await store.storedAddresses(q, env.cluster.id);
-  const storedNodes = stored.nodes;
-  const storedVips = stored.vips;
-  const vipTaken: TakenAddress[] = storedVips.map((v) => ({ name: v.name, network: v.network, ip: v.ip, ...(v.is_user_defined ? { is_user_defined: true } : {}) }));
+  const vipTaken: TakenAddress[] = stored.vips.map((v) => ({ name: v.name, network: v.network, ip: v.ip, ...(v.is_user_defined ? { is_user_defined: true } : {}) }));
   const planned = planNodesOf(all);
-  const plan = planAddresses(env.config, planned, [...storedNodes.map((a) => ({ node: a.node, network: a.network, ip: a.ip })), ...vipTaken.map(({ network, ip }) => ({ network, ip }))], { roles: env.roles });
+  const plan = planAddresses(env.config, planned, [...stored.nodes.map((a) => ({ node: a.node, network: a.network, ip: a.ip })), ...vipTaken.map(({ network, ip }) => ({ network, ip }))], { roles: env.roles });
   // VIPs as Nailgun gave them: only for node roles some node has (no controller, no VIP on haproxy).
   const vipPlan = planVips(env.config, env.networkRoles, [...plan.addresses, ...vipTaken], { presentRoles: [...new Set(planned.flatMap((n) => n.roles))] });
   await store.replaceAddresses(
@@ -162,11 +160,11 @@ export async function deploymentNetworksOf(q: store.Queryable, cluster: store.Cl
   const env = await environmentNetworks(q, cluster, composed);
   const nodes = read ?? (await store.listNodes(q, { clusterId: cluster.id }));
   const wirings = await nodeWirings(q, env.config, nodes);
-  const addresses = (await store.nodeAddresses(q, { clusterId: cluster.id })).map((a) => ({ node: a.node, network: a.network, ip: a.ip }));
+  const stored = await store.storedAddresses(q, cluster.id);
   const plan: DeploymentNetworks = {
     config: env.config,
-    addresses,
-    vips: await store.vips(q, cluster.id),
+    addresses: stored.nodes.map((a) => ({ node: a.node, network: a.network, ip: a.ip })),
+    vips: stored.vips,
     networkRoles: env.networkRoles,
     nodes: new Map([...wirings.values()].map((w) => [String(w.node.id), { interfaces: w.interfaces, ...(w.adminAddress ? { adminAddress: w.adminAddress } : {}) }])),
   };
