@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { needsBrowser } from '../support/browser.js';
 import { corpusRoot } from '../support/corpus.js';
+import type { Page } from 'playwright-core';
 import { buildCorpusPackage, startUi, type UiSession } from '../support/ui.js';
 
 const skip = needsBrowser.skip || (corpusRoot ? false : 'HEARTH_CORPUS not set: UI tests with corpus plugins skipped');
@@ -23,16 +24,23 @@ interface ApiNode {
 
 describe('web UI: the whole walk', { skip, timeout: 600_000 }, () => {
   let ui: UiSession;
+  // The walk closes its page at its end: a page still open here is where it stopped, shown for the failure.
+  let walking: Page | undefined;
   before(async () => {
     ui = await startUi();
   });
   after(async () => {
+    if (walking && !walking.isClosed()) {
+      console.log(`the walk stopped here: ${await ui.explain(walking).catch((e: Error) => e.message)}`);
+      await ui.shot(walking, 'walk-stopped').catch(() => undefined);
+    }
     await ui?.close();
   });
 
   test('install, create, 20 nodes in bulk, settings, a refusal, deploy, output, graph, delete', async () => {
     const packages = [buildCorpusPackage('fuel-plugin-murano'), buildCorpusPackage('fuel-plugin-cinder-netapp')];
     const p = await ui.page('#/plugins');
+    walking = p;
     const dialogs: string[] = [];
     p.on('dialog', (d) => {
       dialogs.push(d.message());
