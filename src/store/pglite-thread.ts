@@ -8,6 +8,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { conflictsAsErrors } from './conflicts.js';
 import { type Database, type Presence, type Queryable, StoreError, soleProcessPresence } from './database.js';
@@ -29,6 +30,17 @@ export interface ThreadReply {
 }
 
 type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R, 'id'> : never) : never;
+
+/**
+ * How much of a WebAssembly function must run before V8 compiles it again with its optimising
+ * compiler (V8's default: 13,000,000). PostgreSQL's start-up runs enough code to send hundreds of
+ * functions up at the default, and those compilations leave about 55 MB of the process's malloc
+ * memory behind: an idle server held 230 MB instead of 175 (issue 30, bench/start.bench.ts). At 30x
+ * the default, start-up tiers almost nothing up, while a steady load (bench/deploy.bench.ts,
+ * bench/load.bench.ts) still gets its hot functions optimised and runs as fast. V8's flags are the
+ * process's: set before PGlite's module is compiled, in the thread that compiles it.
+ */
+const WASM_TIERING_BUDGET = 400_000_000;
 
 /**
  * The worker script: beside this module (dist/store, or src/store under tsx), or, from the bundle
@@ -73,6 +85,7 @@ export class PgliteThread {
     // The empty database made at build time, from src/store, dist/store or dist/bundle alike.
     const template = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'pgdata-template');
     const options = { workerData: { path, template } };
+    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     // Under tsx (tests, development) the worker registers tsx's loader first to read TypeScript.
     const worker = script.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); });`, { ...options, eval: true })
