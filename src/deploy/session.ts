@@ -35,17 +35,33 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
  * whole, and the session hung until the task's timeout ('no answer within 135 s'; at 50 hosts about
  * one task in 500, and one command in 600 on 50 sessions of `true` at load 17).
  */
-const LOCK = `if [ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1; then exec flock -o /etc/hearth/task.lock sh -c "$1"; fi; exec sh -c "$1"`;
-const NO_LOCK = `exec sh -c "$1"`;
+/** Whether the command takes the node's task lock: Hearth's folder is there and the node has flock. */
+const CAN_LOCK = `[ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1`;
 /*
  * The watcher hands the kill to a reaper in a session of its own, which TERMs and 5 s later KILLs:
- * the watcher's own pkill, killing in pid order, ended the command's first process (flock), which
- * woke the wrapper, which killed the watcher's group, pkill with it, before it reached the rest,
- * and the command lived on (one run in two on a loaded machine, test/deploy/ssh.test.ts).
+ * a kill from the watcher itself, in pid order, ended the command's first process (flock), which
+ * woke the wrapper, which killed the watcher before it reached the rest, and the command lived on
+ * (one run in two on a loaded machine, test/deploy/ssh.test.ts).
  */
-const WATCH = `cat >/dev/null; setsid sh -c 'pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null' hearth-reaper "$1" </dev/null >/dev/null 2>&1 &`;
-export const guarded = (command: string, lock: boolean): string =>
-  `( setsid sh -c ${quote(lock ? LOCK : NO_LOCK)} hearth-task ${quote(command)} </dev/null 3<&- 2>&1 & p=$!; setsid sh -c ${quote(WATCH)} hearth-watch "$p" <&3 >/dev/null 2>&1 & w=$!; wait "$p"; s=$?; kill -KILL "$w" 2>/dev/null; kill -KILL -"$w" 2>/dev/null; wait "$w" 2>/dev/null; n=0; while kill -0 -"$w" 2>/dev/null && [ $n -lt 500 ]; do sleep 0.01; n=$((n+1)); done; exit "$s" ) 3<&0 </dev/null`;
+const REAPER = `pkill -TERM -s "$1" 2>/dev/null || kill -TERM -"$1" 2>/dev/null; sleep 5; pkill -KILL -s "$1" 2>/dev/null || kill -KILL -"$1" 2>/dev/null`;
+/*
+ * Every process here is paid on every node for every command, and 50 nodes starting a task at once
+ * share the machine's cores (issue 30: a wave of 50 `true` took 0.46 s). So the wrapper is a brace
+ * group, not a subshell; the watcher is a subshell running the shell's own `read`, not `cat` in a
+ * new session: it has no child, so killing its pid ends it, and `wait` returns once it is gone;
+ * the lock's conditions are tested by the shell's builtins; the status is given back by a
+ * function's `return`. Started: setsid, flock (with the lock) and sh for the command, and one fork
+ * for the watcher, where there used to be nine processes and a polling loop.
+ */
+export const guarded = (command: string, lock: boolean): string => {
+  const task = `sh -c ${quote(command)} </dev/null 3<&- 2>&1 &`;
+  const start = lock ? `if ${CAN_LOCK}; then setsid flock -o /etc/hearth/task.lock ${task} else setsid ${task} fi;` : `setsid ${task}`;
+  return (
+    `{ hearth_status() { return "$1"; }; ${start} hearth_p=$!; ` +
+    `{ while read -r hearth_line; do :; done; setsid sh -c ${quote(REAPER)} hearth-reaper "$hearth_p" </dev/null >/dev/null 2>&1 & } <&3 >/dev/null 2>&1 & hearth_w=$!; ` +
+    `wait "$hearth_p"; hearth_s=$?; kill -KILL "$hearth_w" 2>/dev/null; wait "$hearth_w" 2>/dev/null; hearth_status "$hearth_s"; } 3<&0 </dev/null`
+  );
+};
 
 
 interface Running {
