@@ -18,62 +18,176 @@ export interface Schedule {
   adjacency: Adjacency;
 }
 
-/** A binary min-heap of vertex ids keyed by ready time, ties broken by id. */
-class ReadyQueue {
-  private keys: Float64Array;
-  private ids: Int32Array;
+/** Index of the lowest set bit of a non-zero 32-bit word. */
+const lowestBit = (word: number) => 31 - Math.clz32(word & -word);
+
+/**
+ * A set of vertex ids that hands out its smallest: a bitset with a summary level per 32 words
+ * (a word of level k+1 says which words of level k are non-empty), so finding the next id takes a
+ * few word operations at any size.
+ */
+class IdSet {
+  private levels: Int32Array[] = [];
+  /** No id below it is in the set. */
+  private floor = 0;
   size = 0;
 
   constructor(capacity: number) {
-    this.keys = new Float64Array(Math.max(1, capacity));
-    this.ids = new Int32Array(Math.max(1, capacity));
+    let words = Math.max(1, capacity);
+    do {
+      words = (words + 31) >>> 5;
+      this.levels.push(new Int32Array(words));
+    } while (words > 1);
   }
 
-  private less(a: number, b: number): boolean {
-    return this.keys[a] < this.keys[b] || (this.keys[a] === this.keys[b] && this.ids[a] < this.ids[b]);
+  add(id: number): void {
+    this.size++;
+    if (id < this.floor) this.floor = id;
+    const levels = this.levels;
+    for (let depth = 0; depth < levels.length; depth++) {
+      const w = id >>> 5;
+      const before = levels[depth][w];
+      levels[depth][w] = before | (1 << (id & 31));
+      if (before !== 0) return;
+      id = w;
+    }
   }
 
-  private swap(a: number, b: number): void {
-    const k = this.keys[a];
-    this.keys[a] = this.keys[b];
-    this.keys[b] = k;
-    const i = this.ids[a];
-    this.ids[a] = this.ids[b];
-    this.ids[b] = i;
+  /** Removes and returns the smallest id (the set must not be empty). */
+  takeSmallest(): number {
+    const levels = this.levels;
+    // Up from the floor until a word with a set bit at or after it, then down to that bit.
+    let depth = 0;
+    let at = this.floor;
+    for (;;) {
+      const w = at >>> 5;
+      const word = w < levels[depth].length ? levels[depth][w] & (-1 << (at & 31)) : 0;
+      if (word !== 0) {
+        at = (w << 5) | lowestBit(word);
+        break;
+      }
+      depth++;
+      at = w + 1;
+    }
+    while (depth > 0) at = (at << 5) | lowestBit(levels[--depth][at]);
+    const id = at;
+    this.size--;
+    this.floor = id + 1;
+    for (depth = 0; depth < levels.length; depth++) {
+      const w = at >>> 5;
+      const word = levels[depth][w] & ~(1 << (at & 31));
+      levels[depth][w] = word;
+      if (word !== 0) break;
+      at = w;
+    }
+    return id;
+  }
+}
+
+/**
+ * Ready vertices, popped by ready time, ties by vertex id: what a binary heap of (time, id) pops,
+ * cheaper. List scheduling pushes no time earlier than the last one popped (a vertex is ready no
+ * earlier than its last predecessor started), so vertices wait in one bucket per ready time; when a
+ * time comes, its bucket goes into an IdSet, as do the vertices that become ready at that same time
+ * meanwhile (successors of tasks that take no time). A time earlier than the current one is still
+ * ordered right: the current time's vertices go back to a bucket.
+ */
+class ReadyQueue {
+  size = 0;
+  /** The time being popped; none yet at first. */
+  private current = Number.NEGATIVE_INFINITY;
+  private now: IdSet;
+  private buckets = new Map<number, number[]>();
+  /** The later times, a min-heap. */
+  private times = new Float64Array(64);
+  private timeCount = 0;
+
+  constructor(capacity: number) {
+    this.now = new IdSet(capacity);
   }
 
   push(id: number, key: number): void {
-    let i = this.size++;
-    this.keys[i] = key;
-    this.ids[i] = id;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(i, parent)) break;
-      this.swap(i, parent);
-      i = parent;
+    this.size++;
+    if (key === this.current) {
+      this.now.add(id);
+      return;
+    }
+    if (key < this.current) this.putBack();
+    const bucket = this.buckets.get(key);
+    if (bucket) bucket.push(id);
+    else {
+      this.buckets.set(key, [id]);
+      this.pushTime(key);
     }
   }
 
+  /** Every vertex without predecessors, ready at time 0. */
+  pushSources(indegree: Int32Array): void {
+    for (let v = 0; v < indegree.length; v++) if (indegree[v] === 0) this.push(v, 0);
+  }
+
   pop(): number {
-    const top = this.ids[0];
     this.size--;
-    if (this.size > 0) {
-      this.keys[0] = this.keys[this.size];
-      this.ids[0] = this.ids[this.size];
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < this.size && this.less(l, m)) m = l;
-        if (r < this.size && this.less(r, m)) m = r;
-        if (m === i) break;
-        this.swap(i, m);
-        i = m;
-      }
+    if (this.now.size === 0) {
+      this.current = this.popTime();
+      const bucket = this.buckets.get(this.current)!;
+      this.buckets.delete(this.current);
+      for (let i = 0; i < bucket.length; i++) this.now.add(bucket[i]);
     }
+    return this.now.takeSmallest();
+  }
+
+  /** The current time's vertices back to a bucket, as if its time had not come yet. */
+  private putBack(): void {
+    const left: number[] = [];
+    while (this.now.size > 0) left.push(this.now.takeSmallest());
+    if (left.length > 0) {
+      this.buckets.set(this.current, left);
+      this.pushTime(this.current);
+    }
+    this.current = Number.NEGATIVE_INFINITY;
+  }
+
+  private pushTime(key: number): void {
+    if (this.timeCount === this.times.length) {
+      const grown = new Float64Array(this.times.length * 2);
+      grown.set(this.times);
+      this.times = grown;
+    }
+    const heap = this.times;
+    let i = this.timeCount++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent] <= key) break;
+      heap[i] = heap[parent];
+      i = parent;
+    }
+    heap[i] = key;
+  }
+
+  private popTime(): number {
+    const heap = this.times;
+    const top = heap[0];
+    const n = --this.timeCount;
+    const last = heap[n];
+    let i = 0;
+    for (;;) {
+      let m = 2 * i + 1;
+      if (m >= n) break;
+      if (m + 1 < n && heap[m + 1] < heap[m]) m++;
+      if (heap[m] >= last) break;
+      heap[i] = heap[m];
+      i = m;
+    }
+    heap[i] = last;
     return top;
   }
+}
+
+function inDegrees(vertexCount: number, to: Int32Array): Int32Array {
+  const indegree = new Int32Array(vertexCount);
+  for (let i = 0; i < to.length; i++) indegree[to[i]]++;
+  return indegree;
 }
 
 /**
@@ -81,8 +195,8 @@ class ReadyQueue {
  */
 export function schedule(vertexCount: number, from: Int32Array, to: Int32Array, duration: Float64Array, worker: Int32Array, workerCount: number): Schedule {
   const adj = adjacency(vertexCount, from, to);
-  const indegree = new Int32Array(vertexCount);
-  for (let i = 0; i < to.length; i++) indegree[to[i]]++;
+  const { offsets, targets } = adj;
+  const indegree = inDegrees(vertexCount, to);
   const ready = new Float64Array(vertexCount);
   const readyBy = new Int32Array(vertexCount).fill(-1);
   const start = new Float64Array(vertexCount);
@@ -92,7 +206,7 @@ export function schedule(vertexCount: number, from: Int32Array, to: Int32Array, 
   const nodeLast = new Int32Array(workerCount).fill(-1);
   const order = new Int32Array(vertexCount);
   const queue = new ReadyQueue(vertexCount);
-  for (let v = 0; v < vertexCount; v++) if (indegree[v] === 0) queue.push(v, 0);
+  queue.pushSources(indegree);
   let ordered = 0;
   while (queue.size > 0) {
     const v = queue.pop();
@@ -111,9 +225,9 @@ export function schedule(vertexCount: number, from: Int32Array, to: Int32Array, 
     start[v] = begin;
     finish[v] = begin + duration[v];
     decidedBy[v] = by;
-    const end = adj.offsets[v + 1];
-    for (let e = adj.offsets[v]; e < end; e++) {
-      const u = adj.targets[e];
+    const end = offsets[v + 1];
+    for (let e = offsets[v]; e < end; e++) {
+      const u = targets[e];
       if (readyBy[u] < 0 || finish[v] > ready[u]) {
         ready[u] = finish[v];
         readyBy[u] = v;
