@@ -138,13 +138,18 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   }
   const nodeVertices = next;
 
-  const edges = new EdgeBuffer(1 << 16);
+  // Each node's copy of its class's edges, into arrays made big enough for all of them at once.
+  let copied = 0;
   for (const node of nodes) {
     const t = classes[node.classIndex];
-    const b = node.base;
-    for (let i = 0; i < t.localFrom.length; i++) edges.add(b + t.localFrom[i], b + t.localTo[i]);
-    for (let i = 0; i < t.fromSync.length; i += 2) edges.add(t.fromSync[i], b + t.fromSync[i + 1]);
-    for (let i = 0; i < t.toSync.length; i += 2) edges.add(b + t.toSync[i], t.toSync[i + 1]);
+    copied += t.localFrom.length + (t.fromSync.length + t.toSync.length) / 2;
+  }
+  const edges = new EdgeBuffer(Math.max(1 << 16, copied + (copied >> 3)));
+  for (const node of nodes) {
+    const t = classes[node.classIndex];
+    edges.addShifted(t.localFrom, t.localTo, node.base, node.base);
+    edges.addPairs(t.fromSync, 0, node.base);
+    edges.addPairs(t.toSync, node.base, 0);
   }
 
   const linker = new CrossLinker(classes, nodes, edges, findings);
@@ -195,13 +200,22 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   for (const group of cat.groups.values()) {
     if (!group.strategy) continue;
     const members = new Map<string, number[]>();
+    // A class's member slots (and the lists their vertices go to) are found on its first node,
+    // so the lists are made in the same order as a look at every node would make them.
+    const slotsOf: Array<Array<{ slot: number; list: number[] }> | undefined> = [];
     for (const node of nodes) {
-      const t = classes[node.classIndex];
-      for (const [slot, groups] of t.memberOf) {
-        if (!groups.includes(group.id) || t.slots[slot].task.strategy) continue;
-        const id = t.slots[slot].id;
-        (members.get(id) ?? members.set(id, []).get(id)!).push(node.base + slot);
+      let entries = slotsOf[node.classIndex];
+      if (!entries) {
+        const t = classes[node.classIndex];
+        entries = [];
+        for (const [slot, groups] of t.memberOf) {
+          if (!groups.includes(group.id) || t.slots[slot].task.strategy) continue;
+          const id = t.slots[slot].id;
+          entries.push({ slot, list: members.get(id) ?? members.set(id, []).get(id)! });
+        }
+        slotsOf[node.classIndex] = entries;
       }
+      for (const { slot, list } of entries) list.push(node.base + slot);
     }
     for (const vertices of members.values()) {
       const pace = paceOf(group, vertices, amounts);
@@ -220,28 +234,40 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   const skipped = new Uint8Array(vertexCount);
   let taskPairs = 0;
   let skippedPairs = 0;
+  // What each slot of a class does on every node of it: runs, is skipped, or asks its node's condition.
+  const RUNS = 0;
+  const SKIPPED = 1;
+  const PER_NODE = 2;
+  const slotFates = classes.map((t) =>
+    Uint8Array.from(t.slots, (slot, s) => {
+      const task = slot.task;
+      if (t.skippedSlots.has(s) || task.type === 'skipped') return SKIPPED;
+      return task.condition !== undefined && !clusterValue.has(task) ? PER_NODE : RUNS;
+    }),
+  );
   nodes.forEach((node, nodeIndex) => {
     const t = classes[node.classIndex];
+    const fates = slotFates[node.classIndex];
     const input = nodeIndex >= 2 ? labelled[nodeIndex - 2].input : undefined;
     // One scope per node, made on its first per-node condition, not one per (node, task).
     let scope: ConditionScope | undefined;
-    for (let s = 0; s < t.slots.length; s++) {
+    const slots = t.slots;
+    taskPairs += slots.length;
+    for (let s = 0; s < slots.length; s++) {
       const v = node.base + s;
-      const slot = t.slots[s];
-      taskPairs++;
-      const task = slot.task;
-      let skip = t.skippedSlots.has(s) || task.type === 'skipped';
-      if (!skip && task.condition !== undefined && !clusterValue.has(task)) {
-        const result = evaluator.evaluate(task.condition, task, (scope ??= { ...scopeBase, node, input }));
+      let skip = fates[s] === SKIPPED;
+      if (fates[s] === PER_NODE) {
+        const task = slots[s].task;
+        const result = evaluator.evaluate(task.condition!, task, (scope ??= { ...scopeBase, node, input }));
         if (result.finding) findings.push(result.finding);
         skip = !result.value;
       }
       if (skip) {
         skipped[v] = 1;
         skippedPairs++;
-      } else duration[v] = slot.duration;
-      if (!t.isSync) worker[v] = nodeIndex;
+      } else duration[v] = slots[s].duration;
     }
+    if (!t.isSync) worker.fill(nodeIndex, node.base, node.base + slots.length);
   });
 
   const plan = schedule(vertexCount, from, to, duration, worker, nodes.length);

@@ -10,18 +10,46 @@ export class EdgeBuffer {
   }
 
   add(from: number, to: number): void {
-    if (this.length === this.from.length) {
-      const size = this.from.length * 2;
-      const nextFrom = new Int32Array(size);
-      nextFrom.set(this.from);
-      const nextTo = new Int32Array(size);
-      nextTo.set(this.to);
-      this.from = nextFrom;
-      this.to = nextTo;
-    }
+    if (this.length === this.from.length) this.grow(1);
     this.from[this.length] = from;
     this.to[this.length] = to;
     this.length++;
+  }
+
+  /** Edges `from[i] + fromShift -> to[i] + toShift`: a class's edges on one node. */
+  addShifted(from: readonly number[], to: readonly number[], fromShift: number, toShift: number): void {
+    const n = from.length;
+    if (this.length + n > this.from.length) this.grow(n);
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      this.from[at + i] = from[i] + fromShift;
+      this.to[at + i] = to[i] + toShift;
+    }
+    this.length = at + n;
+  }
+
+  /** Edges from `[from, to, from, to, ...]` pairs, shifted as addShifted does. */
+  addPairs(pairs: readonly number[], fromShift: number, toShift: number): void {
+    const n = pairs.length >> 1;
+    if (this.length + n > this.from.length) this.grow(n);
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      this.from[at + i] = pairs[2 * i] + fromShift;
+      this.to[at + i] = pairs[2 * i + 1] + toShift;
+    }
+    this.length = at + n;
+  }
+
+  /** Room for `more` edges, doubling. */
+  private grow(more: number): void {
+    let size = Math.max(1, this.from.length * 2);
+    while (size < this.length + more) size *= 2;
+    const nextFrom = new Int32Array(size);
+    nextFrom.set(this.from.subarray(0, this.length));
+    const nextTo = new Int32Array(size);
+    nextTo.set(this.to.subarray(0, this.length));
+    this.from = nextFrom;
+    this.to = nextTo;
   }
 
   /** Trimmed copies, for the finished graph. */
