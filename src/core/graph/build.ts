@@ -215,7 +215,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
         }
         slotsOf[node.classIndex] = entries;
       }
-      for (const { slot, list } of entries) list.push(node.base + slot);
+      for (let i = 0; i < entries.length; i++) entries[i].list.push(node.base + entries[i].slot);
     }
     for (const vertices of members.values()) {
       const pace = paceOf(group, vertices, amounts);

@@ -64,7 +64,8 @@ export class CrossLinker {
         }
         continue;
       }
-      for (const node of target.nodes) for (const slot of slots) out.push(this.nodes[node].base + slot);
+      const nodes = target.nodes;
+      for (let n = 0; n < nodes.length; n++) for (let s = 0; s < slots.length; s++) out.push(this.nodes[nodes[n]].base + slots[s]);
     }
     for (const f of found) for (const slot of f.slots) out.push(this.nodes[f.node].base + slot);
     return out;
@@ -115,11 +116,12 @@ export class CrossLinker {
     if (this.selfMatching(template, taskId, dep)) return this.explicit(template, slot, taskId, dep, true);
     const id = this.barrier('after', dep, (b) => {
       const preds = this.matches(dep);
-      for (const v of preds) this.intoBarrier.add(v, b);
+      for (let i = 0; i < preds.length; i++) this.intoBarrier.add(preds[i], b);
       return preds.length > 0;
     });
     if (id === undefined) return;
-    for (const node of template.nodes) this.outOfBarrier.add(id, this.nodes[node].base + slot);
+    const nodes = template.nodes;
+    for (let n = 0; n < nodes.length; n++) this.outOfBarrier.add(id, this.nodes[nodes[n]].base + slot);
   }
 
   /** `cross-depended-by`: `dep` on its nodes waits for the task on every node of `template`. */
@@ -127,22 +129,27 @@ export class CrossLinker {
     if (this.selfMatching(template, taskId, dep)) return this.explicit(template, slot, taskId, dep, false);
     const id = this.barrier('before', dep, (b) => {
       const succs = this.matches(dep);
-      for (const v of succs) this.outOfBarrier.add(b, v);
+      for (let i = 0; i < succs.length; i++) this.outOfBarrier.add(b, succs[i]);
       return succs.length > 0;
     });
     if (id === undefined) return;
-    for (const node of template.nodes) this.intoBarrier.add(this.nodes[node].base + slot, id);
+    const nodes = template.nodes;
+    for (let n = 0; n < nodes.length; n++) this.intoBarrier.add(this.nodes[nodes[n]].base + slot, id);
   }
 
-  /** Every vertex of a task across the cluster, in node order. */
+  /**
+   * Every vertex of a task across the cluster, in node order, which is also ascending: nodes'
+   * vertices are numbered node after node, and a node runs a task id once at most.
+   */
   vertices(taskId: string): number[] {
+    const slotIn = this.classes.map((c) => c.slotOf.get(taskId) ?? -1);
     const out: number[] = [];
-    for (const c of this.classes) {
-      const slot = c.slotOf.get(taskId);
-      if (slot === undefined) continue;
-      for (const node of c.nodes) out.push(this.nodes[node].base + slot);
+    for (let n = 0; n < this.nodes.length; n++) {
+      const node = this.nodes[n];
+      const slot = slotIn[node.classIndex];
+      if (slot >= 0) out.push(node.base + slot);
     }
-    return out.sort((a, b) => a - b);
+    return out;
   }
 
   /** A plain "all of `first` before any of `second`" through a barrier (legacy hooks in a stage). */
@@ -152,8 +159,8 @@ export class CrossLinker {
     if (preds.length === 0 || succs.length === 0) return;
     const id = this.barriers.length;
     this.barriers.push({ kind: 'after', name: first, role: '*', policy: 'all' });
-    for (const v of preds) this.intoBarrier.add(v, id);
-    for (const v of succs) this.outOfBarrier.add(id, v);
+    for (let i = 0; i < preds.length; i++) this.intoBarrier.add(preds[i], id);
+    for (let i = 0; i < succs.length; i++) this.outOfBarrier.add(id, succs[i]);
   }
 
   /** Move barrier edges into the main buffer once barriers have vertex ids starting at `base`. */
