@@ -66,6 +66,74 @@ export function rewriteLegacyCondition(text: string): string {
     .replace(/settings:(.+?)(.value)(?!\.)/g, 'settings:$1');
 }
 
+const hasOwn = (o: object, k: PropertyKey) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * The traps of a layered() view, as methods on one object per view (ten thousand views, each
+ * read many times: no closures per view, and one descriptor per key however often it is asked).
+ */
+class LayeredView implements ProxyHandler<Record<string, unknown>> {
+  private keys: string[] | undefined;
+  private descriptors: Map<PropertyKey, PropertyDescriptor> | undefined;
+
+  constructor(
+    private readonly own: Record<string, unknown>,
+    private readonly common: Record<string, unknown> | undefined,
+    private readonly identity: (key: string) => boolean,
+    private readonly onIdentity: () => void,
+  ) {}
+
+  private read(k: PropertyKey): unknown {
+    if (hasOwn(this.own, k)) {
+      if (typeof k === 'string' && this.identity(k)) this.onIdentity();
+      return this.own[k as string];
+    }
+    return this.common ? this.common[k as string] : this.own[k as string];
+  }
+
+  get(_t: object, k: PropertyKey): unknown {
+    return this.read(k);
+  }
+
+  has(_t: object, k: PropertyKey): boolean {
+    return hasOwn(this.own, k) || (this.common !== undefined && k in this.common) || k in this.own;
+  }
+
+  ownKeys(): string[] {
+    if (!this.keys) {
+      // An object with the same keys set in the same order lists them as the spread would (integer-like keys first).
+      const order: Record<string, 0> = {};
+      if (this.common) for (const k of Object.keys(this.common)) order[k] = 0;
+      for (const k of Object.keys(this.own)) order[k] = 0;
+      this.keys = Object.keys(order);
+    }
+    return this.keys;
+  }
+
+  getOwnPropertyDescriptor(_t: object, k: PropertyKey): PropertyDescriptor | undefined {
+    if (!(hasOwn(this.own, k) || (this.common !== undefined && hasOwn(this.common, k)))) return undefined;
+    // An accessor: asking whether a key exists (Object.keys, hasOwnProperty) reads no value.
+    let descriptor = this.descriptors?.get(k);
+    if (!descriptor) {
+      descriptor = { get: () => this.read(k), enumerable: true, configurable: true };
+      (this.descriptors ??= new Map()).set(k, descriptor);
+    }
+    return descriptor;
+  }
+
+  set(): boolean {
+    return false;
+  }
+
+  defineProperty(): boolean {
+    return false;
+  }
+
+  deleteProperty(): boolean {
+    return false;
+  }
+}
+
 /**
  * A node's data as `{...common, ...own}` would be, without copying either: ten thousand nodes each
  * copying the common part (hundreds of keys) and, through the spread, building their lazy
@@ -74,38 +142,7 @@ export function rewriteLegacyCondition(text: string): string {
  * own key that `identity` names (listing keys or asking whether one exists reads no value).
  */
 function layered(own: Record<string, unknown>, common: Record<string, unknown> | undefined, identity: (key: string) => boolean, onIdentity: () => void): Record<string, unknown> {
-  const hasOwn = (o: object, k: PropertyKey) => Object.prototype.hasOwnProperty.call(o, k);
-  let keys: string[] | undefined;
-  const keyList = () => {
-    if (!keys) {
-      // An object with the same keys set in the same order lists them as the spread would (integer-like keys first).
-      const order: Record<string, 0> = {};
-      if (common) for (const k of Object.keys(common)) order[k] = 0;
-      for (const k of Object.keys(own)) order[k] = 0;
-      keys = Object.keys(order);
-    }
-    return keys;
-  };
-  const read = (k: PropertyKey): unknown => {
-    if (hasOwn(own, k)) {
-      if (typeof k === 'string' && identity(k)) onIdentity();
-      return own[k as string];
-    }
-    return common ? common[k as string] : own[k as string];
-  };
-  return new Proxy({} as Record<string, unknown>, {
-    get: (_t, k) => read(k),
-    has: (_t, k) => hasOwn(own, k) || (common !== undefined && k in common) || k in own,
-    ownKeys: () => keyList(),
-    getOwnPropertyDescriptor: (_t, k) => {
-      if (!(hasOwn(own, k) || (common !== undefined && hasOwn(common, k)))) return undefined;
-      // An accessor: asking whether a key exists (Object.keys, hasOwnProperty) reads no value.
-      return { get: () => read(k), enumerable: true, configurable: true };
-    },
-    set: () => false,
-    defineProperty: () => false,
-    deleteProperty: () => false,
-  });
+  return new Proxy<Record<string, unknown>>({}, new LayeredView(own, common, identity, onIdentity));
 }
 
 export function fuelConditions(options: FuelConditionOptions = {}): ConditionEvaluator {
@@ -172,6 +209,9 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
   // view that counts reads of identity keys; a verdict reached without any is the class's verdict
   // (nodes of a class differ in nothing else, so they take the same path to the same answer).
   let identityReads = 0;
+  const countIdentity = () => {
+    identityReads++;
+  };
   const identity = (key: string) => nodeKeys.has(key) && !classKeys.has(key);
 
   // A node's own keys and old keys, built once per node; its whole `$` (own keys over the shared
@@ -210,12 +250,12 @@ export function fuelConditions(options: FuelConditionOptions = {}): ConditionEva
     }
     return hit;
   };
-  const ownView = (state: NodeState) => (state.view ??= layered(state.own, undefined, identity, () => identityReads++));
-  const ownOldView = (state: NodeState) => (state.ownOld === NOTHING_DEPLOYED || !options.previous ? state.ownOld : (state.oldView ??= layered(state.ownOld, undefined, identity, () => identityReads++)));
+  const ownView = (state: NodeState) => (state.view ??= layered(state.own, undefined, identity, countIdentity));
+  const ownOldView = (state: NodeState) => (state.ownOld === NOTHING_DEPLOYED || !options.previous ? state.ownOld : (state.oldView ??= layered(state.ownOld, undefined, identity, countIdentity)));
   const fullState = (state: NodeState) => {
     if (!state.full) {
-      const old = options.previous ? (state.ownOld !== NOTHING_DEPLOYED ? layered(state.ownOld, options.previous.common, identity, () => identityReads++) : NOTHING_DEPLOYED) : (options.old ?? NOTHING_DEPLOYED);
-      state.full = { data: state.overrides ? { ...common, ...state.own } : layered(state.own, common, identity, () => identityReads++), old };
+      const old = options.previous ? (state.ownOld !== NOTHING_DEPLOYED ? layered(state.ownOld, options.previous.common, identity, countIdentity) : NOTHING_DEPLOYED) : (options.old ?? NOTHING_DEPLOYED);
+      state.full = { data: state.overrides ? { ...common, ...state.own } : layered(state.own, common, identity, countIdentity), old };
     }
     return state.full;
   };
