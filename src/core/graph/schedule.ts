@@ -97,13 +97,16 @@ class ReadyQueue {
   /** The time being popped; none yet at first. */
   private current = Number.NEGATIVE_INFINITY;
   private now: IdSet;
-  private buckets = new Map<number, number[]>();
+  /** Each later time's vertices, as a list linked through `next` (a vertex waits in one bucket at most). */
+  private buckets = new Map<number, { head: number; tail: number }>();
+  private next: Int32Array;
   /** The later times, a min-heap. */
   private times = new Float64Array(64);
   private timeCount = 0;
 
   constructor(capacity: number) {
     this.now = new IdSet(capacity);
+    this.next = new Int32Array(Math.max(1, capacity));
   }
 
   push(id: number, key: number): void {
@@ -113,17 +116,32 @@ class ReadyQueue {
       return;
     }
     if (key < this.current) this.putBack();
+    this.next[id] = -1;
     const bucket = this.buckets.get(key);
-    if (bucket) bucket.push(id);
-    else {
-      this.buckets.set(key, [id]);
+    if (bucket) {
+      this.next[bucket.tail] = id;
+      bucket.tail = id;
+    } else {
+      this.buckets.set(key, { head: id, tail: id });
       this.pushTime(key);
     }
   }
 
-  /** Every vertex without predecessors, ready at time 0. */
+  /** Every vertex without predecessors, ready at time 0, into the queue while it is still empty. */
   pushSources(indegree: Int32Array): void {
-    for (let v = 0; v < indegree.length; v++) if (indegree[v] === 0) this.push(v, 0);
+    let head = -1;
+    let tail = -1;
+    for (let v = 0; v < indegree.length; v++) {
+      if (indegree[v] !== 0) continue;
+      if (tail < 0) head = v;
+      else this.next[tail] = v;
+      tail = v;
+      this.size++;
+    }
+    if (tail < 0) return;
+    this.next[tail] = -1;
+    this.buckets.set(0, { head, tail });
+    this.pushTime(0);
   }
 
   pop(): number {
@@ -132,20 +150,18 @@ class ReadyQueue {
       this.current = this.popTime();
       const bucket = this.buckets.get(this.current)!;
       this.buckets.delete(this.current);
-      for (let i = 0; i < bucket.length; i++) this.now.add(bucket[i]);
+      for (let v = bucket.head; v >= 0; v = this.next[v]) this.now.add(v);
     }
     return this.now.takeSmallest();
   }
 
   /** The current time's vertices back to a bucket, as if its time had not come yet. */
   private putBack(): void {
-    const left: number[] = [];
-    while (this.now.size > 0) left.push(this.now.takeSmallest());
-    if (left.length > 0) {
-      this.buckets.set(this.current, left);
-      this.pushTime(this.current);
-    }
+    const time = this.current;
     this.current = Number.NEGATIVE_INFINITY;
+    const count = this.now.size;
+    this.size -= count;
+    for (let i = 0; i < count; i++) this.push(this.now.takeSmallest(), time);
   }
 
   private pushTime(key: number): void {
