@@ -203,7 +203,8 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
     // A class's member slots (and the lists their vertices go to) are found on its first node,
     // so the lists are made in the same order as a look at every node would make them.
     const slotsOf: Array<Array<{ slot: number; list: number[] }> | undefined> = [];
-    for (const node of nodes) {
+    for (let n = 0; n < nodes.length; n++) {
+      const node = nodes[n];
       let entries = slotsOf[node.classIndex];
       if (!entries) {
         const t = classes[node.classIndex];

@@ -46,6 +46,7 @@ export function labelNodes(input: GraphInput, findings: Finding[]): LabelledNode
   const primaries = primaryLabels(input);
   const primaryTaken = new Set<string>();
   const seen = new Set<string>();
+  const sortedLabels = new Map<string, string[]>();
   const out: LabelledNode[] = [];
   for (const node of input.nodes) {
     if (typeof node?.id !== 'string' || node.id.length === 0) {
@@ -61,15 +62,29 @@ export function labelNodes(input: GraphInput, findings: Finding[]): LabelledNode
       continue;
     }
     seen.add(node.id);
-    const labels = new Set<string>();
-    for (const role of node.roles ?? []) {
-      const tags = input.roles?.[role]?.tags;
-      labels.add(role);
-      for (const tag of tags && tags.length > 0 ? tags : []) labels.add(tag);
+    // Nodes with the same roles and tags share one sorted label list (ten thousand computes, one
+    // list), unless a label becomes primary on this node.
+    const roles = node.roles ?? [];
+    const tags = node.tags ?? [];
+    const key = Array.isArray(roles) && Array.isArray(tags) && roles.every((r) => typeof r === 'string') && tags.every((t) => typeof t === 'string') ? JSON.stringify([roles, tags]) : undefined;
+    let sorted = key === undefined ? undefined : sortedLabels.get(key);
+    if (!sorted) {
+      const labels = new Set<string>();
+      for (const role of roles) {
+        const roleTags = input.roles?.[role]?.tags;
+        labels.add(role);
+        for (const tag of roleTags && roleTags.length > 0 ? roleTags : []) labels.add(tag);
+      }
+      for (const tag of tags) labels.add(tag);
+      sorted = [...labels].sort();
+      if (key !== undefined) sortedLabels.set(key, sorted);
     }
-    for (const tag of node.tags ?? []) labels.add(tag);
+    if (!sorted.some((label) => primaries.has(label) && !primaryTaken.has(label))) {
+      out.push({ input: node, labels: sorted });
+      continue;
+    }
     const final: string[] = [];
-    for (const label of [...labels].sort()) {
+    for (const label of sorted) {
       if (primaries.has(label) && !primaryTaken.has(label)) {
         primaryTaken.add(label);
         final.push(`primary-${label}`);
