@@ -28,9 +28,18 @@ export function cloneValue<T>(value: T): T {
 
 export function deepMerge(base: unknown, over: unknown): unknown {
   if (!isMapping(base) || !isMapping(over)) return cloneValue(over);
-  const out: Mapping = cloneValue(base);
+  return mergeInto(cloneValue(base), over);
+}
+
+/**
+ * `over` merged into `out`, a copy made for this merge: its own mappings are copies too, merged in
+ * place rather than copied again at each level (a fixture record extending another copied each
+ * nested mapping once per level of depth).
+ */
+function mergeInto(out: Mapping, over: Mapping): Mapping {
   for (const [k, v] of Object.entries(over)) {
-    out[k] = k in out && isMapping(out[k]) && isMapping(v) ? deepMerge(out[k], v) : cloneValue(v);
+    if (k in out && isMapping(out[k]) && isMapping(v)) out[k] = Object.prototype.hasOwnProperty.call(out, k) ? mergeInto(out[k] as Mapping, v) : deepMerge(out[k], v);
+    else out[k] = cloneValue(v);
   }
   // The overriding record is the one a user edits, so its positions are the useful ones.
   copyPositions(over, out);
