@@ -213,7 +213,9 @@ export function schedule(vertexCount: number, from: Int32Array, to: Int32Array, 
   const adj = adjacency(vertexCount, from, to);
   const { offsets, targets } = adj;
   const indegree = inDegrees(vertexCount, to);
-  const ready = new Float64Array(vertexCount);
+  // A vertex no edge has reached yet is ready at -Infinity, below any finish: its first
+  // predecessor sets it. Vertices without predecessors are ready at 0.
+  const ready = new Float64Array(vertexCount).fill(Number.NEGATIVE_INFINITY);
   const readyBy = new Int32Array(vertexCount).fill(-1);
   const start = new Float64Array(vertexCount);
   const finish = new Float64Array(vertexCount);
@@ -228,24 +230,26 @@ export function schedule(vertexCount: number, from: Int32Array, to: Int32Array, 
     const v = queue.pop();
     order[ordered++] = v;
     const w = worker[v];
-    let begin = ready[v];
     let by = readyBy[v];
-    if (w >= 0 && duration[v] > 0) {
+    let begin = by < 0 ? 0 : ready[v];
+    const d = duration[v];
+    if (w >= 0 && d > 0) {
       if (nodeFree[w] > begin) {
         begin = nodeFree[w];
         by = nodeLast[w];
       }
-      nodeFree[w] = begin + duration[v];
+      nodeFree[w] = begin + d;
       nodeLast[w] = v;
     }
+    const f = begin + d;
     start[v] = begin;
-    finish[v] = begin + duration[v];
+    finish[v] = f;
     decidedBy[v] = by;
     const end = offsets[v + 1];
     for (let e = offsets[v]; e < end; e++) {
       const u = targets[e];
-      if (readyBy[u] < 0 || finish[v] > ready[u]) {
-        ready[u] = finish[v];
+      if (f > ready[u]) {
+        ready[u] = f;
         readyBy[u] = v;
       }
       if (--indegree[u] === 0) queue.push(u, ready[u]);
