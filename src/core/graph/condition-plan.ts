@@ -8,7 +8,7 @@
  * state); each node evaluates only what is left, reading the hoisted values as variables.
  */
 import { isPair, type YaqlArgument, type YaqlNode } from '../yaql/ast.js';
-import { yaqlFunctions, yaqlReads } from '../yaql/index.js';
+import { readFlags, yaqlFunctions, yaqlReads } from '../yaql/index.js';
 
 export interface ConditionPlan {
   /** The expression with cluster-wide parts replaced by variables `HOISTED_PREFIX + i`. */
@@ -66,10 +66,12 @@ export function planCondition(ast: YaqlNode, nodeKeys: ReadonlySet<string>, clas
   if (!readsNode(whole)) return { residue: ast, hoisted: [], clusterWide: true, readsIdentity: false, lifecycle, needsCommon: true, ast };
 
   const hoisted: YaqlNode[] = [];
+  // yaqlReads of each sub-expression, from one walk (asking yaqlReads itself would walk each again).
+  const flagsOf = readFlags(nodeKeys);
   const hoistable = (node: YaqlNode): boolean => {
     if (node.kind === 'constant' || node.kind === 'keyword' || node.kind === 'variable') return false;
-    const reads = yaqlReads(node);
-    return !readsNode(reads) && (reads.paths.length > 0 || reads.lifecycle);
+    const reads = flagsOf(node);
+    return !(reads.wholeData || reads.variables || reads.nodePaths) && (reads.paths || reads.lifecycle);
   };
   // Only positions where `$` is the node's data are rewritten: not inside element lambdas (their
   // `$` is the item) nor inside lifecycle arguments (evaluated on both the new and the old data).

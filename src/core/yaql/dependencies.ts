@@ -124,3 +124,112 @@ export function dependsOnNode(ast: YaqlNode, nodeKeys: ReadonlySet<string> = NOD
   const reads = yaqlReads(ast);
   return reads.wholeData || reads.variables.some((v) => v !== 'common') || reads.paths.some((p) => nodeKeys.has(p[0]));
 }
+
+/** What planning a condition asks of a sub-expression's reads: yaqlReads's answer, as flags. */
+export interface ReadFlags {
+  /** The whole `$` is used as a value. */
+  wholeData: boolean;
+  /** Some `$name` variable is read. */
+  variables: boolean;
+  lifecycle: boolean;
+  /** Some `$`-rooted path is read; `nodePaths`: one whose first key is in the given set. */
+  paths: boolean;
+  nodePaths: boolean;
+}
+
+/**
+ * yaqlReads of every sub-expression of a tree, as flags, for one walk in all: `flagsOf(node)` is
+ * what yaqlReads(node) says (same walk, same rules), kept per node. Planning a condition asks it
+ * of each sub-expression from the top down, and yaqlReads on each would walk each subtree again:
+ * quadratic in the depth of `a and b and c ...` or of a long method chain.
+ */
+export function readFlags(firstKeys: ReadonlySet<string>): (node: YaqlNode) => ReadFlags {
+  // The first key of the `$`-rooted path a node denotes: null for `$` itself, undefined if none.
+  const heads = new Map<YaqlNode, string | null | undefined>();
+  const headOf = (node: YaqlNode): string | null | undefined => {
+    if (heads.has(node)) return heads.get(node);
+    let base: string | null | undefined;
+    let key: string | undefined;
+    if (node.kind === 'variable' && node.name === '') base = null;
+    else if (node.kind === 'member') [base, key] = [headOf(node.target), node.name];
+    else if (node.kind === 'index' && node.index.kind === 'constant' && typeof node.index.value === 'string') [base, key] = [headOf(node.target), node.index.value];
+    else if (node.kind === 'call' && node.name === 'get' && node.receiver && node.args[0] && !isPair(node.args[0]) && node.args[0].kind === 'constant' && typeof node.args[0].value === 'string') [base, key] = [headOf(node.receiver), node.args[0].value];
+    const head = node.kind === 'variable' ? base : base === undefined ? undefined : base === null ? key : base;
+    heads.set(node, head);
+    return head;
+  };
+  const none = (): ReadFlags => ({ wholeData: false, variables: false, lifecycle: false, paths: false, nodePaths: false });
+  const add = (into: ReadFlags, more: ReadFlags) => {
+    into.wholeData ||= more.wholeData;
+    into.variables ||= more.variables;
+    into.lifecycle ||= more.lifecycle;
+    into.paths ||= more.paths;
+    into.nodePaths ||= more.nodePaths;
+  };
+  const rootedFlags = new Map<YaqlNode, ReadFlags>();
+  const itemFlags = new Map<YaqlNode, ReadFlags>();
+  // yaqlReads's visit, with `rooted` as there.
+  const visit = (node: YaqlNode, rooted: boolean): ReadFlags => {
+    const memo = rooted ? rootedFlags : itemFlags;
+    const known = memo.get(node);
+    if (known) return known;
+    const flags = none();
+    const head = rooted ? headOf(node) : undefined;
+    if (head !== undefined) {
+      if (head === null) flags.wholeData = true;
+      else {
+        flags.paths = true;
+        flags.nodePaths = firstKeys.has(head);
+      }
+      if (node.kind === 'call') node.args.slice(1).forEach((a) => add(flags, visitArgument(a, rooted)));
+    } else {
+      switch (node.kind) {
+        case 'variable':
+          flags.variables = node.name !== '';
+          break;
+        case 'list':
+          node.items.forEach((n) => add(flags, visit(n, rooted)));
+          break;
+        case 'map':
+          node.entries.forEach((e) => {
+            add(flags, visit(e.key, rooted));
+            add(flags, visit(e.value, rooted));
+          });
+          break;
+        case 'member':
+          add(flags, visit(node.target, rooted));
+          break;
+        case 'index':
+          add(flags, visit(node.target, rooted));
+          add(flags, visit(node.index, rooted));
+          break;
+        case 'binary':
+          add(flags, visit(node.left, rooted));
+          add(flags, visit(node.right, rooted));
+          break;
+        case 'unary':
+          add(flags, visit(node.operand, rooted));
+          break;
+        case 'call': {
+          const spec = yaqlFunctions[node.name];
+          if (spec?.lifecycle) flags.lifecycle = true;
+          const all: YaqlArgument[] = node.receiver ? [node.receiver, ...node.args] : node.args;
+          all.forEach((a, i) => add(flags, visitArgument(a, spec?.lifecycle ? true : rooted && !(spec?.elementLambdas ?? []).includes(i))));
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    memo.set(node, flags);
+    return flags;
+  };
+  const visitArgument = (a: YaqlArgument, rooted: boolean): ReadFlags => {
+    if (!isPair(a)) return visit(a, rooted);
+    const flags = none();
+    add(flags, visit(a.key, rooted));
+    add(flags, visit(a.value, rooted));
+    return flags;
+  };
+  return (node) => visit(node, true);
+}
