@@ -27,10 +27,19 @@ function roleLabels(input: Pick<GraphInput, 'roles'>, role: string, nodeLabels: 
 export function reportRoleTasks(cat: TaskCatalogue, input: GraphInput, nodes: GraphNode[], findings: Finding[]): void {
   const own = new Map<string, boolean>();
   const missing = new Map<string, { role: string; labels: string[]; nodes: string[] }>();
+  // A role's labels depend on the node's labels only: worked out once per label list (nodes with
+  // the same roles share theirs), not once per node.
+  const roleLabelsOf = new Map<readonly string[], Map<string, { labels: string[]; key: string }>>();
   for (const node of nodes.slice(2)) {
+    let byRole = roleLabelsOf.get(node.labels);
+    if (!byRole) roleLabelsOf.set(node.labels, (byRole = new Map()));
     for (const role of new Set(node.roles)) {
-      const labels = roleLabels(input, role, node.labels);
-      const key = labels.join('\n');
+      let known = byRole.get(role);
+      if (!known) {
+        const labels = roleLabels(input, role, node.labels);
+        byRole.set(role, (known = { labels, key: labels.join('\n') }));
+      }
+      const { labels, key } = known;
       let hit = own.get(key);
       if (hit === undefined) own.set(key, (hit = ownTaskIds(cat, labels).length > 0));
       if (hit) continue;
