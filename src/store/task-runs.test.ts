@@ -42,6 +42,20 @@ for (const which of ['pglite', 'postgres'] as const) {
     assert.equal(by.get(3)!.status, 'pending');
     const [{ done }] = await db.query<{ done: number }>('SELECT done FROM deployments WHERE id = $1', [id]);
     assert.equal(done, 3);
+    // A time that is not whole milliseconds is refused by name, and nothing of its batch is written.
+    await assert.rejects(runs.applyTaskUpdates(db, id, [{ position: 3, status: 'ready', finishedMs: t0 + 0.5 }]), /whole epoch milliseconds/);
+    assert.equal((await runs.taskRuns(db, id, { task: 't3' }))[0].status, 'pending');
+
+    // A run's rows say which tasks were skipped by the graph and which a resumed run finished, and
+    // only those: a run with neither (its skipped and done columns sent empty) has every row pending.
+    const resumed = await db.transaction((tx) =>
+      runs.createRealDeployment(tx, cluster, 'default', [{ node: '1', taskId: 'a', type: 'shell', skipped: true }, { node: '1', taskId: 'b', type: 'puppet', doneIn: id }, { node: '2', taskId: 'c', type: 'shell' }], 1),
+    );
+    assert.deepEqual((await runs.taskRuns(db, resumed)).map((r) => [r.node, r.task_id, r.type, r.position, r.status, r.message]), [['1', 'a', 'shell', 0, 'skipped', null], ['1', 'b', 'puppet', 1, 'ready', `done in deployment ${id}`], ['2', 'c', 'shell', 2, 'pending', null]]);
+    const [{ done: resumedDone }] = await db.query<{ done: number }>('SELECT done FROM deployments WHERE id = $1', [resumed]);
+    assert.equal(resumedDone, 1);
+    const fresh = await db.transaction((tx) => runs.createRealDeployment(tx, cluster, 'default', [{ node: '1', taskId: 'a', type: 'shell' }, { node: '2', taskId: 'a', type: 'shell' }], 1));
+    assert.deepEqual((await runs.taskRuns(db, fresh)).map((r) => [r.node, r.position, r.status, r.message]), [['1', 0, 'pending', null], ['2', 1, 'pending', null]]);
   } finally {
     if (which === 'postgres') await db.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
     await db.close();
