@@ -4,6 +4,7 @@
  * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
  */
 import { storableText } from '../core/text/unstorable.js';
+import { intArray, textArray } from './array-literal.js';
 import type { Queryable } from './database.js';
 
 /**
@@ -75,7 +76,7 @@ export async function createRealDeployment(
     // Skipped and done are sent only when some task is either (a resume, offline nodes): empty,
     // unnest pads them with NULLs, which read as neither, and reading 400,000 elements that say
     // nothing was a fifth of the statement (issue 30).
-    [id, tasks.map((t) => t.node), tasks.map((t) => t.taskId), tasks.map((t) => t.type), tasks.some((t) => t.skipped === true) ? tasks.map((t) => t.skipped === true) : [], done ? tasks.map((t) => t.doneIn ?? null) : []],
+    [id, textArray(tasks.map((t) => t.node)), textArray(tasks.map((t) => t.taskId)), textArray(tasks.map((t) => t.type)), tasks.some((t) => t.skipped === true) ? `{${tasks.map((t) => (t.skipped === true ? 't' : 'f')).join(',')}}` : '{}', done ? intArray(tasks.map((t) => t.doneIn ?? null)) : '{}'],
   );
   // Fresh statistics, so each batch of reports is joined by index lookups rather than by hashing
   // the whole run's rows (the planner's figures otherwise predate the run: quadratic in its size).
@@ -130,7 +131,7 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
     anyB = (b[i] = offset(u.startedMs, u.startedAt)) !== null || anyB;
     anyE = (e[i] = offset(u.finishedMs, u.finishedAt)) !== null || anyE;
   }
-  const none: never[] = [];
+  const none = '{}';
   const [row] = await q.query<{ changed: number }>(
     `WITH live AS (SELECT id FROM deployments WHERE id = $1 AND status = 'running'),
      changed AS (
@@ -142,7 +143,7 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
        RETURNING 1),
      counted AS (UPDATE deployments SET done = done + $10 WHERE id = (SELECT id FROM live) AND $10 > 0 RETURNING 1)
      SELECT (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted) AS counted`,
-    [deploymentId, p, s, anyX ? x : none, anyA ? a : none, anyO ? o : none, anyM ? m : none, anyB ? b : none, anyE ? e : none, finished, base ?? 0],
+    [deploymentId, intArray(p), textArray(s), anyX ? intArray(x) : none, anyA ? intArray(a) : none, anyO ? textArray(o) : none, anyM ? textArray(m) : none, anyB ? intArray(b) : none, anyE ? intArray(e) : none, finished, base ?? 0],
   );
   return row?.changed ?? 0;
 }
