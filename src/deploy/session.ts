@@ -25,15 +25,12 @@ import { OutputTail, type ExecOptions, type ExecResult } from './transport.js';
  * that read ends only when the connection is gone; then the command's session gets TERM, and
  * KILL 5 s later. A command that ends normally takes the watcher down with it; what the command
  * started in the background (a service) is left alone, and does not hold the lock (flock -o).
- * The watcher is killed by its pid first, then by its group: a quick command can end before the
- * watcher has called setsid (a loaded node), when its group does not exist yet; killing the group
- * alone then missed it, and the shell waited for ever on a watcher reading the shell's own stdin.
- * Killed by pid, it can no longer start its `cat`; killed by group, a `cat` already started goes too.
- * The end line waits until that `cat` is gone, not only signalled (up to 5 s): a `cat` killed in
+ * The end line is written only once the watcher is gone, not only signalled: a reader killed in
  * its read but not yet scheduled (a loaded node) still takes data that arrives first, and Hearth
- * writes the next command as soon as it sees the end line, so the dying `cat` ate it, in part or
+ * writes the next command as soon as it sees the end line, so a dying reader ate it, in part or
  * whole, and the session hung until the task's timeout ('no answer within 135 s'; at 50 hosts about
- * one task in 500, and one command in 600 on 50 sessions of `true` at load 17).
+ * one task in 500, and one command in 600 on 50 sessions of `true` at load 17). The watcher is the
+ * shell's own child with no child of its own, so `wait` on it is that guarantee.
  */
 /** Whether the command takes the node's task lock: Hearth's folder is there and the node has flock. */
 const CAN_LOCK = `[ -d /etc/hearth ] && [ -w /etc/hearth ] && command -v flock >/dev/null 2>&1`;

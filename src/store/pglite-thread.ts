@@ -38,7 +38,7 @@ type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R
  * memory behind: an idle server held 230 MB instead of 175 (issue 30, bench/start.bench.ts). At 30x
  * the default, start-up tiers almost nothing up, while a steady load (bench/deploy.bench.ts,
  * bench/load.bench.ts) still gets its hot functions optimised and runs as fast. V8's flags are the
- * process's: set before PGlite's module is compiled, in the thread that compiles it.
+ * process's: set here, before the thread that compiles PGlite's module starts.
  */
 const WASM_TIERING_BUDGET = 400_000_000;
 
