@@ -17,6 +17,11 @@ export function intArray(values: ReadonlyArray<number | null>): string {
   return out + '}';
 }
 
+/** Booleans as a boolean array literal. */
+export function boolArray(values: ReadonlyArray<boolean>): string {
+  return `{${values.map((v) => (v ? 't' : 'f')).join(',')}}`;
+}
+
 const special = /[\\"]/;
 const specials = /[\\"]/g;
 

@@ -4,7 +4,7 @@
  * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
  */
 import { storableText } from '../core/text/unstorable.js';
-import { intArray, textArray } from './array-literal.js';
+import { boolArray, intArray, textArray } from './array-literal.js';
 import type { Queryable } from './database.js';
 
 /**
@@ -76,7 +76,7 @@ export async function createRealDeployment(
     // Skipped and done are sent only when some task is either (a resume, offline nodes): empty,
     // unnest pads them with NULLs, which read as neither, and reading 400,000 elements that say
     // nothing was a fifth of the statement (issue 30).
-    [id, textArray(tasks.map((t) => t.node)), textArray(tasks.map((t) => t.taskId)), textArray(tasks.map((t) => t.type)), tasks.some((t) => t.skipped === true) ? `{${tasks.map((t) => (t.skipped === true ? 't' : 'f')).join(',')}}` : '{}', done ? intArray(tasks.map((t) => t.doneIn ?? null)) : '{}'],
+    [id, textArray(tasks.map((t) => t.node)), textArray(tasks.map((t) => t.taskId)), textArray(tasks.map((t) => t.type)), tasks.some((t) => t.skipped === true) ? boolArray(tasks.map((t) => t.skipped === true)) : '{}', done ? intArray(tasks.map((t) => t.doneIn ?? null)) : '{}'],
   );
   // Fresh statistics, so each batch of reports is joined by index lookups rather than by hashing
   // the whole run's rows (the planner's figures otherwise predate the run: quadratic in its size).
