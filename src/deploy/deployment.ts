@@ -95,9 +95,12 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
   const graphNodes = new Map(plan.graph.nodes.map((n) => [n.id, n]));
   const queue = [...plan.targets.values()].filter((t) => nodeHasWork(plan, graphNodes.get(t.id)));
   let slots = Math.max(1, options.maxParallel ?? 50);
+  // Read from `next` on, not shift()ed: shifting an array of thousands of waiting nodes copied it
+  // whole each time (run.ts's queue of idle nodes says more).
   const waiting: Array<() => void> = [];
+  let next = 0;
   const acquire = () => (slots > 0 ? (slots--, Promise.resolve()) : new Promise<void>((r) => waiting.push(r)));
-  const releaseSlot = () => (waiting.length ? waiting.shift()!() : slots++);
+  const releaseSlot = () => (next < waiting.length ? waiting[next++]() : slots++);
   for (const target of queue) {
     prepared.set(
       target.id,

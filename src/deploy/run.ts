@@ -120,7 +120,10 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   // Ready task vertices per node (a node runs one at a time), lowest vertex id first.
   const queues = new Map<number, number[]>();
   const busy = new Set<number>();
-  const idleWithWork: number[] = [];
+  // A queue read from `idleHead` on: shift() on an array of thousands of nodes copied it whole
+  // when V8 could not trim it in place, a third of bench deploy's walk at 10,000 nodes (issue 30).
+  let idleWithWork: number[] = [];
+  let idleHead = 0;
   let running = 0;
   const instant: number[] = [];
 
@@ -253,8 +256,12 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   for (let v = 0; v < n; v++) if (waiting[v] === 0) becomeReady(v);
   for (;;) {
     settleInstant();
-    while (!summary.interrupted && running < maxParallel && idleWithWork.length) {
-      const node = idleWithWork.shift()!;
+    while (!summary.interrupted && running < maxParallel && idleHead < idleWithWork.length) {
+      const node = idleWithWork[idleHead++];
+      if (idleHead > 1024 && idleHead * 2 > idleWithWork.length) {
+        idleWithWork = idleWithWork.slice(idleHead);
+        idleHead = 0;
+      }
       const q = queues.get(node);
       if (busy.has(node) || !q?.length) continue;
       const v = q.shift()!;
