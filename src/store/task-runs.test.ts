@@ -54,8 +54,10 @@ for (const which of ['pglite', 'postgres'] as const) {
     assert.deepEqual((await runs.taskRuns(db, resumed)).map((r) => [r.node, r.task_id, r.type, r.position, r.status, r.message]), [['1', 'a', 'shell', 0, 'skipped', null], ['1', 'b', 'puppet', 1, 'ready', `done in deployment ${id}`], ['2', 'c', 'shell', 2, 'pending', null]]);
     const [{ done: resumedDone }] = await db.query<{ done: number }>('SELECT done FROM deployments WHERE id = $1', [resumed]);
     assert.equal(resumedDone, 1);
-    const fresh = await db.transaction((tx) => runs.createRealDeployment(tx, cluster, 'default', [{ node: '1', taskId: 'a', type: 'shell' }, { node: '2', taskId: 'a', type: 'shell' }], 1));
-    assert.deepEqual((await runs.taskRuns(db, fresh)).map((r) => [r.node, r.position, r.status, r.message]), [['1', 0, 'pending', null], ['2', 1, 'pending', null]]);
+    // Names as they were given, even those that look like an array literal's syntax or its NULL.
+    const names = ['NULL', 'a "q" \\ {b,c}', ' x ', ''];
+    const fresh = await db.transaction((tx) => runs.createRealDeployment(tx, cluster, 'default', names.map((name, i) => ({ node: name, taskId: names[(i + 1) % 4], type: names[(i + 2) % 4] })), 1));
+    assert.deepEqual((await runs.taskRuns(db, fresh)).map((r) => [r.node, r.task_id, r.type, r.position, r.status, r.message]), names.map((name, i) => [name, names[(i + 1) % 4], names[(i + 2) % 4], i, 'pending', null]));
   } finally {
     if (which === 'postgres') await db.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
     await db.close();
