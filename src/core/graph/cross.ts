@@ -165,7 +165,9 @@ export class CrossLinker {
 
   /** Move barrier edges into the main buffer once barriers have vertex ids starting at `base`. */
   flush(base: number): void {
-    for (let i = 0; i < this.intoBarrier.length; i++) this.edges.add(this.intoBarrier.from[i], base + this.intoBarrier.to[i]);
-    for (let i = 0; i < this.outOfBarrier.length; i++) this.edges.add(base + this.outOfBarrier.from[i], this.outOfBarrier.to[i]);
+    // Room for both at once: the graph's arrays then end exactly full (no doubling, no trimming copy).
+    this.edges.reserve(this.intoBarrier.length + this.outOfBarrier.length);
+    this.edges.addBuffer(this.intoBarrier, 0, base);
+    this.edges.addBuffer(this.outOfBarrier, base, 0);
   }
 }

@@ -40,6 +40,29 @@ export class EdgeBuffer {
     this.length = at + n;
   }
 
+  /** Another buffer's edges, shifted as addShifted does, into room made to measure. */
+  addBuffer(other: EdgeBuffer, fromShift: number, toShift: number): void {
+    const n = other.length;
+    this.reserve(n);
+    const at = this.length;
+    for (let i = 0; i < n; i++) {
+      this.from[at + i] = other.from[i] + fromShift;
+      this.to[at + i] = other.to[i] + toShift;
+    }
+    this.length = at + n;
+  }
+
+  /** Room for exactly `more` edges beyond those held, when the count is known. */
+  reserve(more: number): void {
+    if (this.length + more <= this.from.length) return;
+    const nextFrom = new Int32Array(this.length + more);
+    nextFrom.set(this.from.subarray(0, this.length));
+    const nextTo = new Int32Array(this.length + more);
+    nextTo.set(this.to.subarray(0, this.length));
+    this.from = nextFrom;
+    this.to = nextTo;
+  }
+
   /** Room for `more` edges, doubling. */
   private grow(more: number): void {
     let size = Math.max(1, this.from.length * 2);
@@ -52,8 +75,9 @@ export class EdgeBuffer {
     this.to = nextTo;
   }
 
-  /** Trimmed copies, for the finished graph. */
+  /** The edges in arrays of their length (the buffer's own when full), for the finished graph. */
   finish(): { from: Int32Array; to: Int32Array } {
+    if (this.length === this.from.length) return { from: this.from, to: this.to };
     return { from: this.from.slice(0, this.length), to: this.to.slice(0, this.length) };
   }
 }
