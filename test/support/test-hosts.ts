@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import type { DeployTarget } from '../../src/deploy/transport.js';
 
-export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 19; CI sets it)';
+export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 40; CI sets it)';
 
 export interface TestHosts {
   addresses: string[];
@@ -28,7 +28,18 @@ export function testHosts(): TestHosts | undefined {
   if (!list.length) return undefined;
   // Only loopback and the test network may ever be a target.
   for (const a of list) if (!/^10\.77\.0\.\d+$/.test(a) && a !== '127.0.0.1') throw new Error(`HEARTH_TEST_HOSTS has ${a}, outside 10.77.0.0/24`);
-  return { addresses: list, keyFile, key: { private: readFileSync(keyFile, 'utf8'), public: readFileSync(`${keyFile}.pub`, 'utf8').trim() } };
+  return { addresses: list, keyFile, key: readKey(keyFile) };
+}
+
+/** The hosts' key pair; its absence means the hosts are down (a CI run tears them down), said as such. */
+function readKey(keyFile: string): TestHosts['key'] {
+  try {
+    return { private: readFileSync(keyFile, 'utf8'), public: readFileSync(`${keyFile}.pub`, 'utf8').trim() };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') throw error;
+    throw new Error(`HEARTH_TEST_HOSTS is set but the test hosts' key ${keyFile} is missing: the hosts are down. Start them (sudo scripts/test-hosts.sh up 40) or unset HEARTH_TEST_HOSTS to skip these tests`);
+  }
 }
 
 /** Host `index` (1-based) as a target, or undefined when there are not that many. */
