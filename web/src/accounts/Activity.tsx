@@ -29,9 +29,9 @@ export function Activity() {
         }}
       >
         <label htmlFor="activity-actor">Who</label>
-        <input id="activity-actor" value={draft.actor} placeholder="a user, or admin-token" onChange={(e) => setDraft({ ...draft, actor: e.target.value })} />
+        <input id="activity-actor" size={24} value={draft.actor} placeholder="a user, or admin-token" onChange={(e) => setDraft({ ...draft, actor: e.target.value })} />
         <label htmlFor="activity-object">What</label>
-        <input id="activity-object" value={draft.object} placeholder="environment/3, node, plugin…" onChange={(e) => setDraft({ ...draft, object: e.target.value })} />
+        <input id="activity-object" size={30} value={draft.object} placeholder="environment/3, node, plugin…" onChange={(e) => setDraft({ ...draft, object: e.target.value })} />
         <button type="submit">Filter</button>
       </form>
       {log.error ? <Refused error={log.error} what="The Activity page" /> : null}

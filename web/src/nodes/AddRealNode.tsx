@@ -48,7 +48,7 @@ export function AddRealNode({ clusterId, onAdded }: { clusterId: string | number
       <SshKeyLine />
       <form className="title-row add-real-node" onSubmit={(e) => void submit(e)} aria-describedby="real-node-help">
         <label htmlFor="node-address">Address</label>
-        <input id="node-address" required value={address} placeholder="10.0.0.11 or node1.example.org" onChange={(e) => setAddress(e.target.value)} disabled={connecting !== null} />
+        <input id="node-address" required size={30} value={address} placeholder="10.0.0.11 or node1.example.org" onChange={(e) => setAddress(e.target.value)} disabled={connecting !== null} />
         <label htmlFor="node-name">Name</label>
         <input id="node-name" value={name} placeholder="its hostname" onChange={(e) => setName(e.target.value)} disabled={connecting !== null} />
         <label htmlFor="node-ssh-user">SSH user</label>

@@ -5,6 +5,7 @@ import { Problems } from '../components/Problems.js';
 import { sentence } from '../components/words.js';
 import type { AnswerOf } from '../../../src/api/client.js';
 import { formatMiB, parseMiB } from '../../../src/core/text/sizes.js';
+import { isoTime } from '../deploy/model.js';
 import './disks.css';
 
 /**
@@ -105,7 +106,7 @@ export function Disks({ nodeId, onChanged }: { nodeId: number; onChanged?: () =>
       <div className="title-row">
         <h3 id="node-disks-title">Disks and volumes</h3>
         <span className="muted" data-testid="disks-layout">
-          {check.data ? (check.data.saved ? `layout saved ${check.data.saved_at ? new Date(check.data.saved_at).toLocaleString() : ''}` : 'default layout (follows the roles)') : ''}
+          {check.data ? (check.data.saved ? `layout saved ${check.data.saved_at ? isoTime(check.data.saved_at) : ''}` : 'default layout (follows the roles)') : ''}
         </span>
       </div>
       {list.length === 0 && <p className="muted">No disks known for this node yet.</p>}

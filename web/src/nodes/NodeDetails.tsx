@@ -84,7 +84,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
               </>
             )}
             <dt>Facts gathered</dt>
-            <dd>{n.facts_at ? new Date(n.facts_at).toLocaleString() : 'never'}</dd>
+            <dd>{n.facts_at ? isoTime(n.facts_at) : 'never'}</dd>
           </dl>
           <div aria-live="polite">
             {busy && (
@@ -119,7 +119,7 @@ export function NodeDetails({ id, onClose, onChanged }: { id: string | number; o
             <>
               {n.reach_error && !error && (
                 <p className="bad" data-testid="reach-error">
-                  Last SSH error{n.reach_error.at ? ` (${new Date(n.reach_error.at).toLocaleString()})` : ''}: {sentence(n.reach_error.message)}
+                  Last SSH error{n.reach_error.at ? ` (${isoTime(n.reach_error.at)})` : ''}: {sentence(n.reach_error.message)}
                 </p>
               )}
               <Problems error={error} title="The facts could not be gathered" />
