@@ -80,7 +80,10 @@ export async function createRealDeployment(
   );
   // Fresh statistics, so each batch of reports is joined by index lookups rather than by hashing
   // the whole run's rows (the planner's figures otherwise predate the run: quadratic in its size).
-  await q.query('ANALYZE deployment_tasks');
+  // The row count and the key's columns are all that choice reads: the other eleven columns'
+  // figures (texts sorted for their most common values) were two thirds of ANALYZE's time,
+  // about 0.4 µs a task of the database's thread (issue 30).
+  await q.query('ANALYZE deployment_tasks (deployment_id, position)');
   return id;
 }
 
