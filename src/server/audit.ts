@@ -130,6 +130,17 @@ export async function recordIn(q: Queryable, request: FastifyRequest, status: nu
   recordedIn.add(request);
 }
 
+/**
+ * The entry of a request whose change writes it in its own statement (a creation in a batch of
+ * them: store.createClusterBatched), with the status the route answers on success; an object
+ * without an id is the one the change makes. As with recordIn, the answer adds no second entry,
+ * and a refusal or failure is recorded as any other.
+ */
+export function entryWrittenWith(request: FastifyRequest, status: number): AuditEntry {
+  recordedIn.add(request);
+  return entryOf(request, status, {});
+}
+
 /** What a run started by a request records in the run's own transaction (runs/deploy.ts): its entry. */
 export const runRecorder = (request: FastifyRequest, status = 202) => (q: Queryable, deploymentId: number) => recordIn(q, request, status, { deploymentId });
 
@@ -182,7 +193,8 @@ export function auditChanges(app: FastifyInstance, db: Database): AuditRecorder 
   );
   app.decorate('audit', recorder);
   app.addHook('onSend', async (request, reply, payload) => {
-    if (audited(request)) readAnswer(request, reply, payload);
+    // An entry written with its change needs nothing from its answer.
+    if (audited(request) && !(recordedIn.has(request) && reply.statusCode < 400)) readAnswer(request, reply, payload);
     return payload;
   });
   app.addHook('onResponse', (request, reply, done) => {

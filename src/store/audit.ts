@@ -57,10 +57,9 @@ function toRecord(r: Row): AuditRecord {
   };
 }
 
-/** Writes entries in one statement (the recorder batches what arrived meanwhile). */
-export async function recordAudit(q: Queryable, entries: readonly AuditEntry[]): Promise<void> {
-  if (!entries.length) return;
-  const rows = entries.map((e) => ({
+/** An entry as a row of audit_log, for jsonb_to_recordset (AUDIT_COLUMNS). */
+export function auditRow(e: AuditEntry) {
+  return {
     at: e.at.toISOString(),
     actor: e.actor,
     via: e.via,
@@ -74,12 +73,20 @@ export async function recordAudit(q: Queryable, entries: readonly AuditEntry[]):
     outcome: e.outcome,
     code: e.code ?? null,
     deployment_id: e.deploymentId ?? null,
-  }));
+  };
+}
+
+/** auditRow's columns and their types, as jsonb_to_recordset reads them. */
+export const AUDIT_COLUMNS = 'at timestamptz, actor text, via text, token_name text, address text, method text, route text, object_kind text, object_id text, status integer, outcome text, code text, deployment_id integer';
+
+/** Writes entries in one statement (the recorder batches what arrived meanwhile). */
+export async function recordAudit(q: Queryable, entries: readonly AuditEntry[]): Promise<void> {
+  if (!entries.length) return;
   await q.query(
     `INSERT INTO audit_log (at, actor, via, token_name, address, method, route, object_kind, object_id, status, outcome, code, deployment_id)
      SELECT at, actor, via, token_name, address, method, route, object_kind, object_id, status, outcome, code, deployment_id
-     FROM jsonb_to_recordset($1::jsonb) AS x(at timestamptz, actor text, via text, token_name text, address text, method text, route text, object_kind text, object_id text, status integer, outcome text, code text, deployment_id integer)`,
-    [json(rows)],
+     FROM jsonb_to_recordset($1::jsonb) AS x(${AUDIT_COLUMNS})`,
+    [json(entries.map(auditRow))],
   );
 }
 

@@ -4,7 +4,9 @@
  * against it).
  */
 import type { EnvironmentState } from '../core/lifecycle/index.js';
-import { type Queryable, json } from './database.js';
+import { type Database, type Queryable, json } from './database.js';
+import { WriteBatches } from './write-batches.js';
+import { AUDIT_COLUMNS, auditRow, type AuditEntry } from './audit.js';
 
 /** The lifecycle's environment states (docs/lifecycle.md). */
 export type ClusterStatus = EnvironmentState;
@@ -103,26 +105,81 @@ export async function insertCluster(q: Queryable, c: { name: string; releaseId: 
   return rows[0].id;
 }
 
+/** An environment to create, with its enabled plugins and, when given, its audit entry. */
+export interface NewCluster {
+  name: string;
+  releaseId: string;
+  components: string[];
+  attributes: Record<string, unknown>;
+  plugins: Record<string, string>;
+  /** Written with the environment (so in its transaction); its object without an id names the new environment. */
+  audit?: AuditEntry;
+}
+
 /**
- * A new environment with its enabled plugins, in one statement (so one round trip, and atomic
- * without a transaction); undefined when the name is taken. Two requests racing for one name on
- * PostgreSQL can both pass the check: the unique constraint then refuses one (conflicts.ts).
+ * A new environment with its enabled plugins (and its audit entry), in one statement (so one
+ * round trip, and atomic without a transaction); undefined when the name is taken.
  */
-export async function createCluster(q: Queryable, c: { name: string; releaseId: string; components: string[]; attributes: Record<string, unknown>; plugins: Record<string, string> }): Promise<ClusterRecord | undefined> {
+export async function createCluster(q: Queryable, c: NewCluster): Promise<ClusterRecord | undefined> {
+  return (await createClusters(q, [c]))[0];
+}
+
+/**
+ * Environments made in one statement, each as createCluster makes it, in the order given (ids
+ * ascending): one statement a batch of creations (createClusterBatched) instead of one each. Names must
+ * differ: a name already taken leaves its environment out (undefined at its place). Two requests
+ * racing for one name on PostgreSQL can both pass the check: the unique constraint then refuses
+ * the statement (conflicts.ts).
+ */
+export async function createClusters(q: Queryable, list: readonly NewCluster[]): Promise<Array<ClusterRecord | undefined>> {
+  if (new Set(list.map((c) => c.name)).size !== list.length) throw new Error('createClusters: two environments with one name in one statement');
+  // A settings tree given for several (the same object: routes keep the tree a choice starts with)
+  // is sent and parsed once, and stored in each.
+  const trees: Array<Record<string, unknown>> = [];
+  const treeIndex = new Map<Record<string, unknown>, number>();
+  const input = list.map((c, ord) => {
+    let tree = treeIndex.get(c.attributes);
+    if (tree === undefined) treeIndex.set(c.attributes, (tree = trees.push(c.attributes) - 1));
+    return { ord, name: c.name, release_id: c.releaseId, components: c.components, tree, plugins: c.plugins, audit: c.audit ? auditRow(c.audit) : null };
+  });
   // Only what the database decides comes back: reading the settings back costs as much as writing them.
-  const rows = await q.query<Pick<Row, 'id' | 'status' | 'created_at'>>(
-    `WITH c AS (
+  const rows = await q.query<Pick<Row, 'id' | 'name' | 'status' | 'created_at'>>(
+    `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, name text, release_id text, components jsonb, tree integer, plugins jsonb, audit jsonb)),
+     t AS (SELECT (n - 1)::integer AS tree, attributes FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(attributes, n)),
+     c AS (
        INSERT INTO clusters (name, release_id, components, attributes)
-       SELECT $1, $2, $3::jsonb, $4::jsonb WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE name = $1)
-       RETURNING id, status, created_at),
+       SELECT x.name, x.release_id, x.components, t.attributes FROM x JOIN t ON t.tree = x.tree WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE name = x.name) ORDER BY x.ord
+       RETURNING id, name, status, created_at),
      p AS (
        INSERT INTO cluster_plugins (cluster_id, plugin_name, plugin_id)
-       SELECT c.id, e.key, e.value FROM c, jsonb_each_text($5::jsonb) e)
-     SELECT id, status, created_at FROM c`,
-    [c.name, c.releaseId, json(c.components), json(c.attributes), json(c.plugins)],
+       SELECT c.id, e.key, e.value FROM c JOIN x ON x.name = c.name, jsonb_each_text(x.plugins) e),
+     a AS (
+       INSERT INTO audit_log (at, actor, via, token_name, address, method, route, object_kind, object_id, status, outcome, code, deployment_id)
+       SELECT e.at, e.actor, e.via, e.token_name, e.address, e.method, e.route, e.object_kind, CASE WHEN e.object_kind IS NOT NULL THEN coalesce(e.object_id, c.id::text) END, e.status, e.outcome, e.code, e.deployment_id
+       FROM c JOIN x ON x.name = c.name, jsonb_to_record(x.audit) AS e(${AUDIT_COLUMNS})
+       WHERE x.audit IS NOT NULL ORDER BY x.ord)
+     SELECT id, name, status, created_at FROM c`,
+    [json(input), json(trees)],
   );
-  const row = rows[0];
-  return row && toRecord({ ...row, name: c.name, release_id: c.releaseId, components: c.components, attributes: c.attributes, deployed: null, plugins: c.plugins });
+  const made = new Map(rows.map((r) => [r.name, r]));
+  return list.map((c) => {
+    const row = made.get(c.name);
+    return row && toRecord({ ...row, release_id: c.releaseId, components: c.components, attributes: c.attributes, deployed: null, plugins: c.plugins });
+  });
+}
+
+const batches = new WeakMap<Database, WriteBatches<NewCluster, ClusterRecord | undefined>>();
+
+/**
+ * createCluster in the next statement creating environments: while one is in flight, creations
+ * asked meanwhile wait and go together in the next (group commit). PGlite serves one statement at
+ * a time, and a statement's own cost (planning, the commit, the round trip) was most of each
+ * creation's (issue 30). A creation alone is written at once; two with one name go in turn.
+ */
+export function createClusterBatched(db: Database, c: NewCluster): Promise<ClusterRecord | undefined> {
+  let batch = batches.get(db);
+  if (!batch) batches.set(db, (batch = new WriteBatches((list) => createClusters(db, list), (item) => item.name)));
+  return batch.add(c);
 }
 
 export async function updateCluster(q: Queryable, id: number, fields: { name?: string; attributes?: Record<string, unknown>; status?: ClusterStatus; deployed?: DeployedState }): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Races: clients assigning a role limited to `max: 1` at the same time (one wins), two creates of
- * one environment name (one wins), and two stores migrating one schema at once (each migration once).
+ * one environment name (one wins), environments created at once (each as if alone), and two stores
+ * migrating one schema at once (each migration once).
  */
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,6 +68,52 @@ for (const engine of engines()) {
 
         const creates = await Promise.all([1, 2, 3].map(() => t.call('POST', '/api/v1/clusters', { name: 'same-name', release_id: release, components: BASE })));
         assert.deepEqual(creates.map((c) => c.statusCode).sort(), [201, 409, 409]);
+      } finally {
+        await t.close();
+      }
+    });
+
+    test('environments created at once are each made as if alone: their own answer, settings, plugins and audit entry', async () => {
+      const t = await testApp(engine);
+      try {
+        assert.equal((await t.call('POST', '/api/v1/plugins/folders', { path: writePlugin({ name: 'extra' }) })).statusCode, 201);
+        const release = (await t.call('GET', '/api/v1/releases')).json()[0].id;
+        const components = (i: number) => (i % 2 ? [...BASE, 'additional_service:extra'] : BASE);
+        const alone = [0, 1].map(async (i) => {
+          const made = await t.call('POST', '/api/v1/clusters', { name: `alone-${i}`, release_id: release, components: components(i) });
+          assert.equal(made.statusCode, 201, made.body);
+          return { answer: made.json(), attributes: (await t.call('GET', `/api/v1/clusters/${made.json().id}/attributes`)).json() };
+        });
+        const single = [await alone[0], await alone[1]];
+        // Creations asked together share statements (store.createClusterBatched); 'together-3' is asked twice.
+        const names = ['together-0', 'together-1', 'together-2', 'together-3', 'together-3', 'together-4', 'together-5'];
+        const answers = await Promise.all(names.map((name) => t.call('POST', '/api/v1/clusters', { name, release_id: release, components: components(Number(name.split('-')[1])) })));
+        assert.deepEqual(answers.map((a) => a.statusCode).sort(), [201, 201, 201, 201, 201, 201, 409]);
+        const refused = answers.find((a) => a.statusCode === 409)!;
+        assert.equal(refused.json().code, 'cluster/name-taken');
+        const made = answers.filter((a) => a.statusCode === 201).map((a) => a.json());
+        assert.equal(new Set(made.map((m) => m.id)).size, 6);
+        for (const m of made) {
+          const i = Number(m.name.split('-')[1]);
+          const like = single[i % 2]!;
+          const strip = ({ id, name, created_at, ...rest }: Record<string, unknown>) => (void id, void name, void created_at, rest);
+          assert.deepEqual(strip(m), strip(like.answer), `${m.name} is answered as one made alone`);
+          assert.deepEqual((await t.call('GET', `/api/v1/clusters/${m.id}/attributes`)).json(), like.attributes, `${m.name} has the settings and plugins of one made alone`);
+        }
+        // Each entry is written with its environment, naming it: in the database as soon as the answer, without a flush.
+        const entries = await t.db.query<{ object_id: string }>(`SELECT object_id FROM audit_log WHERE route = '/api/v1/clusters' AND method = 'POST' AND outcome = 'done' AND object_kind = 'environment' ORDER BY id`);
+        assert.deepEqual(entries.map((e) => Number(e.object_id)).sort((a, b) => a - b), [...single.map((s) => s.answer.id), ...made.map((m) => m.id)].sort((a, b) => a - b));
+
+        // An entry the database refuses leaves every environment of its statement unmade.
+        await t.db.query(`ALTER TABLE audit_log ADD CONSTRAINT test_no_creations CHECK (route <> '/api/v1/clusters' OR outcome <> 'done') NOT VALID`);
+        try {
+          const failed = await Promise.all(['unrecorded-0', 'unrecorded-1', 'unrecorded-2'].map((name) => t.call('POST', '/api/v1/clusters', { name, release_id: release, components: BASE })));
+          assert.deepEqual(failed.map((f) => f.statusCode), [500, 500, 500]);
+        } finally {
+          await t.db.query('ALTER TABLE audit_log DROP CONSTRAINT test_no_creations');
+        }
+        const listed = (await t.call('GET', '/api/v1/clusters')).json() as Array<{ name: string }>;
+        assert.deepEqual(listed.filter((c) => c.name.startsWith('unrecorded')), []);
       } finally {
         await t.close();
       }

@@ -84,6 +84,39 @@ for (const engine of engines()) {
       await db.close();
     });
 
+    test('environments made in one statement: each as if made alone, a taken name left out, one tree given for several stored in each, each audit entry naming its environment', async () => {
+      const db = await engine.open();
+      await store.insertPlugin(db, { id: 'p@1', name: 'p', version: '1', packageVersion: '5.0.0', isRelease: false, sourceKind: 'package', loaded: plugin('p', '1') });
+      await store.insertRelease(db, release('rel'));
+      const entry = (status: number): store.AuditEntry => ({ at: new Date('2026-01-02T03:04:05.678Z'), actor: 'alice', via: 'session', address: '10.0.0.1', method: 'POST', route: '/api/v1/clusters', object: { kind: 'environment' }, status, outcome: 'done' });
+      const taken = await store.createCluster(db, { name: 'taken', releaseId: 'rel', components: [], attributes: {}, plugins: {} });
+      const settings = { common: { debug: { value: true, label: 'Débug "é"' } }, empty: {} };
+      const made = await store.createClusters(db, [
+        { name: 'first', releaseId: 'rel', components: ['a', 'b'], attributes: settings, plugins: { p: 'p@1' }, audit: entry(201) },
+        { name: 'taken', releaseId: 'rel', components: [], attributes: {}, plugins: {}, audit: entry(201) },
+        { name: 'third', releaseId: 'rel', components: [], attributes: settings, plugins: {}, audit: entry(201) },
+        { name: 'sixth', releaseId: 'rel', components: ['c'], attributes: { other: { x: [1, null] } }, plugins: {} },
+      ]);
+      assert.equal(made[1], undefined, 'a taken name is left out');
+      assert.ok(made[0] && made[2] && taken && made[0].id > taken.id && made[2].id > made[0].id, 'ids in the order given');
+      assert.deepEqual(await store.getCluster(db, made[0].id), made[0], 'the answer is what is stored');
+      assert.deepEqual(await store.getCluster(db, made[2].id), made[2]);
+      assert.deepEqual(await store.getCluster(db, made[3]!.id), made[3]);
+      assert.deepEqual([made[0].attributes, made[2].attributes, made[3]!.attributes], [settings, settings, { other: { x: [1, null] } }], 'one tree given for two is stored in each');
+      assert.deepEqual(made[0].plugins, { p: 'p@1' });
+      assert.equal((await store.clusterByName(db, 'taken'))?.id, taken.id);
+      const entries = await db.query<{ object_id: string; actor: string; at: Date | string }>(`SELECT object_id, actor, at FROM audit_log ORDER BY id`);
+      assert.deepEqual(entries.map((e) => [e.object_id, e.actor, new Date(e.at).toISOString()]), [String(made[0].id), String(made[2].id)].map((id) => [id, 'alice', '2026-01-02T03:04:05.678Z']), 'an entry for each environment given one');
+      // A plugin that is not installed refuses the statement: nothing of it is written.
+      await assert.rejects(store.createClusters(db, [
+        { name: 'fourth', releaseId: 'rel', components: [], attributes: {}, plugins: {}, audit: entry(201) },
+        { name: 'fifth', releaseId: 'rel', components: [], attributes: {}, plugins: { q: 'q@1' }, audit: entry(201) },
+      ]));
+      assert.equal(await store.clusterByName(db, 'fourth'), undefined);
+      assert.equal((await db.query('SELECT 1 FROM audit_log')).length, 2);
+      await db.close();
+    });
+
     test('nodes: bulk insert, assign, commit pending roles, unassign', async () => {
       const db = await engine.open();
       await store.insertRelease(db, release('rel'));

@@ -7,6 +7,7 @@
 import { composeRelease, type Composition } from '../../core/release/index.js';
 import { compileCatalog, groupOf, state, typeOf, validate, type Catalog, type ComponentState, type WizardState } from '../../core/components/index.js';
 import type { Component } from '../../core/release/model.js';
+import { applyBind, type BindResult } from '../../core/components/bind.js';
 import type { Finding } from '../../core/findings.js';
 import * as store from '../../store/index.js';
 import { HttpError, notFound } from '../errors.js';
@@ -214,6 +215,29 @@ export function verdictOf(catalog: Catalog, selection: string[]): ReturnType<typ
     known.set(key, verdict);
   }
   return verdict;
+}
+
+const startingSettings = new WeakMap<Composition, Map<string, BindResult>>();
+
+/**
+ * The settings a new environment starts with: the composition's tree with the chosen components'
+ * binds applied (`picked`, in the wizard's order). Kept with the composition (itself kept per
+ * catalog version), per choice: environments are created from the same few choices again and
+ * again, and one kept tree is written once for all the creations of a statement
+ * (store.createClusters). Shared between requests: never changed by its readers.
+ */
+export function startingSettingsOf(composition: Composition, picked: ReadonlyArray<Component>): BindResult {
+  let known = startingSettings.get(composition);
+  if (!known) startingSettings.set(composition, (known = new Map()));
+  const key = picked.map((c) => c.name).join('\n');
+  let bound = known.get(key);
+  if (!bound) {
+    // applyBind copies what it changes of the tree it is given: no copy of the shared one is needed first.
+    bound = applyBind(settingsTreeOf(composition), picked);
+    if (known.size >= 100) known.clear();
+    known.set(key, bound);
+  }
+  return bound;
 }
 
 /** The settings tree (`editable`) of a composed release, as it is: for readers that copy what they change. */

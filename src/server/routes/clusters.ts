@@ -6,14 +6,13 @@ import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import type { Finding } from '../../core/findings.js';
-import { applyBind } from '../../core/components/bind.js';
-import { clusterOr404, composeCluster, composeWith, settingsTreeOf, storedRelease, verdictOf, wizardFor, wizardState } from '../domain/environment.js';
+import { clusterOr404, composeCluster, composeWith, startingSettingsOf, storedRelease, verdictOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
 import { resetEnvironment } from '../domain/lifecycle.js';
 import { upgradeEnvironment } from '../domain/release-upgrade.js';
 import { REMOVAL, deleteEnvironment } from './node-removal.js';
-import { whoAsked } from '../audit.js';
+import { entryWrittenWith, whoAsked } from '../audit.js';
 import { NAME, clusterIdParam, errorResponses, idParam } from './schemas.js';
 import { answer, errors, listOf, noContent } from './answers.js';
 import { CLUSTER, PLUGIN_SECTION, ROLE, SETTINGS, WIZARD_STATE } from './shapes.js';
@@ -177,11 +176,11 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
       const composition = await composeWith(ctx.db, release, enabled);
       const compositionErrors = errorsOf(composition.findings);
       if (compositionErrors.length) throw refused('cluster/plugins-conflict', 'the plugins these components enable cannot be combined with the release', composition.findings);
-      // applyBind copies the tree it is given: no copy of the shared one is needed first.
-      const bound = applyBind(settingsTreeOf(composition), picked);
+      const bound = startingSettingsOf(composition, picked);
       if (bound.problems.length) throw new HttpError(400, 'cluster/bad-bind', 'a chosen component sets values that do not exist', { problems: bound.problems });
-      // One statement (store/clusters.ts); a name taken by a racing request is a 409 too (conflicts.ts).
-      const created = await store.createCluster(ctx.db, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings, plugins: enabled });
+      // One statement with its audit entry, shared with the creations asked meanwhile (store/clusters.ts);
+      // a name taken by a racing request is a 409 too (conflicts.ts).
+      const created = await store.createClusterBatched(ctx.db, { name, releaseId, components: [...chosen].sort(), attributes: bound.settings, plugins: enabled, audit: entryWrittenWith(req, 201) });
       if (!created) throw new HttpError(409, 'cluster/name-taken', `an environment named '${name}' exists already`);
       return reply.status(201).send({ ...clusterSummary(created), findings: [...verdict.findings, ...ignored] });
     },
