@@ -2,7 +2,7 @@
  * The server under load on loopback (autocannon, 10 connections), side by side in one run: a
  * trivial route of the same server (GET /api/v1/version: routing, auth, hooks and serialisation
  * only) as the baseline, then GET /releases/{id}/components (cached reads; goal: at least 25% of the
- * baseline's throughput) and POST /clusters (environment creation; goal: at least 5%). Then the
+ * baseline's throughput) and POST /clusters (environment creation; goal: at least 10%, issue 30). Then the
  * graph endpoint of a 1,000-node environment (target: under 2 s).
  * The server is started as `hearth serve` starts it (startServer): embedded database in a data
  * folder, in its own thread, the bundled release installed at first start, and one plugin.
@@ -57,7 +57,7 @@ const createRun = await load('POST /clusters (unique names)', {
 });
 const ratio = (r: autocannon.Result) => r.requests.average / baseline.requests.average;
 const verdict = (r: autocannon.Result, goal: number) => `${(ratio(r) * 100).toFixed(1)}% of the baseline (goal ${goal * 100}%: ${ratio(r) >= goal ? 'met' : 'MISSED'})`;
-console.log(`\ncomponents: ${verdict(componentsRun, 0.25)}; create: ${verdict(createRun, 0.05)}; load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`);
+console.log(`\ncomponents: ${verdict(componentsRun, 0.25)}; create: ${verdict(createRun, 0.1)}; load average ${loadBefore.toFixed(1)} -> ${loadavg()[0].toFixed(1)}`);
 
 // A 1,000-node environment.
 const created = await getJson(fetch(`${url}/api/v1/clusters`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'big', release_id: release, components }) }));
