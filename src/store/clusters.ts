@@ -144,11 +144,12 @@ export async function createClusters(q: Queryable, list: readonly NewCluster[]):
   });
   // Only what the database decides comes back: reading the settings back costs as much as writing them.
   const rows = await q.query<Pick<Row, 'id' | 'name' | 'status' | 'created_at'>>(
+    // The name's check probes the unique index for each row (OFFSET 0 keeps it a per-row subquery):
+    // as an anti join it was planned as a scan of every environment, each statement.
     `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(ord integer, name text, release_id text, components jsonb, tree integer, plugins jsonb, audit jsonb)),
-     t AS (SELECT (n - 1)::integer AS tree, attributes FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS t(attributes, n)),
      c AS (
        INSERT INTO clusters (name, release_id, components, attributes)
-       SELECT x.name, x.release_id, x.components, t.attributes FROM x JOIN t ON t.tree = x.tree WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE name = x.name) ORDER BY x.ord
+       SELECT x.name, x.release_id, x.components, $2::jsonb -> x.tree FROM x WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE name = x.name OFFSET 0) ORDER BY x.ord
        RETURNING id, name, status, created_at),
      p AS (
        INSERT INTO cluster_plugins (cluster_id, plugin_name, plugin_id)
