@@ -18,11 +18,14 @@ export class WriteBatches<I, O> {
   /**
    * `write` writes a batch in one statement and answers each item's result in order. Items with
    * the same key never share a batch (a later one goes in a later batch, after the earlier is
-   * written, as if each had been written alone, in the order asked).
+   * written, as if each had been written alone, in the order asked). `rolledBack` tells a
+   * statement the database refused, so wrote nothing (a constraint, a deadlock), from a failure
+   * that may have come after its commit (a connection lost): only the former is written again.
    */
   constructor(
     private readonly write: (items: I[]) => Promise<O[]>,
     private readonly keyOf: (item: I) => string,
+    private readonly rolledBack: (err: unknown) => boolean,
     private readonly most = 50,
   ) {}
 
@@ -36,21 +39,29 @@ export class WriteBatches<I, O> {
   }
 
   private async drain(): Promise<void> {
-    while (this.waiting.length) {
-      const batch: Array<Waiting<I, O>> = [];
-      const rest: Array<Waiting<I, O>> = [];
-      const keys = new Set<string>();
-      for (const w of this.waiting) {
-        const key = this.keyOf(w.item);
-        if (batch.length < this.most && !keys.has(key)) {
-          keys.add(key);
-          batch.push(w);
-        } else rest.push(w);
+    try {
+      while (this.waiting.length) {
+        const batch: Array<Waiting<I, O>> = [];
+        const rest: Array<Waiting<I, O>> = [];
+        const keys = new Set<string>();
+        for (const w of this.waiting) {
+          const key = this.keyOf(w.item);
+          if (batch.length < this.most && !keys.has(key)) {
+            keys.add(key);
+            batch.push(w);
+          } else rest.push(w);
+        }
+        this.waiting = rest;
+        await this.run(batch);
       }
-      this.waiting = rest;
-      await this.run(batch);
+    } catch (err) {
+      // Only a bug gets here (run answers its own batch): those still waiting are told, not left waiting.
+      for (const w of this.waiting.splice(0)) w.reject(err);
+    } finally {
+      // In the same microtask as the loop's last check (no await between): a write asked after
+      // that check finds draining false and starts the next drain; one asked before is in the loop.
+      this.draining = false;
     }
-    this.draining = false;
   }
 
   private async run(batch: Array<Waiting<I, O>>): Promise<void> {
@@ -58,10 +69,21 @@ export class WriteBatches<I, O> {
     try {
       out = await this.write(batch.map((w) => w.item));
     } catch (err) {
-      if (batch.length === 1) return batch[0].reject(err);
-      // The statement wrote nothing: each is written alone, so that one item's refusal (a name
-      // another server took meanwhile, say) is its own answer and not the others'.
+      // A statement the database refused wrote nothing: each is written alone, so that one
+      // item's refusal (a name another server took meanwhile, a deadlock with its statement) is
+      // its own answer and not the others'. Any other failure (the database gone, a connection
+      // lost after the commit perhaps) is every waiter's answer: written again, a creation that
+      // was committed would be answered as a name taken.
+      if (batch.length === 1 || !this.rolledBack(err)) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
       for (const w of batch) await this.run([w]);
+      return;
+    }
+    if (out.length !== batch.length) {
+      const err = new Error(`a batch of ${batch.length} writes answered ${out.length} results`);
+      for (const w of batch) w.reject(err);
       return;
     }
     batch.forEach((w, i) => w.resolve(out[i]));
