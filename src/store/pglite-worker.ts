@@ -8,6 +8,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
 import { keepNewFilesPrivate } from './private-files.js';
@@ -56,6 +58,12 @@ const reply = (message: ThreadReply) => port.postMessage(message);
 /** Open transactions: the callback PGlite runs each in waits until the other side commits or rolls back. */
 const open = new Map<number, { tx: Transaction; finish: (commit: boolean) => void }>();
 
+/** One full garbage collection, without running Node with --expose-gc. */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
+
 let pg: PGlite;
 try {
   // The database's files hold the admin token and the SSH private key: its folder is 0700 and
@@ -66,6 +74,9 @@ try {
   const restore = emptyDatabase();
   pg = await PGlite.create(path, { startParams: [...PGlite.defaultStartParams, ...sharedBuffers()], ...(restore ? { loadDataDir: restore } : {}) });
   reply({ id: 0, ok: true });
+  // Restoring the empty database leaves its archive, unpacked, as garbage that an idle thread
+  // never collects: one full collection soon after gives it back (issue 30: first start idle RSS).
+  if (restore) setTimeout(collectGarbage, 1000).unref();
 } catch (err) {
   reply({ id: 0, error: plain(err) });
   port.close();
