@@ -6,7 +6,7 @@
 import type { EnvironmentState } from '../core/lifecycle/index.js';
 import { type Database, type Queryable, json } from './database.js';
 import { WriteBatches } from './write-batches.js';
-import { StoreConflict } from './conflicts.js';
+import { conflictFrom } from './conflicts.js';
 import { AUDIT_COLUMNS, auditRow, type AuditEntry } from './audit.js';
 
 /** The lifecycle's environment states (docs/lifecycle.md). */
@@ -171,15 +171,16 @@ export async function createClusters(q: Queryable, list: readonly NewCluster[]):
 }
 
 /**
- * Whether the database refused a statement, so it wrote nothing: a lost race (StoreConflict, as
- * the drivers' query turns a duplicate name, a row gone, a deadlock with another server's batch
- * or a serialization failure into), or another SQLSTATE of class 22 (data) or 23 (a constraint).
- * Connection and server failures are not: their statement may have committed.
+ * Whether the database refused a statement, so it wrote nothing: a lost race as conflicts.ts
+ * knows them (a duplicate name, a row gone, a deadlock with another server's batch, a
+ * serialization failure; the drivers' query has usually turned it into StoreConflict already),
+ * or another SQLSTATE of class 22 (data) or 23 (a constraint). Connection and server failures
+ * are not: their statement may have committed.
  */
 const statementRefused = (err: unknown): boolean => {
-  if (err instanceof StoreConflict) return true;
+  if (conflictFrom(err)) return true;
   const code = err !== null && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && (/^(22|23)[0-9A-Z]{3}$/.test(code) || code === '40001' || code === '40P01');
+  return typeof code === 'string' && /^(22|23)[0-9A-Z]{3}$/.test(code);
 };
 
 const batches = new WeakMap<Database, WriteBatches<NewCluster, ClusterRecord | undefined>>();
