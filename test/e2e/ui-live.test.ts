@@ -88,6 +88,8 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
     // Another graph, on one node chosen, from the Deploy tab.
     await p.click('nav.tabs a:has-text("Deploy")');
     await p.locator('[data-testid="graph-run"] summary').click();
+    // The graphs are listed once the page has fetched them: read the options after they came.
+    await waitOrSay(ui, p, p.locator('#graph-run-type option[value="deletion"]'), { state: 'attached', timeout: 20_000 }, headerSays);
     const options = await p.locator('#graph-run-type option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value));
     assert.ok(options.includes('default') && options.includes('deletion'), `graph types listed: ${options.join(', ')}`);
     await p.selectOption('#graph-run-type', 'deletion');
