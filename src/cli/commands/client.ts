@@ -22,7 +22,7 @@ const loadNodes = () => import('../client/nodes.js');
 const loadDeployments = () => import('../client/deployments.js');
 
 /** The top-level names these commands are under (src/cli/commands/index.ts registers only the one asked for). */
-export const CLIENT_NAMES = ['release', 'plugin', 'env', 'ssh-key', 'node', 'deployment'] as const;
+export const CLIENT_NAMES = ['release', 'plugin', 'env', 'ssh-key', 'node', 'role', 'deployment'] as const;
 
 export function registerClient(program: Command, only?: string): void {
   const wants = (name: (typeof CLIENT_NAMES)[number]) => only === undefined || only === name;
@@ -31,6 +31,7 @@ export function registerClient(program: Command, only?: string): void {
   if (wants('env')) registerEnvironments(program);
   if (wants('ssh-key')) remote(program.command('ssh-key').description("Print Hearth's SSH public key, to authorize on every real node")).action(async (o) => (await loadNodes()).sshKey(o));
   if (wants('node')) registerNodes(program);
+  if (wants('role')) registerRoles(program);
   if (wants('deployment')) registerDeployments(program);
 }
 
@@ -187,6 +188,23 @@ function registerNodes(program: Command): void {
       .option('--no-clean', 'forget deployed nodes without running anything: the hosts keep what was deployed')
       .option('--wait', 'wait for the deletion graph and say how it ended on each node'),
   ).action(async (ref, ids, o) => (await import('../client/node-removal.js')).nodeUnassign(ref, ids, o));
+}
+
+function registerRoles(program: Command): void {
+  const role = group(program, 'role', "Roles added to a release or an environment (Nailgun's role API): list, add, change, delete");
+  const where = (cmd: Command) => cmd.option('--release <id>', 'a role of this release: every environment on it can use it (hearth release list shows them)').option('--env <env>', 'a role of this environment alone (id or name)');
+  const loadRoles = () => import('../client/roles.js');
+  outputOptions(remote(where(role.command('list').description("The roles a release or an environment offers: the release's, its plugins' and those added"))), 'list').action(async (o) => (await loadRoles()).roleList(o));
+  remote(
+    where(
+      role
+        .command('add')
+        .argument('<file>', "a YAML or JSON file: name, meta (name, description, tags, and Fuel's other role keys) and volumes_roles_mapping")
+        .description('Add a role (admin for a release, operator for an environment); nodes can then take it, its disks follow its volumes_roles_mapping'),
+    ),
+  ).action(async (file, o) => (await loadRoles()).roleAdd(file, o));
+  remote(where(role.command('change').argument('<file>', 'the role file, as for add: the role named in it changes').description('Change a role added with role add: its meta and volumes_roles_mapping'))).action(async (file, o) => (await loadRoles()).roleChange(file, o));
+  remote(where(role.command('delete').argument('<name>', 'the role').description('Delete a role added with role add (refused while nodes hold it)'))).action(async (name, o) => (await loadRoles()).roleDelete(name, o));
 }
 
 function registerDeployments(program: Command): void {
