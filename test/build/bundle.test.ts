@@ -78,7 +78,7 @@ const codeCacheState = (hearth: string, args: string[] = ['--version']) => {
 };
 const hasNodeCompileCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
 
-test("on Node 22.1+ the bundle runs with Node's own compile cache, which it fills and then uses", { skip: needsBundle.skip || (hasNodeCompileCache ? false : `Node ${process.version} has no module.enableCompileCache(): the hand-kept cache is the one (tested below)`) }, () => {
+test("on Node 22.1+ without a hand-kept cache of its own, the bundle runs with Node's own compile cache, which it fills and then uses", { skip: needsBundle.skip || (hasNodeCompileCache ? false : `Node ${process.version} has no module.enableCompileCache(): the hand-kept cache is the one (tested below)`) }, () => {
   const work = mkdtempSync(join(tmpdir(), 'hearth-compile-cache-'));
   try {
     const hearth = installCopy(work, { cache: false });
@@ -95,6 +95,29 @@ test("on Node 22.1+ the bundle runs with Node's own compile cache, which it fill
     const second = once();
     assert.equal(second.status, 0, second.stderr);
     assert.equal(second.stdout, first.stdout);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('the hand-kept cache runs by default where this same Node wrote it; a cache another Node wrote is left for Node 22.1+\'s own', { skip: needsBundle.skip || (existsSync(`${bundle}.v8-cache.stamp`) ? false : 'no code cache') }, () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-cache-stamp-'));
+  try {
+    const hearth = installCopy(work);
+    const stamp = join(work, 'dist', 'bundle', 'hearth.cjs.v8-cache.stamp');
+    assert.equal(readFileSync(stamp, 'latin1'), `${process.version} ${process.arch}\n`, 'the build says which Node wrote the cache');
+    const once = () => spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_CODE_CACHE: '', HEARTH_DEBUG_CODE_CACHE: '1', NODE_COMPILE_CACHE: join(work, 'compile-cache') } });
+    const ours = once();
+    assert.equal(ours.status, 0, ours.stderr);
+    assert.match(ours.stderr, /^hearth: code cache accepted for hearth\.cjs$/m);
+    writeFileSync(stamp, 'v0.0.1 x64\n');
+    const theirs = once();
+    assert.equal(theirs.status, 0, theirs.stderr);
+    assert.equal(theirs.stdout, ours.stdout);
+    if (hasNodeCompileCache) {
+      assert.match(theirs.stderr, /hearth: code cache by Node/);
+      assert.equal(readFileSync(stamp, 'latin1'), 'v0.0.1 x64\n', 'left as it was');
+    } else assert.match(theirs.stderr, /hearth: code cache (accepted|rejected) for hearth\.cjs/, 'Node 20 and 22.0 have only the hand-kept cache');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -155,7 +178,7 @@ test('a damaged, cut or foreign code cache is refused, not trusted, and replaced
 function installCopy(work: string, { cache = true, schemas = false } = {}): string {
   mkdirSync(join(work, 'bin'));
   mkdirSync(join(work, 'dist', 'bundle'), { recursive: true });
-  const files = ['bin/hearth', 'bin/package.json', 'package.json', 'dist/bundle/hearth.cjs', ...(cache ? ['dist/bundle/hearth.cjs.v8-cache'] : [])];
+  const files = ['bin/hearth', 'bin/package.json', 'package.json', 'dist/bundle/hearth.cjs', ...(cache ? ['dist/bundle/hearth.cjs.v8-cache', 'dist/bundle/hearth.cjs.v8-cache.stamp'] : [])];
   for (const f of files) copyFileSync(join(root, f), join(work, f));
   if (schemas) {
     cpSync(join(root, 'schemas'), join(work, 'schemas'), { recursive: true });
