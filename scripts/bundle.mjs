@@ -11,8 +11,9 @@
  * a lazy initialiser, so an offline command never runs the server's code, and the packages left
  * external below (the server's, the database's) are never even read.
  *
- * The warm-up's cache serves Node 20 (and 22.0). Node 22.1+ keeps compiled code itself
- * (module.enableCompileCache(), bin/hearth), and there the cache written here is not read.
+ * The warm-up's cache runs wherever the Node that wrote it runs (bin/hearth reads the stamp
+ * written beside it): it holds every function the warm-up compiled, where Node 22.1+'s own compile
+ * cache (module.enableCompileCache()) holds the top level only. Another Node gets Node's cache.
  *
  * Usage: node scripts/bundle.mjs [--metafile] [--no-cache]   (run by `npm run build`)
  */
