@@ -412,7 +412,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One role available to the environment, as Nailgun's role API answers it: name, meta, volumes_roles_mapping */
+        get: operations["getClustersByIdRolesByName"];
         /** Change a role added to an environment through this API */
         put: operations["putClustersByIdRolesByName"];
         post?: never;
@@ -881,7 +882,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One role of the release (its own, a plugin's that fits it, or one added), as Nailgun's role API answers it: name, meta, volumes_roles_mapping */
+        get: operations["getReleasesByIdRolesByName"];
         /** Change a role added to a release through this API (its meta and volumes_roles_mapping) */
         put: operations["putReleasesByIdRolesByName"];
         post?: never;
@@ -4033,6 +4035,56 @@ export interface operations {
             };
         };
     };
+    getClustersByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: number;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            allocate_size?: string;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description no such resource */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     putClustersByIdRolesByName: {
         parameters: {
             query?: never;
@@ -6086,6 +6138,56 @@ export interface operations {
             };
             /** @description the resource's state does not allow it now */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description an error: {code, message, details} */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReleasesByIdRolesByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the role */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        meta: {
+                            [key: string]: unknown;
+                        };
+                        name: string;
+                        volumes_roles_mapping: {
+                            allocate_size?: string;
+                            id: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description no such resource */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

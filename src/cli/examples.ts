@@ -49,6 +49,7 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   'node assign': ['hearth node assign lab --node 1=controller,database,messaging --node 2=compute'],
   'node unassign': ['hearth node unassign lab node-2 --wait', 'hearth node unassign lab 2 3 --no-clean'],
   'role list': ['hearth role list --release hearth-openstack@2026.1-1.0', 'hearth role list --env lab -f value -c role'],
+  'role show': ['hearth role show compute --release hearth-openstack@2026.1-1.0 > compute.yaml', 'hearth role show edge --env lab --json'],
   'role add': ['hearth role add storage-gw.yaml --release hearth-openstack@2026.1-1.0', 'hearth role add edge.json --env lab'],
   'role change': ['hearth role change storage-gw.yaml --release hearth-openstack@2026.1-1.0'],
   'role delete': ['hearth role delete storage-gw --release hearth-openstack@2026.1-1.0', 'hearth role delete edge --env lab'],

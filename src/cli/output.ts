@@ -81,7 +81,7 @@ function cellText(v: unknown, empty: string): string {
 
 const csvCell = (v: unknown) => (typeof v === 'number' ? String(v) : `"${cellText(v, '').replace(/"/g, '""')}"`);
 
-async function yamlText(value: unknown): Promise<string> {
+export async function yamlText(value: unknown): Promise<string> {
   const { stringify } = await import('yaml');
   return stringify(value, { lineWidth: 0 });
 }

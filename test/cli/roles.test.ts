@@ -1,7 +1,7 @@
 /**
- * `hearth role list|add|change|delete` through the built bin against a real `hearth serve`: a role
- * written in a YAML file is added to a release and to one environment, listed, taken by a node,
- * changed, refused while held and deleted; bad files are refused with the file, line and column
+ * `hearth role list|show|add|change|delete` through the built bin against a real `hearth serve`: a
+ * role written in a YAML file is added to a release and to one environment, listed, taken by a node,
+ * changed, refused while held and deleted; any role is shown as the YAML add takes back; bad files are refused with the file, line and column
  * (syntax, not a mapping, a key missing, a field the server's schema refuses), a missing file is bad
  * usage, and nothing is added by a refused request.
  */
@@ -99,6 +99,33 @@ describe('hearth role (the built bin)', { timeout: 180_000 }, () => {
     assert.match(none.err, /hint: only roles added with hearth role add are deleted; hearth role list --release/);
   });
 
+  test('role show: any role as YAML, the file add takes back; --json as the API answers; an unknown role named with the roles there', async () => {
+    const shown = hearth('role', 'show', 'compute', '--release', release);
+    assert.equal(shown.code, 0, shown.err);
+    assert.match(shown.out, /^name: compute$/m);
+    assert.match(shown.out, /^volumes_roles_mapping:$/m);
+    const json = hearth('role', 'show', 'compute', '--release', release, '--json');
+    const answer = await api<{ name: string; meta: { name: string; tags: string[] }; volumes_roles_mapping: unknown[] }>('GET', `/releases/${encodeURIComponent(release)}/roles/compute`);
+    assert.deepEqual(JSON.parse(json.out), answer);
+    assert.equal(answer.meta.name, 'Compute');
+    assert.ok(answer.volumes_roles_mapping.length > 0);
+
+    // Read, edited (a new name and its own tag), added back: the copy has the original's meta and volumes.
+    const copy = file('compute-copy.yaml', shown.out.replace(/^name: compute$/m, 'name: compute-copy').replace(/^(\s+)- compute$/m, '$1- compute-copy'));
+    const added = hearth('role', 'add', copy, '--release', release);
+    assert.equal(added.code, 0, added.err);
+    const back = await api<typeof answer>('GET', `/releases/${encodeURIComponent(release)}/roles/compute-copy`);
+    assert.deepEqual(back, { ...answer, name: 'compute-copy', meta: { ...answer.meta, tags: ['compute-copy'] } });
+    assert.equal(hearth('role', 'delete', 'compute-copy', '--release', release).code, 0);
+
+    const unknown = hearth('role', 'show', 'no-such-role', '--release', release);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /role\/not-found: release .* has no role 'no-such-role'/);
+    assert.match(unknown.err, /hint: its roles: .*compute.*controller/);
+    const badFormat = hearth('role', 'show', 'compute', '--release', release, '-f', 'xml');
+    assert.equal(badFormat.code, 2);
+  });
+
   test('a role of one environment, by name: offered there and not on the release', async () => {
     const catalog = await api<Array<{ name: string; default?: boolean }>>('GET', `/releases/${encodeURIComponent(release)}/components`);
     await api('POST', '/clusters', { name: 'roles-one', release_id: release, components: catalog.filter((c) => c.default).map((c) => c.name) });
@@ -111,6 +138,8 @@ describe('hearth role (the built bin)', { timeout: 180_000 }, () => {
     assert.ok(!(await roleNames(`/releases/${encodeURIComponent(release)}/roles`)).includes('edge'), 'the release does not offer it');
     const listed = hearth('role', 'list', '--env', 'roles-one');
     assert.match(listed.out, /^edge +Edge /m);
+    assert.deepEqual(JSON.parse(hearth('role', 'show', 'edge', '--env', 'roles-one', '--json').out), { name: 'edge', meta: { name: 'Edge', description: 'An edge router.', tags: ['edge'] }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'all' }] });
+    assert.equal(hearth('role', 'show', 'edge', '--release', release).code, 1, 'not a role of the release');
     const deleted = hearth('role', 'delete', 'edge', '--env', String(env.id));
     assert.equal(deleted.code, 0, deleted.err);
     assert.ok(!(await roleNames(`/clusters/${env.id}/roles`)).includes('edge'));

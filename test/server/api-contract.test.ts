@@ -200,6 +200,9 @@ test('every route answers as the OpenAPI document says, status and body', { time
   const customRole = { name: 'contract-role', meta: { name: 'Contract', description: 'A role of the contract walk.', tags: ['contract-role'] }, volumes_roles_mapping: [{ id: 'os', allocate_size: 'all' }] };
   await call('POST', `/api/v1/releases/${release}/roles`, { body: customRole });
   await call('POST', `/api/v1/releases/${release}/roles`, { body: customRole });
+  await call('GET', `/api/v1/releases/${release}/roles/contract-role`);
+  await call('GET', `/api/v1/releases/${release}/roles/controller`);
+  await call('GET', `/api/v1/releases/${release}/roles/no-such-role`);
   await call('PUT', `/api/v1/releases/${release}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: [{ id: 'nowhere', allocate_size: 'all' }] } });
   await call('PUT', `/api/v1/releases/${release}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });
   await call('DELETE', `/api/v1/releases/${release}/roles/contract-role`);
@@ -240,6 +243,8 @@ test('every route answers as the OpenAPI document says, status and body', { time
   await call('PUT', `/api/v1/clusters/${id}`, { body: { release_id: 'no-such-release' } });
   // The same role API on one environment.
   await call('POST', `/api/v1/clusters/${id}/roles`, { body: customRole });
+  await call('GET', `/api/v1/clusters/${id}/roles/contract-role`);
+  await call('GET', `/api/v1/clusters/${id}/roles/no-such-role`);
   await call('POST', `/api/v1/clusters/${id}/roles`, { body: { ...customRole, volumes_roles_mapping: [] } });
   await call('PUT', `/api/v1/clusters/${id}/roles/contract-role`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });
   await call('PUT', `/api/v1/clusters/${id}/roles/controller`, { body: { meta: customRole.meta, volumes_roles_mapping: customRole.volumes_roles_mapping } });

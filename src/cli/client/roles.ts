@@ -1,5 +1,5 @@
 /**
- * `hearth role list|add|change|delete` (Nailgun's role API from the CLI, as `fuel role` had it):
+ * `hearth role list|show|add|change|delete` (Nailgun's role API from the CLI, as `fuel role` had it):
  * roles of a release (`--release`, every environment on it) or of one environment (`--env`). A role
  * is written in a YAML or JSON file, Nailgun's `{name, meta, volumes_roles_mapping}`. The file is
  * read here with positions, so a refusal points at the line and column to change: its syntax, a
@@ -11,7 +11,7 @@ import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { escapeControls } from '../../core/text/controls.js';
 import { readYamlFile } from '../../package/yaml/index.js';
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
-import { listOutput, type Column, type OutputOptions } from '../output.js';
+import { chosenFormat, listOutput, showOutput, yamlText, type Column, type OutputOptions } from '../output.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
 import type { AnswerOf } from '../../api/client.js';
 
@@ -127,6 +127,19 @@ export const roleList = (o: RoleScope & ServerOptions & OutputOptions) =>
     const out = listOutput(o, ROLE_COLUMNS);
     const roles = 'release' in scope ? await c.call('get', '/releases/{id}/roles', { params: { id: scope.release } }) : await c.call('get', '/clusters/{id}/roles', { params: { id: await clusterId(c, scope.env) } });
     process.stdout.write(await out.render(roles));
+  });
+
+export const roleShow = (name: string, o: RoleScope & ServerOptions & OutputOptions) =>
+  run(o, async (c) => {
+    const scope = scopeOf(o);
+    chosenFormat(o); // a bad -f is refused before the server is asked
+    const role =
+      'release' in scope
+        ? await c.call('get', '/releases/{id}/roles/{name}', { params: { id: scope.release, name } })
+        : await c.call('get', '/clusters/{id}/roles/{name}', { params: { id: await clusterId(c, scope.env), name } });
+    // Shown as YAML: the file `role add` and `role change` take back, edited.
+    const text = await yamlText(role);
+    process.stdout.write(await showOutput(o, role, () => text));
   });
 
 export const roleAdd = (file: string, o: RoleScope & ServerOptions) =>

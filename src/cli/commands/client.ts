@@ -191,10 +191,11 @@ function registerNodes(program: Command): void {
 }
 
 function registerRoles(program: Command): void {
-  const role = group(program, 'role', "Roles added to a release or an environment (Nailgun's role API): list, add, change, delete");
+  const role = group(program, 'role', "Roles of a release or an environment (Nailgun's role API): list, show, add, change, delete");
   const where = (cmd: Command) => cmd.option('--release <id>', 'a role of this release: every environment on it can use it (hearth release list shows them)').option('--env <env>', 'a role of this environment alone (id or name)');
   const loadRoles = () => import('../client/roles.js');
   outputOptions(remote(where(role.command('list').description("The roles a release or an environment offers: the release's, its plugins' and those added"))), 'list').action(async (o) => (await loadRoles()).roleList(o));
+  outputOptions(remote(where(role.command('show').argument('<name>', 'the role').description("One role, whatever its source, as YAML: the file role add and role change take (hearth role show compute --release … > compute.yaml)"))), 'show').action(async (name, o) => (await loadRoles()).roleShow(name, o));
   remote(
     where(
       role

@@ -254,6 +254,18 @@ export function editableOf(composition: Composition): Record<string, unknown> {
 }
 
 /** Roles and which source (release or plugin label) brought each: for node views and refusals. */
+/**
+ * One role as Nailgun's role API answers it, `{name, meta, volumes_roles_mapping}`, whatever its
+ * source (the release's files, a plugin's, or the role API): what `role add` and `role change`
+ * take back, so a role is read, edited and sent again as it is.
+ */
+export function roleOf(composition: Composition, name: string, where: string): { name: string; meta: Record<string, unknown>; volumes_roles_mapping: Array<{ id: string; allocate_size?: string }> } {
+  const { roles_metadata: roles, volumes_metadata: volumes } = composition.composed;
+  if (!Object.hasOwn(roles, name)) throw new HttpError(404, 'role/not-found', `${where} has no role '${name}'`, { hint: `its roles: ${Object.keys(roles).sort().join(', ')}` });
+  const mapping = volumes?.volumes_roles_mapping?.[name] ?? [];
+  return { name, meta: { ...roles[name] } as Record<string, unknown>, volumes_roles_mapping: mapping.map((v) => ({ id: v.id, ...(v.allocate_size !== undefined ? { allocate_size: v.allocate_size } : {}) })) };
+}
+
 export function rolesOf(composition: Composition): Array<{ name: string; label: string; source: string; conflicts?: unknown; limits?: unknown; restrictions?: unknown; description?: string }> {
   const { roles_metadata: roles, role_sources: sources } = composition.composed;
   return Object.keys(roles)

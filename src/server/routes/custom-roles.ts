@@ -5,11 +5,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../app.js';
-import { ADMIN, OPERATOR } from '../access.js';
+import { ADMIN, OPERATOR, PUBLIC_READ } from '../access.js';
 import { HttpError } from '../errors.js';
 import * as store from '../../store/index.js';
 import { checkRole, customRoleOr404, recordOf, refuseIfHeld, roleAnswer, type RoleBody } from '../domain/custom-roles.js';
-import { clusterOr404, composeCluster, releaseOr404 } from '../domain/environment.js';
+import { clusterOr404, composeCluster, releaseOr404, roleOf, wizardFor } from '../domain/environment.js';
 import { answer, errors, noContent } from './answers.js';
 
 const ROLE_NAME = { type: 'string', minLength: 1, maxLength: 100, pattern: '^[a-zA-Z0-9_-]+$' } as const;
@@ -42,6 +42,9 @@ const VOLUMES = { type: 'array', minItems: 1, maxItems: 50, items: { type: 'obje
 const ROLE_BODY = { type: 'object', required: ['name', 'meta', 'volumes_roles_mapping'], additionalProperties: false, properties: { name: ROLE_NAME, meta: META, volumes_roles_mapping: VOLUMES } } as const;
 const ROLE_ANSWER = { type: 'object', required: ['name', 'meta', 'volumes_roles_mapping'], properties: { name: { type: 'string' }, meta: { type: 'object', additionalProperties: true }, volumes_roles_mapping: VOLUMES } } as const;
 
+/** A role read: the release's own files may leave a volume's allocate_size out (then no size is given it). */
+const ROLE_READ = { type: 'object', required: ['name', 'meta', 'volumes_roles_mapping'], properties: { name: { type: 'string' }, meta: { type: 'object', additionalProperties: true }, volumes_roles_mapping: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' }, allocate_size: { type: 'string' } } } } } } as const;
+
 const releaseParam = { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 } } } as const;
 const releaseRoleParams = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'string', minLength: 1, maxLength: 200 }, name: ROLE_NAME } } as const;
 const clusterParam = { type: 'object', required: ['id'], properties: { id: { type: 'integer', minimum: 1, maximum: 2147483647 } } } as const;
@@ -55,6 +58,24 @@ function sameName(body: RoleBody, name: string): RoleBody {
 const PUT_BODY = { ...ROLE_BODY, required: ['meta', 'volumes_roles_mapping'] } as const;
 
 export function customRoleRoutes(api: FastifyInstance, ctx: AppContext): void {
+  // One role, whatever its source, in the shape POST and PUT take: read, edit, send back.
+  api.get<{ Params: { id: string; name: string } }>(
+    '/releases/:id/roles/:name',
+    { config: PUBLIC_READ, schema: { summary: "One role of the release (its own, a plugin's that fits it, or one added), as Nailgun's role API answers it: name, meta, volumes_roles_mapping", tags: ['releases'], params: releaseRoleParams, response: { 200: answer('the role', ROLE_READ), ...errors(404) } } },
+    async (req) => {
+      const { composition } = await wizardFor(ctx.db, req.params.id);
+      return roleOf(composition, req.params.name, `release '${req.params.id}'`);
+    },
+  );
+  api.get<{ Params: { id: number; name: string } }>(
+    '/clusters/:id/roles/:name',
+    { config: PUBLIC_READ, schema: { summary: "One role available to the environment, as Nailgun's role API answers it: name, meta, volumes_roles_mapping", tags: ['clusters'], params: clusterRoleParams, response: { 200: answer('the role', ROLE_READ), ...errors(404) } } },
+    async (req) => {
+      const c = await clusterOr404(ctx.db, req.params.id);
+      return roleOf(await composeCluster(ctx.db, c), req.params.name, `environment '${c.name}'`);
+    },
+  );
+
   api.post<{ Params: { id: string }; Body: RoleBody }>(
     '/releases/:id/roles',
     { config: ADMIN, schema: { summary: "Add a role to a release (Nailgun's role API: name, meta, volumes_roles_mapping); every environment on it can use it", tags: ['releases'], params: releaseParam, body: ROLE_BODY, response: { 201: answer('added', ROLE_ANSWER), ...errors(400, 404, 409) } } },
