@@ -18,6 +18,7 @@
  * is complete. A literal is `2 * component` (chosen) or `2 * component + 1` (not chosen).
  */
 import type { Catalog } from './catalog.js';
+import { ruleTables, type RuleTables } from './tables.js';
 import { CLAUSE, FALSE, FREE, ITEM, NONE, PAIR, TRIGGER, TRUE, analyseFinal, conflictVars, firstUip, type Conflict, type Trail } from './conflict.js';
 
 export type Answer = { status: 'sat'; model: Int32Array } | { status: 'unsat'; core: number[] } | { status: 'unknown' };
@@ -28,6 +29,7 @@ const MAX_LEARNED = 50_000;
 /** The fields marked readable are read by conflict analysis (conflict.ts), never written there but for `seen` and `activity`. */
 export class Cdcl implements Trail {
   readonly catalog: Catalog;
+  private readonly rules: RuleTables;
   private readonly n: number;
   readonly value: Int8Array;
   readonly level: Int32Array;
@@ -64,6 +66,7 @@ export class Cdcl implements Trail {
 
   constructor(catalog: Catalog) {
     this.catalog = catalog;
+    this.rules = ruleTables(catalog);
     const n = catalog.components.length;
     this.n = n;
     this.value = new Int8Array(n);
@@ -185,18 +188,21 @@ export class Cdcl implements Trail {
   }
 
   private openObligation(): number {
-    const { constraints } = this.catalog;
-    for (const k of this.active) if (this.nTrue[k] < constraints[k].min) return k;
+    const { min } = this.rules;
+    const { active } = this;
+    for (let i = 0; i < active.length; i++) if (this.nTrue[active[i]] < min[active[i]]) return active[i];
     return -1;
   }
 
   /** A free member of the obligation: one from the hint first, then the most conflict-prone, then the lightest. */
   private candidate(k: number): number {
-    const { components, constraints } = this.catalog;
+    const { weight } = this.rules;
+    const { items } = this.catalog.constraints[k];
     const hint = this.hint;
     let best = -1;
     let bestHinted = false;
-    for (const x of constraints[k].items) {
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
       if (this.value[x] !== FREE) continue;
       const hinted = hint !== undefined && hint[x] === 1;
       if (best < 0 || (hinted && !bestHinted)) {
@@ -207,7 +213,7 @@ export class Cdcl implements Trail {
       if (hinted !== bestHinted) continue;
       const a = this.activity[x];
       const b = this.activity[best];
-      if (a > b || (a === b && components[x].weight < components[best].weight)) best = x;
+      if (a > b || (a === b && weight[x] < weight[best])) best = x;
     }
     return best;
   }
@@ -265,28 +271,33 @@ export class Cdcl implements Trail {
   }
 
   private check(k: number): boolean {
-    const c = this.catalog.constraints[k];
-    const tv = c.trigger < 0 ? TRUE : this.value[c.trigger];
+    const { trigger, min, max, size } = this.rules;
+    const tr = trigger[k];
+    const tv = tr < 0 ? TRUE : this.value[tr];
     if (tv === FALSE) return true;
     const t = this.nTrue[k];
-    const u = c.items.length - t - this.nFalse[k];
-    const overMax = t > c.max;
-    const underMin = t + u < c.min;
+    const u = size[k] - t - this.nFalse[k];
+    const overMax = t > max[k];
+    const underMin = t + u < min[k];
     if (tv === TRUE) {
       if (overMax || underMin) {
         this.conflict = { kind: ITEM, rule: k };
         return false;
       }
       if (u === 0) return true;
-      if (t === c.max) {
-        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, FALSE, ITEM, k);
-      } else if (t + u === c.min) {
-        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, TRUE, ITEM, k);
-      }
+      if (t === max[k]) this.forceItems(k, FALSE);
+      else if (t + u === min[k]) this.forceItems(k, TRUE);
       return true;
     }
-    if (overMax || underMin) this.assign(c.trigger, FALSE, TRIGGER, k);
+    if (overMax || underMin) this.assign(tr, FALSE, TRIGGER, k);
     return true;
+  }
+
+  /** Every free item of rule `k` takes `v` (its bound is reached). */
+  private forceItems(k: number, v: number): void {
+    const { items } = this.catalog.constraints[k];
+    const { value } = this;
+    for (let i = 0; i < items.length; i++) if (value[items[i]] === FREE) this.assign(items[i], v, ITEM, k);
   }
 
   private litValue(lit: number): number {

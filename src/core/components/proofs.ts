@@ -15,7 +15,11 @@
  *    failing that, the same mending from the model of this click's latest search;
  * 4. propagation of the selection in the clause-learning solver: what it excludes is a dead end;
  * 5. only then a complete search (`Cdcl`), whose learned clauses stay for the next question.
- * Dead ends get a person's explanation from the explaining `Solver` (usually one propagation).
+ * Dead ends get a person's explanation from the explaining `Solver`. Most are refuted by one
+ * propagation, but not the time: a dead end that only clause learning refutes quickly (the
+ * explaining search learns nothing) runs that search to its whole budget before the sentence falls
+ * back to the core. In the 10,000-component synthetic catalog one of 59 dead ends of the first
+ * state does (300 decisions), and it was most of explaining's time and about a quarter of the state.
  */
 import { sortedHas, type Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';

@@ -13,12 +13,14 @@
  */
 import { sortedHas, type Catalog } from './catalog.js';
 import { ruleSides, type RuleSides } from './rebase.js';
+import { ruleTables, type RuleTables } from './tables.js';
 
 /** Adds and drops one attempt may make before it gives up. */
 const STEPS = 48;
 
 export class Repair {
   private readonly catalog: Catalog;
+  private readonly rules: RuleTables;
   private readonly inBase: Uint8Array;
   private readonly chosen: Uint8Array;
   private readonly baseCount: Int32Array;
@@ -50,6 +52,7 @@ export class Repair {
 
   constructor(catalog: Catalog) {
     this.catalog = catalog;
+    this.rules = ruleTables(catalog);
     const n = catalog.components.length;
     const m = catalog.constraints.length;
     this.inBase = new Uint8Array(n);
@@ -153,10 +156,12 @@ export class Repair {
     if (this.inBase[c]) return true;
     if (this.baseClash[c] > 0 || this.atMax[c] || this.excluded(c)) return false;
     const { constraints, triggeredBy } = this.catalog;
-    for (const k of triggeredBy[c]) {
-      const rule = constraints[k];
-      const t = this.baseCount[k] + (sortedHas(rule.items, c) ? 1 : 0);
-      if (t < rule.min || t > rule.max) return false;
+    const { min, max } = this.rules;
+    const own = triggeredBy[c];
+    for (let i = 0; i < own.length; i++) {
+      const k = own[i];
+      const t = this.baseCount[k] + (sortedHas(constraints[k].items, c) ? 1 : 0);
+      if (t < min[k] || t > max[k]) return false;
     }
     return true;
   }
@@ -177,24 +182,28 @@ export class Repair {
    */
   private baseClashing(x: number, drop: boolean): number {
     const list = this.catalog.conflicts[x];
-    const consider = (y: number): number => {
-      if (!this.inBase[y] || this.dropped[y] === this.epoch) return -1;
-      if (!drop) return y;
-      return this.drop(y) ? -1 : -2;
-    };
-    if (list.length <= 4 * this.base.length) {
-      for (const y of list) {
-        const r = consider(y);
+    const { base } = this;
+    // Indexed loops and no closure: asked of every addition, thousands a click.
+    if (list.length <= 4 * base.length) {
+      for (let i = 0; i < list.length; i++) {
+        const r = this.considerClash(list[i], drop);
         if (r !== -1) return r;
       }
     } else {
-      for (const y of this.base) {
-        if (!sortedHas(list, y)) continue;
-        const r = consider(y);
+      for (let i = 0; i < base.length; i++) {
+        if (!sortedHas(list, base[i])) continue;
+        const r = this.considerClash(base[i], drop);
         if (r !== -1) return r;
       }
     }
     return -1;
+  }
+
+  /** `baseClashing`'s step for a neighbour `y`: -1 when it is not in the attempt or was dropped now, -2 when it may not go. */
+  private considerClash(y: number, drop: boolean): number {
+    if (!this.inBase[y] || this.dropped[y] === this.epoch) return -1;
+    if (!drop) return y;
+    return this.drop(y) ? -1 : -2;
   }
 
   private isIn(x: number): boolean {
@@ -221,12 +230,15 @@ export class Repair {
     this.addList[this.addLen++] = x;
     // A rule whose trigger is out holds whatever its count; should the trigger come in later, its
     // addition puts the rule on the list then.
-    const { constraints } = this.catalog;
-    for (const k of this.sides.capped(x)) {
-      const t = constraints[k].trigger;
+    const { trigger } = this.rules;
+    const capped = this.sides.capped(x);
+    for (let i = 0; i < capped.length; i++) {
+      const k = capped[i];
+      const t = trigger[k];
       if (t < 0 || this.isIn(t)) this.todo[this.todoLen++] = k;
     }
-    for (const k of triggeredBy[x]) this.todo[this.todoLen++] = k;
+    const own = triggeredBy[x];
+    for (let i = 0; i < own.length; i++) this.todo[this.todoLen++] = own[i];
     if (this.baseClash[x] > 0 && this.baseClashing(x, true) === -2) return false;
     // Two additions that clash: give up (one of them was needed).
     for (let i = 0; i < this.addLen - 1; i++) if (sortedHas(conflicts[x], this.addList[i])) return false;
@@ -237,19 +249,22 @@ export class Repair {
     if (++this.steps > STEPS || this.chosen[y] || this.added[y] === this.epoch) return false;
     this.dropped[y] = this.epoch;
     this.dropList[this.dropLen++] = y;
-    for (const k of this.sides.floored(y)) this.todo[this.todoLen++] = k;
+    const floored = this.sides.floored(y);
+    for (let i = 0; i < floored.length; i++) this.todo[this.todoLen++] = floored[i];
     return true;
   }
 
   /** Work through the rules that may have broken until none is left or a step fails. */
   private mend(): boolean {
     const { constraints } = this.catalog;
+    const { trigger, max } = this.rules;
     while (this.todoLen > 0) {
       const k = this.todo[--this.todoLen];
+      const tr = trigger[k];
+      if (tr >= 0 && !this.isIn(tr)) continue;
       const rule = constraints[k];
-      if (rule.trigger >= 0 && !this.isIn(rule.trigger)) continue;
       let t = this.count(k);
-      while (t > rule.max) {
+      while (t > max[k]) {
         // Drop a member we may drop: neither the user's choice nor one just added.
         const victim = this.victim(rule.items);
         if (victim < 0 || !this.drop(victim)) return false;
@@ -276,27 +291,32 @@ export class Repair {
    * the shorter side is walked.
    */
   private victim(items: Int32Array): number {
-    const ok = (x: number) => this.isIn(x) && !this.chosen[x] && this.added[x] !== this.epoch;
-    if (items.length <= 4 * this.base.length) {
-      for (const x of items) if (ok(x)) return x;
+    const { base } = this;
+    if (items.length <= 4 * base.length) {
+      for (let i = 0; i < items.length; i++) if (this.mayGo(items[i])) return items[i];
     } else {
-      for (const x of this.base) if (ok(x) && sortedHas(items, x)) return x;
+      for (let i = 0; i < base.length; i++) if (this.mayGo(base[i]) && sortedHas(items, base[i])) return base[i];
     }
     return -1;
   }
 
+  private mayGo(x: number): boolean {
+    return this.isIn(x) && !this.chosen[x] && this.added[x] !== this.epoch;
+  }
+
   /** The member to take for an unmet requirement: allowed, not clashing with what is in, lightest. */
   private pick(items: Int32Array): number {
-    const { components } = this.catalog;
+    const { weight } = this.rules;
     let best = -1;
     let bestClash = true;
     let looked = 0;
-    for (const x of items) {
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
       // A required type lists thousands: the first few clean ones are as good as any.
       if (!bestClash && ++looked > 16) break;
       if (this.isIn(x) || this.dropped[x] === this.epoch || this.excluded(x)) continue;
       const clash = this.clashes(x);
-      if (best < 0 || (bestClash && !clash) || (clash === bestClash && components[x].weight < components[best].weight)) {
+      if (best < 0 || (bestClash && !clash) || (clash === bestClash && weight[x] < weight[best])) {
         best = x;
         bestClash = clash;
       }

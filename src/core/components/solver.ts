@@ -14,6 +14,7 @@
  * The search has a decision budget; running out is reported as `unknown`, never guessed.
  */
 import type { Catalog } from './catalog.js';
+import { ruleTables, type RuleTables } from './tables.js';
 
 const FREE = 0;
 const TRUE = 1;
@@ -74,6 +75,7 @@ const MAX_NODES = 80;
 
 export class Solver {
   readonly catalog: Catalog;
+  private readonly rules: RuleTables;
   private readonly value: Int8Array;
   private readonly reason: Int8Array;
   private readonly ref: Int32Array;
@@ -101,6 +103,7 @@ export class Solver {
 
   constructor(catalog: Catalog) {
     this.catalog = catalog;
+    this.rules = ruleTables(catalog);
     const n = catalog.components.length;
     this.value = new Int8Array(n);
     this.reason = new Int8Array(n);
@@ -271,21 +274,26 @@ export class Solver {
   }
 
   private openObligation(): number {
-    const { constraints } = this.catalog;
-    for (const k of this.active) {
-      if (this.nTrue[k] < constraints[k].min) return k;
+    const { min } = this.rules;
+    const { active } = this;
+    for (let i = 0; i < active.length; i++) {
+      const k = active[i];
+      if (this.nTrue[k] < min[k]) return k;
     }
     return -1;
   }
 
   private candidate(k: number): number {
-    const { components, constraints } = this.catalog;
+    const { weight } = this.rules;
+    const { items } = this.catalog.constraints[k];
+    const { prefer, value } = this;
     let best = -1;
     let bestPreferred = false;
-    for (const x of constraints[k].items) {
-      if (this.value[x] !== FREE) continue;
-      const preferred = this.prefer !== undefined && this.prefer[x] === 1;
-      if (best < 0 || (preferred && !bestPreferred) || (preferred === bestPreferred && components[x].weight < components[best].weight)) {
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      if (value[x] !== FREE) continue;
+      const preferred = prefer !== undefined && prefer[x] === 1;
+      if (best < 0 || (preferred && !bestPreferred) || (preferred === bestPreferred && weight[x] < weight[best])) {
         best = x;
         bestPreferred = preferred;
       }
@@ -309,7 +317,7 @@ export class Solver {
     const occ = this.catalog.occurrences[x];
     if (v === TRUE) {
       this.chosenCount++;
-      this.chosenWeight += this.catalog.components[x].weight;
+      this.chosenWeight += this.rules.weight[x];
       for (let i = 0; i < occ.length; i++) this.nTrue[occ[i]]++;
       const trig = this.catalog.triggeredBy[x];
       for (let i = 0; i < trig.length; i++) this.active.push(trig[i]);
@@ -348,29 +356,33 @@ export class Solver {
   }
 
   private check(k: number): boolean {
-    const c = this.catalog.constraints[k];
-    const tv = c.trigger < 0 ? TRUE : this.value[c.trigger];
+    const { trigger, min, max, size } = this.rules;
+    const tr = trigger[k];
+    const tv = tr < 0 ? TRUE : this.value[tr];
     if (tv === FALSE) return true;
     const t = this.nTrue[k];
-    const f = this.nFalse[k];
-    const u = c.items.length - t - f;
-    const overMax = t > c.max;
-    const underMin = t + u < c.min;
+    const u = size[k] - t - this.nFalse[k];
+    const overMax = t > max[k];
+    const underMin = t + u < min[k];
     if (tv === TRUE) {
       if (overMax || underMin) {
         this.conflict = { kind: 'rule', constraint: k, violated: overMax ? 'max' : 'min' };
         return false;
       }
       if (u === 0) return true;
-      if (t === c.max) {
-        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, FALSE, Reason.Rule, k);
-      } else if (t + u === c.min) {
-        for (const x of c.items) if (this.value[x] === FREE) this.assign(x, TRUE, Reason.Rule, k);
-      }
+      if (t === max[k]) this.forceItems(k, FALSE);
+      else if (t + u === min[k]) this.forceItems(k, TRUE);
       return true;
     }
-    if (overMax || underMin) this.assign(c.trigger, FALSE, Reason.Rule, k);
+    if (overMax || underMin) this.assign(tr, FALSE, Reason.Rule, k);
     return true;
+  }
+
+  /** Every free item of rule `k` takes `v` (its bound is reached). */
+  private forceItems(k: number, v: number): void {
+    const { items } = this.catalog.constraints[k];
+    const { value } = this;
+    for (let i = 0; i < items.length; i++) if (value[items[i]] === FREE) this.assign(items[i], v, Reason.Rule, k);
   }
 
   /** Asked to choose a component that is already excluded: the clash is with whatever excluded it. */
@@ -405,13 +417,15 @@ export class Solver {
       const occ = occurrences[x];
       if (this.value[x] === TRUE) {
         this.chosenCount--;
-        this.chosenWeight -= this.catalog.components[x].weight;
+        this.chosenWeight -= this.rules.weight[x];
         for (let i = 0; i < occ.length; i++) this.nTrue[occ[i]]--;
       }
       else for (let i = 0; i < occ.length; i++) this.nFalse[occ[i]]--;
+      // Only a component unchosen by a failed branch has an entry (a Map lookup for every undone
+      // assignment was a tenth of an explaining search).
+      if (this.reason[x] === Reason.Failed && this.failedWhy.size > 0) this.failedWhy.delete(x);
       this.value[x] = FREE;
       this.reason[x] = Reason.None;
-      if (this.failedWhy.size > 0) this.failedWhy.delete(x);
     }
     if (this.trailLen === 0) this.active.length = this.catalog.global.length;
     this.head = this.trailLen;
