@@ -47,7 +47,8 @@ export class Cdcl implements Trail {
   private readonly active: number[];
   private readonly activeAt: number[] = [];
   clauses: Int32Array[] = [];
-  private watches: number[][];
+  /** Per literal, the learned clauses watching it; made on first use (most literals never watch one, and 20,000 empty lists were a tenth of a first state at 2,000 components). */
+  private watches: Array<number[] | undefined>;
   readonly activity: Float64Array;
   private bump = 1;
   readonly seen: Uint8Array;
@@ -78,7 +79,7 @@ export class Cdcl implements Trail {
     this.nTrue = new Int32Array(catalog.constraints.length);
     this.nFalse = new Int32Array(catalog.constraints.length);
     this.active = [...catalog.global];
-    this.watches = Array.from({ length: 2 * n }, () => []);
+    this.watches = new Array(2 * n);
     this.activity = new Float64Array(n);
     this.seen = new Uint8Array(n);
   }
@@ -308,6 +309,7 @@ export class Cdcl implements Trail {
   /** Two-watched-literal propagation of learned clauses; `lit` has just become false. */
   private wake(lit: number): boolean {
     const list = this.watches[lit];
+    if (list === undefined) return true;
     let keep = 0;
     for (let i = 0; i < list.length; i++) {
       const ci = list[i];
@@ -326,7 +328,7 @@ export class Cdcl implements Trail {
         if (this.litValue(clause[j]) !== FALSE) {
           clause[1] = clause[j];
           clause[j] = lit;
-          this.watches[clause[1]].push(ci);
+          this.watch(clause[1], ci);
           moved = true;
           break;
         }
@@ -391,10 +393,16 @@ export class Cdcl implements Trail {
     for (const v of learnt) if (v !== second) clause[j++] = this.negOf(v);
     const ci = this.clauses.length;
     this.clauses.push(clause);
-    this.watches[clause[0]].push(ci);
-    this.watches[clause[1]].push(ci);
+    this.watch(clause[0], ci);
+    this.watch(clause[1], ci);
     this.assign(uip, assertLit & 1 ? FALSE : TRUE, CLAUSE, ci);
     return true;
+  }
+
+  private watch(lit: number, ci: number): void {
+    const list = this.watches[lit];
+    if (list) list.push(ci);
+    else this.watches[lit] = [ci];
   }
 
   /** The literal false under the current value of v. */
@@ -432,6 +440,6 @@ export class Cdcl implements Trail {
     this.backtrack(0);
     this.assumed.length = 0;
     this.clauses = [];
-    this.watches = Array.from({ length: 2 * this.n }, () => []);
+    this.watches = new Array(2 * this.n);
   }
 }
