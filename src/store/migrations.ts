@@ -419,5 +419,42 @@ CREATE UNIQUE INDEX custom_roles_release_name ON custom_roles(release_id, name) 
 CREATE UNIQUE INDEX custom_roles_cluster_name ON custom_roles(cluster_id, name) WHERE cluster_id IS NOT NULL;
 `,
   },
-
+  {
+    version: 16,
+    name: 'environments created by a function whose plan each session keeps',
+    sql: `
+-- Creations asked meanwhile go in one statement (store/clusters.ts createClusters): environments,
+-- their enabled plugins and audit entries. Sent as a statement of its own, PostgreSQL parsed and
+-- planned it each time, and on the embedded database that was about 3 ms of a statement of 4 to
+-- 10 (issue 30). A PL/pgSQL function keeps the plan of its query for the session. Tables are
+-- named without a schema, as everywhere: search_path finds them (tests work in a schema each).
+-- batch: one object per environment (ord, name, release_id, components, tree, plugins, audit),
+-- trees: the settings trees they index. Only what the database decides comes back.
+CREATE FUNCTION hearth_create_clusters(batch jsonb, trees jsonb)
+  RETURNS TABLE (made_id integer, made_name text, made_status text, made_at timestamptz)
+  LANGUAGE plpgsql AS $fn$
+BEGIN
+  RETURN QUERY
+  WITH x AS (SELECT * FROM jsonb_to_recordset(batch) AS x(ord integer, name text, release_id text, components jsonb, tree integer, plugins jsonb, audit jsonb)),
+  -- The name's check probes the unique index for each row (OFFSET 0 keeps it a per-row subquery):
+  -- as an anti join it was planned as a scan of every environment.
+  c AS (
+    INSERT INTO clusters (name, release_id, components, attributes)
+    SELECT x.name, x.release_id, x.components, trees -> x.tree FROM x WHERE NOT EXISTS (SELECT 1 FROM clusters WHERE clusters.name = x.name OFFSET 0) ORDER BY x.ord
+    RETURNING clusters.id, clusters.name, clusters.status, clusters.created_at),
+  p AS (
+    INSERT INTO cluster_plugins (cluster_id, plugin_name, plugin_id)
+    SELECT c.id, e.key, e.value FROM c JOIN x ON x.name = c.name, jsonb_each_text(x.plugins) e),
+  -- An entry is store/audit.ts's auditRow, with AUDIT_COLUMNS as they were when this was written.
+  a AS (
+    INSERT INTO audit_log (at, actor, via, token_name, address, method, route, object_kind, object_id, status, outcome, code, deployment_id)
+    SELECT e.at, e.actor, e.via, e.token_name, e.address, e.method, e.route, e.object_kind, CASE WHEN e.object_kind IS NOT NULL THEN coalesce(e.object_id, c.id::text) END, e.status, e.outcome, e.code, e.deployment_id
+    FROM c JOIN x ON x.name = c.name,
+      jsonb_to_record(x.audit) AS e(at timestamptz, actor text, via text, token_name text, address text, method text, route text, object_kind text, object_id text, status integer, outcome text, code text, deployment_id integer)
+    WHERE x.audit IS NOT NULL ORDER BY x.ord)
+  SELECT c.id, c.name, c.status, c.created_at FROM c;
+END
+$fn$;
+`,
+  },
 ];
