@@ -128,8 +128,9 @@ export async function createCluster(q: Queryable, c: NewCluster): Promise<Cluste
 /**
  * Environments made in one statement, each as createCluster makes it, in the order given (ids
  * ascending): one statement a batch of creations (createClusterBatched) instead of one each. Names must
- * differ: a name already taken leaves its environment out (undefined at its place). Two requests
- * racing for one name on PostgreSQL can both pass the check: the unique constraint then refuses
+ * differ: a name already taken leaves its environment out (undefined at its place). Two such
+ * statements racing for one name on PostgreSQL (two servers) go in turn, the later told it is taken
+ * (migration 16's name locks); a rename racing with one can still make the unique constraint refuse
  * the statement (conflicts.ts).
  */
 export async function createClusters(q: Queryable, list: readonly NewCluster[]): Promise<Array<ClusterRecord | undefined>> {

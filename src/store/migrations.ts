@@ -434,6 +434,14 @@ CREATE FUNCTION hearth_create_clusters(batch jsonb, trees jsonb)
   RETURNS TABLE (made_id integer, made_name text, made_status text, made_at timestamptz)
   LANGUAGE plpgsql AS $fn$
 BEGIN
+  -- Two servers on one PostgreSQL whose batches share names would take those names' index entries
+  -- each in its own order, and could deadlock (found after deadlock_timeout, a second) or the later
+  -- be refused by the unique index; either way its creations were written again one by one. Each
+  -- batch first takes a lock per name (74604: the environment names' space of two-key advisory
+  -- locks, beside the presence locks' 74603), all in one order, held to its commit: the insert
+  -- below then sees the names the other committed, and leaves them out as taken. Ids still follow
+  -- the order asked. A lone session (the embedded database) always gets them at once.
+  PERFORM pg_advisory_xact_lock(74604, k) FROM (SELECT DISTINCT hashtext(n.name) AS k FROM jsonb_to_recordset(batch) AS n(name text)) names ORDER BY k;
   RETURN QUERY
   WITH x AS (SELECT * FROM jsonb_to_recordset(batch) AS x(ord integer, name text, release_id text, components jsonb, tree integer, plugins jsonb, audit jsonb)),
   -- The name's check probes the unique index for each row (OFFSET 0 keeps it a per-row subquery):
