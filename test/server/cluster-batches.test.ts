@@ -214,10 +214,11 @@ describe('two servers on one PostgreSQL creating the same names at once', { skip
     const refused: string[] = [];
     for (const db of [a, b]) {
       const query = db.query.bind(db);
-      db.query = (sql, params) => query(sql, params).catch((err: unknown) => {
-        refused.push(String(conflictFrom(err)?.code ?? (err as { code?: string }).code ?? err));
-        throw err;
-      });
+      db.query = <T,>(sql: string, params?: readonly unknown[]) =>
+        query<T>(sql, params).catch((err: unknown) => {
+          refused.push(String(conflictFrom(err)?.code ?? (err as { code?: string }).code ?? err));
+          throw err;
+        });
     }
     try {
       const release = await releaseOf(a);
