@@ -35,15 +35,25 @@ function emptyDatabase(): Blob | undefined {
 
 /**
  * PostgreSQL's page cache. initdb writes 128MB, and PGlite touches all of it as it starts: it was
- * 120 MB of an idle server's 330 MB (issue 30). A cache only: what is written reaches the data
- * folder's files as before, and a page not cached is read from them (the OS caches them too).
+ * 120 MB of an idle server's 330 MB (issue 30), and 16MB still held 8 MB more than 8MB does. A
+ * cache only: what is written reaches the data folder's files as before, and a page not cached is
+ * read from them (the OS caches them too). bench/deploy.bench.ts (a run's tens of MB of rows) ran
+ * as fast with 8MB; with 4MB its database thread spent about a sixth more CPU, for 4 MB less.
  * HEARTH_PGLITE_SHARED_BUFFERS (PostgreSQL's units, e.g. 128MB) sets another size.
  */
 function sharedBuffers(): string[] {
-  const size = process.env.HEARTH_PGLITE_SHARED_BUFFERS?.trim() || '16MB';
+  const size = process.env.HEARTH_PGLITE_SHARED_BUFFERS?.trim() || '8MB';
   if (!/^\d+(kB|MB|GB)$/.test(size)) throw new Error(`HEARTH_PGLITE_SHARED_BUFFERS is '${size}', not a size such as 16MB or 256MB (PostgreSQL's shared_buffers)`);
   return ['-c', `shared_buffers=${size}`];
 }
+
+/**
+ * PGlite is one session (PostgreSQL's single-user mode), but PostgreSQL sizes its shared memory
+ * (a slot per backend, the lock table: max_locks_per_transaction slots per backend) for initdb's
+ * 100 connections, and touches it all as it starts: 4 MB of an idle server (issue 30). With four,
+ * one transaction still locks 1,500 tables (tried), many times every table and index Hearth has.
+ */
+const ONE_SESSION = ['-c', 'max_connections=4'];
 
 /** An error as plain data: PostgreSQL's fields (code, constraint, detail…) survive the crossing. */
 function plain(err: unknown): Record<string, unknown> {
@@ -72,7 +82,7 @@ try {
   chmodSync(path, 0o700);
   keepNewFilesPrivate(path);
   const restore = emptyDatabase();
-  pg = await PGlite.create(path, { startParams: [...PGlite.defaultStartParams, ...sharedBuffers()], ...(restore ? { loadDataDir: restore } : {}) });
+  pg = await PGlite.create(path, { startParams: [...PGlite.defaultStartParams, ...sharedBuffers(), ...ONE_SESSION], ...(restore ? { loadDataDir: restore } : {}) });
   reply({ id: 0, ok: true });
   // Restoring the empty database leaves its archive, unpacked, as garbage that an idle thread
   // never collects: one full collection soon after gives it back (issue 30: first start idle RSS).

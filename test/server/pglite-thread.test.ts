@@ -69,13 +69,14 @@ test('PGlite in a thread: errors keep their fields, transactions commit or leave
   rmSync(dir, { recursive: true, force: true });
 });
 
-test('PGlite in a thread: a 16MB page cache (an idle server 120 MB lighter), HEARTH_PGLITE_SHARED_BUFFERS sets another, a bad one is refused by name', async () => {
+test('PGlite in a thread: an 8MB page cache and shared memory for one session (an idle server 130 MB lighter), HEARTH_PGLITE_SHARED_BUFFERS sets another cache, a bad one is refused by name', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-thread-buffers-'));
   const before = process.env.HEARTH_PGLITE_SHARED_BUFFERS;
   try {
     const db = await openStore({ dataDir: join(dir, 'data'), thread: true });
     try {
-      assert.deepEqual(await db.query('SHOW shared_buffers'), [{ shared_buffers: '16MB' }]);
+      assert.deepEqual(await db.query('SHOW shared_buffers'), [{ shared_buffers: '8MB' }]);
+      assert.deepEqual(await db.query('SHOW max_connections'), [{ max_connections: '4' }]);
     } finally {
       await db.close();
     }
