@@ -14,7 +14,8 @@ import { engines, testDatabaseUrl } from './support/engines.js';
 import { testApp, type TestApp } from './support/app.js';
 import { openStore, type Database } from '../../src/store/index.js';
 import { createClusterBatched, type NewCluster } from '../../src/store/clusters.js';
-import type { AuditEntry } from '../../src/store/audit.js';
+import { AUDIT_COLUMNS, type AuditEntry } from '../../src/store/audit.js';
+import { MIGRATIONS } from '../../src/store/migrations.js';
 import { conflictFrom } from '../../src/store/conflicts.js';
 
 const BASE = ['hypervisor:qemu', 'network:neutron:core:ml2', 'network:neutron:ml2:vlan', 'storage:block:ceph'];
@@ -244,4 +245,16 @@ describe('two servers on one PostgreSQL creating the same names at once', { skip
       await b.close();
     }
   });
+});
+
+// The function that writes a batch of creations (migration 16) spells out the audit entry's
+// columns, as store/audit.ts writes them for every other entry: a column added there and not
+// here would be left empty for every environment made, without any error.
+test('the creation function writes every column of an audit entry that audit.ts writes', () => {
+  const definitions = MIGRATIONS.filter((m) => m.sql.includes('FUNCTION hearth_create_clusters'));
+  assert.ok(definitions.length > 0, 'a migration defines hearth_create_clusters');
+  const latest = definitions.at(-1)!.sql;
+  assert.ok(latest.includes(`jsonb_to_record(x.audit) AS e(${AUDIT_COLUMNS})`), `migration ${definitions.at(-1)!.version} reads the entry with AUDIT_COLUMNS (${AUDIT_COLUMNS})`);
+  const names = AUDIT_COLUMNS.split(',').map((c) => c.trim().split(' ')[0]);
+  assert.ok(latest.includes(`INSERT INTO audit_log (${names.join(', ')})`), 'and inserts each of them');
 });
