@@ -2,20 +2,12 @@
 import { readFile } from 'node:fs/promises';
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { clusterId } from './refs.js';
 import { print, table } from './table.js';
 import { listOrPage, listOutput, showOutput, chosenFormat, type Column, type OutputOptions } from '../output.js';
 import type { AnswerOf } from '../../api/client.js';
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
-
-/** An environment by id or by name. */
-async function clusterId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const list = await c.call('get', '/clusters');
-  const found = list.find((x) => x.name === ref);
-  if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
-  return found.id;
-}
 
 const splitList = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 

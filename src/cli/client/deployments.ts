@@ -6,6 +6,7 @@
  */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
 import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { clusterId } from './refs.js';
 import { print, table } from './table.js';
 import { chosenFormat, listOutput, showOutput, type Column, type OutputOptions } from '../output.js';
 import { duration, outcomeOf, progressText, stamp, type TaskLike } from './progress.js';
@@ -20,13 +21,6 @@ const usage = (message: string) => new ClientError(message, EXIT_USAGE);
 function deploymentId(ref: string): number {
   if (!/^\d+$/.test(ref)) throw usage(`'${ref}' is not a deployment id (hearth deployment list shows them)`);
   return Number(ref);
-}
-
-async function clusterId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.call('get', '/clusters')).find((x) => x.name === ref);
-  if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
-  return found.id;
 }
 
 /** The environment's nodes: id (as the task records write it) to name. */

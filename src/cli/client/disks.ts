@@ -3,9 +3,10 @@
  * node's disks and the volumes on each, the operator's sizes saved, back to the defaults. Sizes
  * print and parse in binary units through core/text/sizes.ts, as the web UI does.
  */
-import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
+import { EXIT_USAGE } from '../exit.js';
 import { formatMiB, parseMiB } from '../../core/text/sizes.js';
-import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { ClientError, run, type ServerOptions } from './http.js';
+import { nodeId } from './refs.js';
 import type { AnswerOf } from '../../api/client.js';
 import { table } from './table.js';
 import { chosenFormat, listOrPage, type Column, type OutputOptions } from '../output.js';
@@ -14,14 +15,6 @@ type Disk = AnswerOf<'/nodes/{id}/disks', 'get'>[number];
 type Finding = { code: string; severity: string; message: string; hint?: string };
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
-
-/** A node by id or name. */
-async function nodeId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.call('get', '/nodes')).filter((n) => n.name === ref);
-  if (!found.length) throw new ClientError(`there is no node named '${ref}' (hearth node list shows them)`, EXIT_FINDINGS);
-  return found[0].id;
-}
 
 /** One `VOLUME=SIZE[@DISK]`. */
 export function parseSetting(text: string): { volume: string; size: number; disk?: string } {

@@ -4,7 +4,8 @@
  * changed by field; a node's interfaces with the networks on each, moved by name.
  */
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
-import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { ClientError, run, type ServerOptions } from './http.js';
+import { clusterId, nodeId } from './refs.js';
 import type { AnswerOf } from '../../api/client.js';
 import { table } from './table.js';
 import { chosenFormat, listOrPage, type Column, type OutputOptions } from '../output.js';
@@ -14,20 +15,6 @@ type Interface = AnswerOf<'/nodes/{id}/interfaces', 'get'>[number];
 type NetworkChange = { name: string; cidr?: string | null; gateway?: string | null; vlan_start?: number | null; ip_ranges?: Array<[string, string]>; mtu?: number | null };
 
 const usage = (message: string) => new ClientError(message, EXIT_USAGE);
-
-async function clusterId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.call('get', '/clusters')).find((x) => x.name === ref);
-  if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
-  return found.id;
-}
-
-async function nodeId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.call('get', '/nodes')).find((n) => n.name === ref);
-  if (!found) throw new ClientError(`there is no node named '${ref}' (hearth node list shows them)`, EXIT_FINDINGS);
-  return found.id;
-}
 
 const ranges = (v: string): Array<[string, string]> =>
   v

@@ -11,8 +11,10 @@ import { keyPositionOf, positionOf } from '../../core/positions.js';
 import { escapeControls } from '../../core/text/controls.js';
 import { readYamlFile } from '../../package/yaml/index.js';
 import { EXIT_FINDINGS, EXIT_USAGE } from '../exit.js';
+import { formatFinding } from '../finding-line.js';
 import { chosenFormat, listOutput, showOutput, yamlText, type Column, type OutputOptions } from '../output.js';
-import { ClientError, run, type Client, type ServerOptions } from './http.js';
+import { ClientError, run, type ServerOptions } from './http.js';
+import { clusterId } from './refs.js';
 import type { AnswerOf } from '../../api/client.js';
 
 export interface RoleScope {
@@ -32,21 +34,10 @@ function scopeOf(o: RoleScope): { release: string } | { env: string } {
   throw usage('say where the role is: --release <id> (hearth release list shows them) or --env <env>');
 }
 
-/** An environment by id or by name. */
-async function clusterId(c: Client, ref: string): Promise<number> {
-  if (/^\d+$/.test(ref)) return Number(ref);
-  const found = (await c.call('get', '/clusters')).find((x) => x.name === ref);
-  if (!found) throw new ClientError(`there is no environment named '${ref}' (hearth env list shows them)`, EXIT_FINDINGS);
-  return found.id;
-}
-
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** One finding as `file:line:col: error: message [code]`, the way `plugin validate` prints them. */
-function printFinding(f: Finding): void {
-  const where = f.file ? `${f.file}${f.line ? `:${f.line}:${f.column ?? 1}` : ''}: ` : '';
-  process.stderr.write(escapeControls(`${where}${f.severity}: ${f.message} [${f.code}]${f.hint ? `\n    hint: ${f.hint}` : ''}\n`));
-}
+/** One finding as `plugin build` prints them; a file's text or the server's words may hold control characters. */
+const printFinding = (f: Finding): void => void process.stderr.write(escapeControls(formatFinding(f)));
 
 /** The role file read, or its problems printed (exit status 1). */
 export function readRoleFile(path: string): Record<string, unknown> | undefined {

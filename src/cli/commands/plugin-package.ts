@@ -6,11 +6,8 @@ import type { Command } from 'commander';
 import type { Finding } from '../../core/findings.js';
 import { group } from '../group.js';
 import { EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, usageError } from '../exit.js';
+import { formatFinding } from '../finding-line.js';
 
-function formatFinding(f: Finding): string {
-  const where = f.file ? `${f.file}${f.line ? `:${f.line}${f.column ? `:${f.column}` : ''}` : ''}: ` : '';
-  return `${where}${f.severity}: ${f.message} [${f.code}]${f.hint ? `\n  hint: ${f.hint}` : ''}\n`;
-}
 
 function printFindings(findings: readonly Finding[], stream: NodeJS.WriteStream = process.stderr): void {
   for (const f of findings) stream.write(formatFinding(f));
