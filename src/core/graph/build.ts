@@ -79,7 +79,7 @@ export function buildDeploymentGraph(input: GraphInput): DeploymentGraph {
   // A plain role name reaches the primary node too, unless the task's source names primary-<role> (labels.ts).
   const cat = catalogue(reachPrimaries(input.tasks ?? [], primaryLabels(input)), input.defaultDuration ?? DEFAULT_DURATION_S, findings);
   reportMissing(cat, findings);
-  const labelled = labelNodes(input, findings);
+  const labelled = input.labelled ? (findings.push(...input.labelled.findings), input.labelled.nodes) : labelNodes(input, findings);
 
   // Node classes: sync (index 0), master (1), then one per distinct label set.
   const sync = syncTemplate(cat);

@@ -79,8 +79,10 @@ export function clusterGraphWithData(input: ClusterGraphInput, watch?: Condition
   };
   let data: ConditionData | undefined;
   if (input.evaluateConditions !== false) {
-    // Labels (primary roles) as the graph will assign them; findings about bad nodes come from the build.
-    const labelled = labelNodes(base, []);
+    // Labels (primary roles) as the graph will assign them; the build reports their findings about bad nodes.
+    const labelFindings: Finding[] = [];
+    const labelled = labelNodes(base, labelFindings);
+    base.labelled = { nodes: labelled, findings: labelFindings };
     const info = deploymentCommon(composed, labelled, input.settings, input.cluster);
     findings.push(...info.findings);
     const previous = input.previous ? previousDeployment(composed, base, input.previous, input.cluster, findings) : undefined;
