@@ -60,7 +60,7 @@ async function prepareNode(plan: DeploymentPlan, transport: Transport, target: D
   if (refusal) return { exitCode: null, output: '', attempts: 0, message: refusal };
   const data = plan.data.get(target.id) ?? {};
   const yaml = stringify(data, { lineWidth: 0, aliasDuplicateObjects: false });
-  const write = `${uploadCommand('/etc/hearth/deployment.yaml', '0600', '0755')} && cp -p -- /etc/hearth/deployment.yaml /etc/astute.yaml`;
+  const write = `${uploadCommand('/etc/hearth/deployment.yaml', yaml, '0600', '0755')} && cp -p -- /etc/hearth/deployment.yaml /etc/astute.yaml`;
   const r = await transport.exec(target, write, { stdin: yaml, timeoutMs: 120_000, signal });
   if (r.exitCode !== 0 || r.transportError) return { exitCode: r.exitCode, output: redact(r.output, plan.secrets), attempts: 0, message: `writing the deployment data on the node failed: ${r.transportError?.message ?? `exit status ${r.exitCode}`}` };
   for (const s of new Map([...plan.sources.values()].map((p) => [p.folder, p])).values()) {

@@ -87,11 +87,19 @@ function outcomeOf(r: ExecResult, secrets: readonly string[], timeoutS?: number)
   return out;
 }
 
-/** Writes bytes to a file on the node, atomically (a temporary file, then a rename). */
-export function uploadCommand(path: string, mode: string, dirMode?: string): string {
+/**
+ * Writes bytes to a file on the node, atomically (a temporary file, then a rename), and only whole.
+ * A connection cut mid-upload (the server killed, the network gone) ends the data early, and the
+ * node's shell still runs the command on what arrived (bash and dash run a here-document cut off
+ * by end of file; `cat` ends at end of file too): the file was then renamed into place truncated.
+ * So the temporary file's size is checked against the bytes sent first; short, it is removed.
+ */
+export function uploadCommand(path: string, data: string | Buffer, mode: string, dirMode?: string): string {
   const dir = posix.dirname(path);
-  const tmp = `${path}.hearth-tmp`;
-  return [`mkdir -p -- ${quote(dir)}`, ...(dirMode ? [`chmod ${quote(dirMode)} -- ${quote(dir)}`] : []), `cat > ${quote(tmp)}`, `chmod ${quote(mode)} -- ${quote(tmp)}`, `mv -f -- ${quote(tmp)} ${quote(path)}`].join(' && ');
+  const tmp = quote(`${path}.hearth-tmp`);
+  const bytes = Buffer.byteLength(data);
+  const whole = `{ [ "$(wc -c < ${tmp})" -eq ${bytes} ] || { rm -f -- ${tmp}; echo ${quote(`hearth: ${path}: the upload was cut short (fewer than ${bytes} bytes arrived); the file was left as it was`)} >&2; false; }; }`;
+  return [`mkdir -p -- ${quote(dir)}`, ...(dirMode ? [`chmod ${quote(dirMode)} -- ${quote(dir)}`] : []), `cat > ${tmp}`, whole, `chmod ${quote(mode)} -- ${tmp}`, `mv -f -- ${tmp} ${quote(path)}`].join(' && ');
 }
 
 /** A permission string as Fuel wrote them ("0644", "644"). */
@@ -151,7 +159,7 @@ export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutc
       const body = typeof data === 'string' ? data : data === undefined || data === null ? '' : JSON.stringify(data);
       const mode = text(task, 'permissions') ?? '0644';
       if (!MODE.test(mode)) return failed(`upload_file permissions '${mode}' is not an octal mode`);
-      return outcomeOf(await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, path), mode), { ...opts, stdin: body }), ctx.secrets, timeoutS);
+      return outcomeOf(await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, path), body, mode), { ...opts, stdin: body }), ctx.secrets, timeoutS);
     }
     case 'copy_files': {
       const files = param(task, 'files');
@@ -172,7 +180,7 @@ export async function runTask(task: Task, ctx: TaskRunContext): Promise<TaskOutc
         } catch (err) {
           return failed(`copy_files cannot read ${f.src}: ${(err as Error).message}`);
         }
-        const r = await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, f.dst), mode, dirMode), { ...opts, stdin: bytes });
+        const r = await ctx.transport.exec(t, uploadCommand(remotePath(ctx.scripts, f.dst), bytes, mode, dirMode), { ...opts, stdin: bytes });
         outputs.push(r.output);
         if (r.exitCode !== 0 || r.transportError) return { ...outcomeOf(r, ctx.secrets, timeoutS), output: redact(outputs.join(''), ctx.secrets) };
       }
