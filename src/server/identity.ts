@@ -66,8 +66,7 @@ function clear(cache: Cache): void {
 }
 /** One cache per database object, so two apps over one database (tests) agree. */
 const caches = new WeakMap<store.Database, Cache>();
-/** The change feed's topic of users, tokens and sessions. */
-const TOPIC = 'credentials';
+const TOPIC = store.CREDENTIALS_TOPIC;
 
 const unauthorized = (code: string, message: string, hint?: string) => new HttpError(401, code, message, hint ? { hint } : undefined);
 

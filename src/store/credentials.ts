@@ -6,6 +6,9 @@
 import type { Queryable } from './database.js';
 import type { UserRole } from './users.js';
 
+/** The change feed's topic of users, tokens and sessions: a server drops its cached answers about them when it hears it (server/identity.ts). */
+export const CREDENTIALS_TOPIC = 'credentials';
+
 const at = (v: Date | string | null): Date | null => (v === null ? null : new Date(v));
 
 export interface TokenRecord {

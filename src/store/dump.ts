@@ -11,6 +11,7 @@ import { StoreError } from './database.js';
 import { schemaState } from './schema-version.js';
 import { META_ADMIN_TOKEN, forgetCatalogVersions } from './meta.js';
 import { adminTokenProblem } from '../core/access/admin-token.js';
+import { CREDENTIALS_TOPIC } from './credentials.js';
 
 export const DUMP_FORMAT = 'hearth-dump';
 export const DUMP_VERSION = 1;
@@ -168,6 +169,9 @@ function importTables(db: Database, dump: Dump, onTable?: TableProgress): Promis
     for (const { table_name: table, column_name: column } of identities) {
       await tx.query(`SELECT setval(pg_get_serial_sequence($1, $2), coalesce((SELECT max(${quoted(column)}) FROM ${quoted(table)}), 0) + 1, false)`, [quoted(table), column]);
     }
+    // A server already running on this database (PostgreSQL) may have cached that a token or a
+    // session is unknown; the imported ones must be honoured there at once, as after any change.
+    await db.changes?.announce(tx, CREDENTIALS_TOPIC);
     return counts;
   });
 }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.js';
-import { openStore, type Database } from '../../src/store/index.js';
+import { exportDatabase, importDatabase, openStore, type Database } from '../../src/store/index.js';
 import { engines, testDatabaseUrl } from './support/engines.js';
 import { TOKEN } from './support/app.js';
 
@@ -291,5 +291,42 @@ describe('two servers on one PostgreSQL', { skip: testDatabaseUrl ? false : 'HEA
     // And once it has listened again (it retries within a second or two), it still refuses.
     await new Promise((r) => setTimeout(r, 2500));
     for (let i = 0; i < 3; i++) assert.equal((await use(urls[1]!)).status, 401);
+  });
+});
+
+describe('a server running on an empty PostgreSQL schema, then `hearth db import` into it', { skip: testDatabaseUrl ? false : 'HEARTH_TEST_DATABASE_URL is not set' }, () => {
+  const engine = engines().find((e) => e.name === 'postgres');
+  after(() => engine?.dispose());
+
+  test('honours the imported tokens at once, though it had found them unknown before', async () => {
+    const source = await engine!.open();
+    const target = await engine!.open();
+    const schema = (await target.query<{ s: string }>('SELECT current_schema() AS s'))[0]!.s;
+    const apps: FastifyInstance[] = [];
+    try {
+      const from = await buildApp({ db: source, adminToken: TOKEN });
+      const running = await buildApp({ db: target, adminToken: TOKEN });
+      apps.push(from, running);
+      const json = (headers: Record<string, string>) => ({ 'content-type': 'application/json', ...headers });
+      assert.equal((await from.inject({ method: 'POST', url: '/api/v1/users', headers: json(admin), payload: { name: 'heidi', role: 'viewer', password: 'heidi password' } })).statusCode, 201);
+      const token = (await from.inject({ method: 'POST', url: '/api/v1/tokens', headers: json(admin), payload: { name: 'moved', user: 'heidi' } })).json().token as string;
+      const use = () => running.inject({ method: 'GET', url: '/api/v1/session', headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await use()).statusCode, 401, 'not there yet');
+      assert.equal((await use()).statusCode, 401, 'and that answer is kept');
+      // The import runs elsewhere (the CLI), on its own connection to the same schema.
+      const importer = await openStore({ databaseUrl: testDatabaseUrl!, schema });
+      try {
+        await importDatabase(importer, await exportDatabase(source));
+      } finally {
+        await importer.close();
+      }
+      const after = await use();
+      assert.equal(after.statusCode, 200, after.body);
+      assert.equal(after.json().user, 'heidi');
+    } finally {
+      for (const app of apps) await app.close();
+      await source.close();
+      await target.close();
+    }
   });
 });
