@@ -7,15 +7,12 @@
  * devices). What lies elsewhere in the payload is read past and only counted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { readRpmFront, type RpmFront } from './rpm.js';
 import { BOMB_FLOOR_BYTES, BOMB_RATIO, safeRelativePath, TarError, type TarLimits } from './tar.js';
-import type { StreamedEntry } from './tar-stream.js';
+import { abandon, bodyDone, claimPath, finishEntry, openEntry, readPast, takeFrom, type EntryBody, type StreamedEntry } from './unpacked-entry.js';
 
 /** Where Fuel's RPMs install a plugin (fpb's spec: `%files /var/www/nailgun/plugins/<name>-<X.Y>`). */
 export const FUEL_PLUGINS_DIR = 'var/www/nailgun/plugins';
@@ -28,7 +25,6 @@ export interface RpmContents {
   ignored: { count: number; some: string[] };
 }
 
-const KEEP_BYTES = 1024 * 1024;
 const NEWC_BYTES = 110;
 const MAX_NAME_BYTES = 4096;
 const S_IFMT = 0o170000;
@@ -107,15 +103,6 @@ export async function streamRpm(file: string, size: number, limits: TarLimits, r
   return { rpm, entries: reader.entries, ignored: reader.ignored };
 }
 
-interface Current {
-  entry?: StreamedEntry;
-  remaining: number;
-  padding: number;
-  hash?: Hash;
-  file?: FileHandle;
-  kept: Buffer[];
-}
-
 /** The cpio newc parser, fed chunk by chunk. */
 class CpioReader {
   readonly entries: StreamedEntry[] = [];
@@ -123,7 +110,7 @@ class CpioReader {
   private seen = 0;
   ended = false;
   private pending = Buffer.alloc(0);
-  private current?: Current;
+  private current?: EntryBody;
   private inflated = 0;
   private total = 0;
   private top?: string;
@@ -147,19 +134,8 @@ class CpioReader {
     while (at < chunk.length && !this.ended) {
       const c = this.current;
       if (c) {
-        if (c.remaining > 0) {
-          const piece = chunk.subarray(at, at + Math.min(c.remaining, chunk.length - at));
-          c.hash?.update(piece);
-          if (c.file) await c.file.write(piece);
-          if (c.entry && c.entry.size <= KEEP_BYTES) c.kept.push(Buffer.from(piece));
-          c.remaining -= piece.length;
-          at += piece.length;
-          continue;
-        }
-        const skip = Math.min(c.padding, chunk.length - at);
-        c.padding -= skip;
-        at += skip;
-        if (c.padding === 0) await this.finish();
+        at = await takeFrom(c, chunk, at);
+        if (bodyDone(c)) await this.finish();
         continue;
       }
       // A header (110 bytes), its name and the name's padding are gathered whole before acting.
@@ -214,7 +190,7 @@ class CpioReader {
     if (inside === undefined) {
       // Not the plugin: read past it, unwritten (a link or device there is never made either).
       if (path !== '' && !FUEL_PLUGINS_DIR.startsWith(path) && this.ignored.count++ < 5) this.ignored.some.push(path);
-      this.current = { remaining: size, padding, kept: [] };
+      this.current = readPast(size, padding);
       return this.settle();
     }
     if (!type) {
@@ -228,46 +204,26 @@ class CpioReader {
     if (type === 'file' && size > this.limits.maxEntryBytes) throw new TarError('package/entry-too-large', `/${path} is ${size} bytes, over the limit of ${this.limits.maxEntryBytes}`, inside);
     this.total += type === 'file' ? size : 0;
     if (this.total > this.limits.maxTotalBytes) throw new TarError('package/too-large', `the plugin's files add up to more than ${this.limits.maxTotalBytes} bytes`);
-    if (this.kinds.has(inside)) throw new TarError('package/duplicate-entry', `/${path} appears more than once in the RPM`, inside, 'A later copy could silently replace the one that was checked.');
-    const segments = inside.split('/');
-    for (let i = 1; i < segments.length; i++) {
-      const ancestor = segments.slice(0, i).join('/');
-      if (this.kinds.get(ancestor) === 'file') throw new TarError('package/duplicate-entry', `/${path} lies under ${ancestor}, which is a file`, inside);
-      if (!this.kinds.has(ancestor)) this.kinds.set(ancestor, 'dir');
-    }
-    this.kinds.set(inside, type);
+    const twice = () => new TarError('package/duplicate-entry', `/${path} appears more than once in the RPM`, inside, 'A later copy could silently replace the one that was checked.');
+    // A folder listed twice too: rpmbuild never writes one twice.
+    if (claimPath(this.kinds, inside, type, { twice, underFile: (ancestor) => new TarError('package/duplicate-entry', `/${path} lies under ${ancestor}, which is a file`, inside) }) === 'again') throw twice();
     const entry: StreamedEntry = { path: inside, type, executable: type === 'file' && (mode & 0o111) !== 0, size: type === 'file' ? size : 0, sha256: '' };
-    const c: Current = { entry, remaining: type === 'file' ? size : 0, padding: type === 'file' ? padding : pad4(size) + size, kept: [] };
-    if (type === 'file') c.hash = createHash('sha256');
-    if (this.root) {
-      const target = resolve(this.root, ...inside.split('/'));
-      // Paths were checked already; this second look guards the write itself.
-      if (!target.startsWith(this.root + sep)) throw new Error(`refusing to write outside the temporary folder: ${inside}`);
-      if (type === 'dir') await mkdir(target, { recursive: true, mode: 0o755 });
-      else {
-        await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-        c.file = await open(target, 'wx', entry.executable ? 0o755 : 0o644);
-      }
-    }
-    this.current = c;
+    this.current = await openEntry(entry, type === 'file' ? padding : pad4(size) + size, this.root);
     return this.settle();
   }
 
   private async settle(): Promise<void> {
-    if (this.current && this.current.remaining === 0 && this.current.padding === 0) await this.finish();
+    if (this.current && bodyDone(this.current)) await this.finish();
   }
 
   private async finish(): Promise<void> {
     const c = this.current!;
     this.current = undefined;
-    if (!c.entry) return;
-    if (c.file) await c.file.close();
-    c.entry.sha256 = (c.hash ?? createHash('sha256')).digest('hex');
-    if (c.entry.type === 'file' && c.entry.size <= KEEP_BYTES) c.entry.data = Buffer.concat(c.kept);
-    this.entries.push(c.entry);
+    const entry = await finishEntry(c);
+    if (entry) this.entries.push(entry);
   }
 
   async abort(): Promise<void> {
-    await this.current?.file?.close().catch(() => undefined);
+    await abandon(this.current);
   }
 }

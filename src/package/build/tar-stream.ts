@@ -5,39 +5,16 @@
  * little under the bomb ratio (176-fold) made 2.8 MB into 500 MB in one synchronous call, stalling a
  * server 5 s and holding 1.5 GB. The checks are the same as tar.ts's, entry by entry.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { open } from 'node:fs/promises';
 import { createReadStream } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { BLOCK, BOMB_FLOOR_BYTES, BOMB_RATIO, checksumOk, parsePax, readOctal, readString, safeRelativePath, TarError, TYPE_NAMES, type TarLimits } from './tar.js';
+import { abandon, bodyDone, claimPath, finishEntry, openEntry, readPast, takeFrom, type EntryBody, type StreamedEntry } from './unpacked-entry.js';
 
-export interface StreamedEntry {
-  path: string;
-  type: 'file' | 'dir';
-  executable: boolean;
-  size: number;
-  /** sha256 of the file's bytes, in hex. */
-  sha256: string;
-  /** The bytes of a file up to 1 MiB (the manifest and metadata.yaml are read from here). */
-  data?: Buffer;
-}
+export type { StreamedEntry } from './unpacked-entry.js';
 
-const KEEP_BYTES = 1024 * 1024;
-
-interface Current {
-  entry: StreamedEntry;
-  remaining: number;
-  padding: number;
-  hash?: Hash;
-  file?: FileHandle;
-  kept: Buffer[];
-  meta?: 'x' | 'L';
-  /** Read past and not kept (the archive's root folder, a folder listed twice). */
-  skip?: boolean;
-}
-
-const skipped = (size: number): Current => ({ entry: { path: '', type: 'dir', executable: false, size: 0, sha256: '' }, remaining: 0, padding: Math.ceil(size / BLOCK) * BLOCK, kept: [], skip: true });
+/** An entry being read; an extended header (pax 'x', GNU long name 'L') is kept to name the next entry. */
+type Current = EntryBody & { meta?: 'x' | 'L' };
 
 /**
  * Read the .tar.gz at `file` entry by entry; with `root`, write each file under it (which must be a
@@ -58,18 +35,15 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
   let longName: string | undefined;
   let ended = false;
 
-  const finishEntry = async (c: Current) => {
-    if (c.skip) return;
-    if (c.file) await c.file.close();
+  const finish = async (c: Current) => {
     if (c.meta) {
       const data = Buffer.concat(c.kept);
       if (c.meta === 'x') pending = parsePax(data);
       else longName = readString(data, 0, data.length);
       return;
     }
-    c.entry.sha256 = (c.hash ?? createHash('sha256')).digest('hex');
-    if (c.entry.type === 'file' && c.entry.size <= KEEP_BYTES) c.entry.data = Buffer.concat(c.kept);
-    entries.push(c.entry);
+    const entry = await finishEntry(c);
+    if (entry) entries.push(entry);
   };
 
   const startEntry = async (block: Buffer): Promise<Current> => {
@@ -81,7 +55,7 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
     const padding = Math.ceil(size / BLOCK) * BLOCK - size;
     if (typeflag === 'x' || typeflag === 'L') {
       if (size > 64 * 1024) throw new TarError('package/bad-header', 'an extended header is implausibly large');
-      return { entry: { path: '', type: 'file', executable: false, size, sha256: '' }, remaining: size, padding, kept: [], meta: typeflag };
+      return { remaining: size, padding, keep: true, kept: [], meta: typeflag };
     }
     const prefix = readString(block, 345, 155);
     const name = readString(block, 0, 100);
@@ -96,41 +70,21 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
     const path = safeRelativePath(raw);
     const type = typeflag === '5' ? 'dir' : 'file';
     if (path === '') {
-      if (type === 'dir') return skipped(size);
+      if (type === 'dir') return readPast(0, Math.ceil(size / BLOCK) * BLOCK);
       throw new TarError('package/unsafe-path', 'a file entry has an empty path', raw);
     }
     if (entries.length >= limits.maxEntries) throw new TarError('package/too-many-entries', `the package has more than ${limits.maxEntries} entries`);
     if (type === 'file' && size > limits.maxEntryBytes) throw new TarError('package/entry-too-large', `${path} is ${size} bytes, over the limit of ${limits.maxEntryBytes}`, path);
     total += size;
     if (total > limits.maxTotalBytes) throw new TarError('package/too-large', `the files of the package add up to more than ${limits.maxTotalBytes} bytes`);
-    const seen = kinds.get(path);
-    if (seen) {
-      if (seen === 'dir' && type === 'dir') return skipped(size);
-      throw new TarError('package/duplicate-entry', `${path} appears more than once in the package`, path, 'A later copy could silently replace the one that was checked.');
-    }
-    const segments = path.split('/');
-    for (let i = 1; i < segments.length; i++) {
-      const ancestor = segments.slice(0, i).join('/');
-      if (kinds.get(ancestor) === 'file') throw new TarError('package/duplicate-entry', `${path} lies under ${ancestor}, which is a file`, path);
-      if (!kinds.has(ancestor)) kinds.set(ancestor, 'dir');
-    }
-    kinds.set(path, type);
+    const refuse = {
+      twice: () => new TarError('package/duplicate-entry', `${path} appears more than once in the package`, path, 'A later copy could silently replace the one that was checked.'),
+      underFile: (ancestor: string) => new TarError('package/duplicate-entry', `${path} lies under ${ancestor}, which is a file`, path),
+    };
+    if (claimPath(kinds, path, type, refuse) === 'again') return readPast(0, Math.ceil(size / BLOCK) * BLOCK);
     const mode = readOctal(block, 100, 8, 'mode');
     const entry: StreamedEntry = { path, type, executable: type === 'file' && (mode & 0o111) !== 0, size: type === 'file' ? size : 0, sha256: '' };
-    const c: Current = { entry, remaining: type === 'file' ? size : 0, padding: type === 'file' ? padding : Math.ceil(size / BLOCK) * BLOCK, kept: [] };
-    if (type === 'file') c.hash = createHash('sha256');
-    if (root) {
-      const target = resolve(root, ...path.split('/'));
-      // Paths were checked already; this second look guards the write itself.
-      if (!target.startsWith(root + sep)) throw new Error(`refusing to write outside the temporary folder: ${path}`);
-      if (type === 'dir') await mkdir(target, { recursive: true, mode: 0o755 });
-      else {
-        await mkdir(dirname(target), { recursive: true, mode: 0o755 });
-        // 'wx' refuses to follow or replace anything already there.
-        c.file = await open(target, 'wx', entry.executable ? 0o755 : 0o644);
-      }
-    }
-    return c;
+    return openEntry(entry, type === 'file' ? padding : Math.ceil(size / BLOCK) * BLOCK, root);
   };
 
   const head = await open(file, 'r');
@@ -161,20 +115,9 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
       let at = 0;
       while (at < chunk.length && !ended) {
         if (current) {
-          if (current.remaining > 0) {
-            const piece = chunk.subarray(at, at + Math.min(current.remaining, chunk.length - at));
-            current.hash?.update(piece);
-            if (current.file) await current.file.write(piece);
-            if (current.meta || current.entry.size <= KEEP_BYTES) current.kept.push(Buffer.from(piece));
-            current.remaining -= piece.length;
-            at += piece.length;
-            continue;
-          }
-          const skip = Math.min(current.padding, chunk.length - at);
-          current.padding -= skip;
-          at += skip;
-          if (current.padding === 0) {
-            await finishEntry(current);
+          at = await takeFrom(current, chunk, at);
+          if (bodyDone(current)) {
+            await finish(current);
             current = undefined;
           }
           continue;
@@ -190,14 +133,14 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
           break;
         }
         current = await startEntry(block);
-        if (current.remaining === 0 && current.padding === 0) {
-          await finishEntry(current);
+        if (bodyDone(current)) {
+          await finish(current);
           current = undefined;
         }
       }
     }
   } catch (err) {
-    await current?.file?.close().catch(() => undefined);
+    await abandon(current);
     stop();
     const e = err as NodeJS.ErrnoException;
     if (err instanceof TarError) throw err;
@@ -207,7 +150,7 @@ export async function streamTarGz(file: string, gzipBytes: number, limits: TarLi
   }
   stop();
   if (current) {
-    await current.file?.close().catch(() => undefined);
+    await abandon(current);
     throw new TarError('package/truncated', 'the archive ends in the middle of an entry: the file is truncated');
   }
   if (!ended) throw new TarError('package/truncated', 'the archive has no end-of-archive marker: the file is truncated');
