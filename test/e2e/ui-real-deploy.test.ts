@@ -303,6 +303,14 @@ describe('web UI: real nodes and a real deployment', { skip, timeout: 600_000 },
     // The node is read again after the answer: the recorded key shown becomes the accepted one.
     await node15.locator('[data-testid="host-key"]', { hasText: presented }).waitFor();
     assert.equal(await changed.count(), 0);
+    // Who accepted it, and when, as the API records it: a key accepted is a decision someone answers for.
+    const accepted = await ui.call<{ host_key_accepted_by: string | null; host_key_accepted_at: string | null }>('GET', `/nodes/${id15}`);
+    assert.ok(accepted.host_key_accepted_by && accepted.host_key_accepted_at, JSON.stringify(accepted));
+    const acceptedWords = await node15.locator('[data-testid="host-key-accepted"]').innerText();
+    const at = new Date(accepted.host_key_accepted_at);
+    const two = (n: number) => String(n).padStart(2, '0');
+    const local = `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())} ${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+    assert.equal(acceptedWords.trim(), `by ${accepted.host_key_accepted_by} at ${local}`);
     await step('10-key-accepted');
 
     // 9. A host that went away: Refresh facts says so in the SSH error's words and the node is offline, until it answers again.
