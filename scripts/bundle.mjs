@@ -83,6 +83,31 @@ const commanderWithoutEagerChildProcess = {
 };
 
 /**
+ * re2js builds RE2's Unicode tables as its module is set up: 2.4 ms of every `hearth plugin
+ * validate` (a tenth of the checks' time, issue 30), though only a YAQL condition that matches a
+ * regular expression (`=~`, `!~`, `matches()`) uses it, and few plugins hold one. In the bundle,
+ * src/core/yaql/regex.ts requires it when it compiles its first pattern: esbuild sets a required
+ * module up on its first require. The same ES module build the import names, so the same code.
+ */
+const re2jsBuild = createRequire(import.meta.url).resolve('re2js').replace(/index\.cjs$/, 'index.js');
+const re2jsOnFirstPattern = {
+  name: 're2js-on-first-pattern',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]core[\\/]yaql[\\/]regex\.ts$/ }, (args) => {
+      const eager = "import { RE2JS } from 're2js';";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager) || !existsSync(re2jsBuild)) throw new Error(`${args.path}: its import of re2js changed; update ${re2jsOnFirstPattern.name} in scripts/bundle.mjs`);
+      const lazy = [
+        "type RE2JS = import('re2js').RE2JS;",
+        "let re2js: typeof import('re2js') | undefined;",
+        `const RE2JS = { compile: (pattern: string): RE2JS => (re2js ??= require(${JSON.stringify(re2jsBuild)})).RE2JS.compile(pattern) };`,
+      ].join(' ');
+      return { contents: source.replace(eager, lazy), loader: 'ts' };
+    });
+  },
+};
+
+/**
  * The stamp (src/package/validate/schema-names.ts) of schemas/ when the compiled validators were
  * generated from these very files, else undefined. With it in the bundle, a run whose schema files
  * are the ones seen here skips hashing them (a few ms of every `hearth plugin validate`); a run
@@ -121,7 +146,7 @@ async function bundle(entry, outfile) {
     platform: 'node',
     target: 'node22',
     external,
-    plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess],
+    plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess, re2jsOnFirstPattern],
     // Every import() becomes require(): a script run through vm.Script has no loader for import()
     // on Node 20 without experimental flags. The external packages all load through require()
     // (PGlite is an ES module without top-level await, which Node >= 20.19 requires directly).
