@@ -63,6 +63,10 @@ test('anchors and aliases give the very same object, placed where the anchor is'
   assert.deepEqual(positionOf(value.c), { file: 'f.yaml', line: 2, column: 3 });
 });
 
+test('printable characters beyond ASCII stay with the light reader', () => {
+  assert.deepEqual(readsLikeFull('name: caf\u00e9\nlabel: \u2615 \ud83d\ude00\nnbsp: a\u00a0b\n'), { name: 'caf\u00e9', label: '\u2615 \ud83d\ude00', nbsp: 'a\u00a0b' });
+});
+
 test('positions: keys, values, empty values and values on the next line', () => {
   const value = readsLikeFull('top:\n  name: x\n  empty:   # note\n  list:\n  - one\n') as { top: Record<string, unknown> };
   assert.deepEqual(keyPositionOf(value.top, 'name'), { file: 'f.yaml', line: 2, column: 3 });
@@ -85,6 +89,14 @@ test('the light reader gives up on everything outside its subset, and parseYaml 
     'a: "one\ntwo"\n', // a continuation no deeper than its key (libyaml leniency)
     'a:\tb\n', // tabs
     'a: 1\r\nb: 2\r\n', // carriage returns
+    'a: b\u0001\n', // other controls, DEL and the C1 controls
+    'a: b\u007f\n',
+    'a: b\u0085c\n', // NEL, a line break in YAML 1.1
+    'a: b\u009f\n',
+    'a: b\u2028c\n', // the Unicode line and paragraph separators
+    'a: b\u2029c\n',
+    'a: b\ufeff\n', // a byte order mark past the start
+    'a: \ud800\n', // a lone surrogate, which libyaml refuses
     'a: b: c\n', // not YAML
     'a: [x,\ny]\n', // a flow continuation no deeper than its key (libyaml leniency)
     'x: =\n', // the YAML 1.1 value type

@@ -62,18 +62,25 @@ export function readSimpleYaml(text: string, file: string): { value: unknown; re
   }
 }
 
-/** Only newlines and printable characters: tabs, carriage returns and controls go to the full reader. */
+/**
+ * Characters that send a text to the full reader: controls other than the newline (tabs and
+ * carriage returns included), DEL, the C1 controls and NEL, which are line breaks or refused in
+ * YAML 1.1, the Unicode line and paragraph separators, and a byte order mark. Code units, as
+ * charCodeAt reads them (no u flag).
+ */
+const NOT_PLAIN = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
+/** Anything beyond ASCII: then libyaml's own list of printable characters decides. */
+const WIDE = /[^\x00-\x7e]/;
+
+/**
+ * Only newlines and printable characters: tabs, carriage returns and controls go to the full reader.
+ * Two regular expressions, not a loop over the characters: a `hearth plugin validate` run is over
+ * before such a loop leaves V8's interpreter, while the expressions run as compiled matchers from
+ * the start (issue 30: lma-collector's 8.5 KB of YAML, 1.2 ms against 0.1 ms in a fresh process).
+ */
 function plainCharacters(text: string): boolean {
-  let wide = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < SPACE ? c !== NEWLINE : c >= 0x7f) {
-      // C1 controls, NEL and the Unicode line separators are line breaks or refused in YAML 1.1.
-      if (c < 0xa0 || c === 0x2028 || c === 0x2029 || c === 0xfeff) return false;
-      wide = true;
-    }
-  }
-  return !wide || firstNonPrintable(text) < 0;
+  if (NOT_PLAIN.test(text)) return false;
+  return !WIDE.test(text) || firstNonPrintable(text) < 0;
 }
 
 const isBreakOrEnd = (c: number) => c === NEWLINE || Number.isNaN(c);
