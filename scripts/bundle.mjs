@@ -222,7 +222,8 @@ if (!process.argv.includes('--no-cache')) {
  * restart whose code cache is kept (written as it exits): the code a restart runs up to its first
  * answers (the releases from the answer snapshot, the probes) and until the database is ready.
  * A first start's own work (creating the database, installing the release) stays out of the cache,
- * which every restart reads in full.
+ * which every restart reads in full. `npm run build` makes dist/pgdata-template first, so that first
+ * start restores it as a user's does (without it, PGlite runs initdb: slower, the same restart).
  */
 async function warmUpServe(scratch) {
   const dataDir = join(scratch, 'serve-data');
