@@ -305,6 +305,12 @@ test('`hearth serve` runs its own bundle, the server\'s packages in it, and a re
     // Fastify and its packages come from the bundle; only PGlite (and Node's own modules) by name.
     for (const bundled of ['fastify', 'find-my-way', 'avvio', 'pino', 'light-my-request']) assert.ok(!restart.loaded.includes(bundled), `${bundled} was loaded by name: ${restart.loaded.join(', ')}`);
     assert.ok(!restart.loaded.includes('node:http2'), `node:http2 was loaded: ${restart.loaded.join(', ')}`);
+    // Its help and its refusals are the whole command's, exit statuses included.
+    for (const args of [['serve', '--help'], ['serve', '--bogus'], ['serve', '--port', 'x']]) {
+      const bundled = run(args);
+      const tree = run(args, { HEARTH_NO_BUNDLE: '1' });
+      assert.deepEqual([bundled.status, bundled.stdout, bundled.stderr], [tree.status, tree.stdout, tree.stderr], args.join(' '));
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
