@@ -20,7 +20,7 @@
 import { build } from 'esbuild';
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -42,6 +42,16 @@ const outfile = join(outdir, 'hearth.cjs');
  * server's packages (only `hearth serve` loads them, so bundling them would only grow the file).
  */
 const external = ['@electric-sql/pglite', 'pg', 'pg-native', 'playwright-core', 'fastify', '@fastify/*', 'react', 'react-dom', 'vite'];
+
+/**
+ * `hearth serve`'s own bundle (src/cli/serve-main.ts) holds the server's packages too: Fastify,
+ * its router (find-my-way), avvio, pino, light-my-request and the rest. Left to Node, a restart
+ * spent more time resolving, reading and compiling their ~200 files (with no code cache) than
+ * building the app; in the bundle they are one file that the serve warm-up's code cache covers.
+ * PGlite still reads its WebAssembly and data files beside its code, and pg loads pg-native at
+ * will: those stay Node's.
+ */
+const serveExternal = external.filter((name) => name !== 'fastify' && name !== '@fastify/*');
 
 /**
  * The `yaml` package's Node build reads process.env.LOG_TOKENS for every token its parser sees
@@ -108,6 +118,24 @@ const re2jsOnFirstPattern = {
 };
 
 /**
+ * Fastify's lib/server.js requires node:http2 at load, for the `http2` option, which Hearth never
+ * sets; loading it (and compiling Node's own http2 module) was ~5% of a restart's main thread. The
+ * shim loads it on first use only.
+ */
+const fastifyWithoutEagerHttp2 = {
+  name: 'fastify-lazy-http2',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
+      const eager = "const http2 = require('node:http2')\n";
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(eager)) throw new Error(`${args.path}: fastify changed; update ${fastifyWithoutEagerHttp2.name} in scripts/bundle.mjs`);
+      const lazy = "const http2 = { createSecureServer: (...args) => require('node:http2').createSecureServer(...args), createServer: (...args) => require('node:http2').createServer(...args) }\n";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
+/**
  * The stamp (src/package/validate/schema-names.ts) of schemas/ when the compiled validators were
  * generated from these very files, else undefined. With it in the bundle, a run whose schema files
  * are the ones seen here skips hashing them (a few ms of every `hearth plugin validate`); a run
@@ -129,14 +157,17 @@ async function schemasStampIfCompiled() {
  * of it (issue 30: a third of the run's CPU beyond a bare Node start).
  */
 const validateOutfile = join(outdir, 'validate.cjs');
+/** `hearth serve`'s own bundle (src/cli/serve-main.ts; serveExternal says what it holds beyond the others). */
+const serveOutfile = join(outdir, 'serve.cjs');
 
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 const bundledStamp = JSON.stringify(await schemasStampIfCompiled()) ?? 'undefined';
 const result = await bundle('src/cli/main.ts', outfile);
 await bundle('src/cli/validate-main.ts', validateOutfile);
+await bundle('src/cli/serve-main.ts', serveOutfile, { external: serveExternal, plugins: [fastifyWithoutEagerHttp2] });
 
-async function bundle(entry, outfile) {
+async function bundle(entry, outfile, own = { external, plugins: [] }) {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [entry],
@@ -145,8 +176,8 @@ async function bundle(entry, outfile) {
     format: 'cjs',
     platform: 'node',
     target: 'node22',
-    external,
-    plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess, re2jsOnFirstPattern],
+    external: own.external,
+    plugins: [yamlWithoutEnvLookups, commanderWithoutEagerChildProcess, re2jsOnFirstPattern, ...own.plugins],
     // Every import() becomes require(): a script run through vm.Script has no loader for import()
     // on Node 20 without experimental flags. The external packages all load through require()
     // (PGlite is an ES module without top-level await, which Node >= 20.19 requires directly).
@@ -205,8 +236,67 @@ if (!process.argv.includes('--no-cache')) {
       if (run.status !== 0 && run.status !== 1) process.stderr.write(`bundle: the warm-up run of ${file} exited with ${run.status}; hearth works, but starts slower\n${run.stderr}`);
       else if (!existsSync(`${file}.v8-cache`)) process.stderr.write(`bundle: no code cache was written for ${file} (read-only folder?); hearth works, but starts slower\n`);
     }
+    await warmUpServe(scratch).catch((err) => process.stderr.write(`bundle: the warm-up of ${serveOutfile} failed (${err.message}); hearth serve works, but starts slower\n`));
+    if (!existsSync(`${serveOutfile}.v8-cache`)) process.stderr.write(`bundle: no code cache was written for ${serveOutfile}; hearth serve works, but starts slower\n`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `hearth serve`'s warm-up: a first start on an empty data folder, stopped once ready, then the
+ * restart whose code cache is kept (written as it exits): the code a restart runs up to its first
+ * answers (the releases from the answer snapshot, the probes) and until the database is ready.
+ * A first start's own work (creating the database, installing the release) stays out of the cache,
+ * which every restart reads in full. `npm run build` makes dist/pgdata-template first, so that first
+ * start restores it as a user's does (without it, PGlite runs initdb: slower, the same restart).
+ */
+async function warmUpServe(scratch) {
+  const dataDir = join(scratch, 'serve-data');
+  await serveOnce(dataDir, { HEARTH_CODE_CACHE: 'v8' });
+  await serveOnce(dataDir, { HEARTH_WRITE_CODE_CACHE: '1' });
+}
+
+/** Runs `hearth serve` until it answers its first requests and is ready, then stops it (SIGTERM). */
+async function serveOnce(dataDir, env) {
+  const child = spawn(process.execPath, [join(root, 'bin', 'hearth'), 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: '', HEARTH_NO_BUNDLE: '', HEARTH_ADMIN_TOKEN: 'warm-up-token-0123456789abcdef', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  try {
+    const url = await Promise.race([
+      new Promise((resolve) => {
+        const look = () => {
+          const m = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m) resolve(m[1]);
+          else child.stdout.once('data', look);
+        };
+        look();
+      }),
+      exited.then((code) => Promise.reject(new Error(`it exited with ${code} before listening:\n${out}`))),
+    ]);
+    const until = async (path) => {
+      for (;;) {
+        const res = await fetch(url + path).catch(() => undefined);
+        await res?.arrayBuffer();
+        if (res?.ok) return;
+        if (child.exitCode !== null) throw new Error(`it exited with ${child.exitCode}:\n${out}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+    // As a client does: the data at once (a restart answers it from the snapshot), the probes beside it.
+    await Promise.all([until('/api/v1/releases'), until('/healthz'), until('/readyz')]);
+    await until('/api/v1/releases');
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    clearTimeout(timer);
   }
 }
 

@@ -8,11 +8,11 @@
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { conflictsAsErrors } from './conflicts.js';
 import { type Database, type Presence, type Queryable, StoreError, soleProcessPresence } from './database.js';
 import { securePrivateTree } from './private-files.js';
+import { setV8Flags } from './v8-flags.js';
 
 export type ThreadRequest =
   | { id: number; op: 'query'; sql: string; params: readonly unknown[]; tx?: number }
@@ -85,7 +85,7 @@ export class PgliteThread {
     // The empty database made at build time, from src/store, dist/store or dist/bundle alike.
     const template = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'pgdata-template');
     const options = { workerData: { path, template } };
-    setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+    setV8Flags(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     // Under tsx (tests, development) the worker registers tsx's loader first to read TypeScript.
     const worker = script.endsWith('.ts')
       ? new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(pathToFileURL(script).href)}); });`, { ...options, eval: true })

@@ -5,9 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import Module from 'node:module';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../../src/package/root.js';
@@ -240,6 +240,76 @@ test('bin/hearth still runs bundles built before the file held its own function 
       const r = spawnSync(process.execPath, [hearth, '--version'], { encoding: 'utf8', env: { ...process.env, HEARTH_NO_BUNDLE: '', HEARTH_CODE_CACHE: '' } });
       assert.equal(r.status, 0, r.stderr);
       assert.equal(r.stdout, run(['--version']).stdout);
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+/**
+ * Runs `hearth serve` on a data folder until it is ready (its first answer of /api/v1/releases
+ * kept), then stops it as an operator does (SIGTERM); what it loaded by name and said on stderr.
+ */
+async function serveUntilReady(dataDir: string, probe: string): Promise<{ releases: string; loaded: string[]; stderr: string; status: number | null }> {
+  const child = spawn(process.execPath, ['--require', probe, bin, 'serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    env: { ...process.env, HEARTH_NO_BUNDLE: '', DATABASE_URL: '', HEARTH_ADMIN_TOKEN: 'bundle-test-token-0123456789', HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    let url: string | undefined;
+    while (!(url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1])) {
+      if (child.exitCode !== null) throw new Error(`hearth serve exited with ${child.exitCode}:\n${out}\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const until = async (path: string) => {
+      for (;;) {
+        const res = await fetch(url + path).catch(() => undefined);
+        const text = await res?.text();
+        if (res?.ok) return text!;
+        if (child.exitCode !== null) throw new Error(`hearth serve exited with ${child.exitCode}:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const releases = await until('/api/v1/releases');
+    await until('/readyz');
+    assert.equal(await until('/api/v1/releases'), releases, 'the first answer is the one the database gives');
+    child.kill('SIGTERM');
+    const status = await exited;
+    return { releases, loaded: stderr.split('\n').filter((l) => l.startsWith('LOAD ')).map((l) => l.slice(5)), stderr, status };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+test('`hearth serve` runs its own bundle, the server\'s packages in it, and a restart starts from the code cache the build warmed', { skip: existsSync(join(root, 'dist', 'bundle', 'serve.cjs.v8-cache')) ? false : 'no serve bundle: run `node scripts/bundle.mjs`' }, async () => {
+  const work = mkdtempSync(join(tmpdir(), 'hearth-serve-bundle-'));
+  const cache = join(root, 'dist', 'bundle', 'serve.cjs.v8-cache');
+  try {
+    const probe = join(work, 'probe.cjs');
+    writeFileSync(probe, "const M = require('node:module'); const load = M._load; M._load = function (request, ...rest) { process.stderr.write('LOAD ' + request + '\\n'); return load.call(this, request, ...rest); };\n");
+    const first = await serveUntilReady(join(work, 'data'), probe);
+    assert.equal(first.status, 0, first.stderr);
+    const cacheBefore = statSync(cache).mtimeMs;
+    const restart = await serveUntilReady(join(work, 'data'), probe);
+    assert.equal(restart.status, 0, restart.stderr);
+    assert.equal(restart.releases, first.releases);
+    assert.match(restart.stderr, /hearth: code cache accepted for serve\.cjs/);
+    // Accepted, it is left as it was: V8 took it under this run's flags (src/store/v8-flags.ts says why that needed care).
+    assert.equal(statSync(cache).mtimeMs, cacheBefore, 'the restart did not rewrite the cache');
+    // Fastify and its packages come from the bundle; only PGlite (and Node's own modules) by name.
+    for (const bundled of ['fastify', 'find-my-way', 'avvio', 'pino', 'light-my-request']) assert.ok(!restart.loaded.includes(bundled), `${bundled} was loaded by name: ${restart.loaded.join(', ')}`);
+    assert.ok(!restart.loaded.includes('node:http2'), `node:http2 was loaded: ${restart.loaded.join(', ')}`);
+    // Its help and its refusals are the whole command's, exit statuses included.
+    for (const args of [['serve', '--help'], ['serve', '--bogus'], ['serve', '--port', 'x']]) {
+      const bundled = run(args);
+      const tree = run(args, { HEARTH_NO_BUNDLE: '1' });
+      assert.deepEqual([bundled.status, bundled.stdout, bundled.stderr], [tree.status, tree.stdout, tree.stderr], args.join(' '));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import { schemasDigest } from '../../src/package/validate/schema-names.js';
 const built = existsSync(join(repoRoot, 'dist', 'bundle', 'hearth.cjs')) && existsSync(join(repoRoot, 'web', 'dist', 'index.html'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-test('the packed package installs, and the installed hearth runs its bundle', { skip: built ? false : 'not built: npm run build', timeout: 600_000 }, () => {
+test('the packed package installs, and the installed hearth runs its bundle', { skip: built ? false : 'not built: npm run build', timeout: 600_000 }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'hearth-installed-'));
   try {
     const pack = spawnSync(npm, ['pack', '--ignore-scripts', '--pack-destination', work], { cwd: repoRoot, encoding: 'utf8', timeout: 300_000 });
@@ -62,9 +62,54 @@ test('the packed package installs, and the installed hearth runs its bundle', { 
       assert.equal(other.status, 0, other.stdout + other.stderr);
       assert.match(other.stderr, /hearth: code cache by Node \(module\.enableCompileCache: (enabled|already_enabled)/, "Node's compile cache is on");
     }
+    // `hearth serve` runs its own bundle (Fastify in it, PGlite from the installed packages, its
+    // thread's script from dist/store), and a restart reads the cache the build warmed for it.
+    const data = join(work, 'data');
+    const first = await serveUntilReady(hearth, data);
+    const restart = await serveUntilReady(hearth, data);
+    assert.equal(restart.releases, first.releases);
+    assert.match(JSON.parse(restart.releases)[0]?.name ?? '', /\S/, 'the bundled release is installed and answered');
+    assert.match(restart.stderr, /hearth: code cache accepted for serve\.cjs\n/);
     const bundled = /SCHEMAS_DIGEST\s*=\s*"([^"]+)"/.exec(readFileSync(join(installed, 'dist', 'bundle', 'hearth.cjs'), 'latin1'))?.[1];
     assert.equal(bundled, schemasDigest(join(installed, 'schemas')), 'the bundle holds validators compiled from the schemas it ships with');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 });
+
+/** Runs the installed `hearth serve` until ready, keeps its answer of /api/v1/releases, stops it (SIGTERM). */
+async function serveUntilReady(hearth: string, dataDir: string): Promise<{ releases: string; stderr: string }> {
+  const child = spawn(hearth, ['serve', '--port', '0', '--data-dir', dataDir, '--log-level', 'warn'], {
+    env: { ...process.env, DATABASE_URL: '', HEARTH_ADMIN_TOKEN: 'installed-test-token-0123456789', HEARTH_DEBUG_CODE_CACHE: '1', HEARTH_CODE_CACHE: 'v8' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    let url: string | undefined;
+    while (!(url = /(http:\/\/127\.0\.0\.1:\d+)/.exec(out)?.[1])) {
+      if (child.exitCode !== null) throw new Error(`hearth serve exited with ${child.exitCode}:\n${out}\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const until = async (path: string) => {
+      for (;;) {
+        const res = await fetch(url + path).catch(() => undefined);
+        const text = await res?.text();
+        if (res?.ok) return text!;
+        if (child.exitCode !== null) throw new Error(`hearth serve exited with ${child.exitCode}:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await until('/readyz');
+    const releases = await until('/api/v1/releases');
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+    return { releases, stderr };
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
+  }
+}
