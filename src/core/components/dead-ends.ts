@@ -61,3 +61,42 @@ export function mentionsChoice(why: Refutation, x: number): boolean {
   if (why.conflict.kind === 'pair' && (why.conflict.a === x || why.conflict.b === x)) return true;
   return why.premises.some(visit) || why.tried.some((t) => mentionsChoice(t.why, x));
 }
+
+/**
+ * Are two refutations the same proof: the same clash, premises, failed attempts, and the same
+ * sharing of nodes (the wording tells a shared node once)? Then their words are the same
+ * (`explainDeadEnd` reads nothing else), and a dead end explained again on a later click with the
+ * same proof keeps the sentence already made instead of wording it again — as cheap as reusing
+ * it, but the sentence is still a function of this selection's proof alone.
+ */
+export function sameRefutation(a: Refutation, b: Refutation): boolean {
+  return sameWhy(a, b, new Map(), new Map());
+}
+
+function sameWhy(a: Refutation, b: Refutation, ab: Map<Because, Because>, ba: Map<Because, Because>): boolean {
+  if (a === b) return true;
+  const x = a.conflict;
+  const y = b.conflict;
+  if (x.kind === 'pair') {
+    if (y.kind !== 'pair' || x.a !== y.a || x.b !== y.b) return false;
+  } else if (y.kind !== 'rule' || x.constraint !== y.constraint || x.violated !== y.violated) return false;
+  if (a.premises.length !== b.premises.length || a.tried.length !== b.tried.length) return false;
+  for (let i = 0; i < a.premises.length; i++) if (!sameBecause(a.premises[i], b.premises[i], ab, ba)) return false;
+  for (let i = 0; i < a.tried.length; i++) {
+    const s = a.tried[i];
+    const t = b.tried[i];
+    if (s.obligation !== t.obligation || s.member !== t.member || !sameWhy(s.why, t.why, ab, ba)) return false;
+  }
+  return true;
+}
+
+function sameBecause(a: Because, b: Because, ab: Map<Because, Because>, ba: Map<Because, Because>): boolean {
+  const paired = ab.get(a);
+  if (paired !== undefined || ba.has(b)) return paired === b && ba.get(b) === a;
+  if (a.component !== b.component || a.chosen !== b.chosen || a.reason !== b.reason || a.ref !== b.ref || a.premises.length !== b.premises.length) return false;
+  if ((a.failed === undefined) !== (b.failed === undefined)) return false;
+  ab.set(a, b);
+  ba.set(b, a);
+  for (let i = 0; i < a.premises.length; i++) if (!sameBecause(a.premises[i], b.premises[i], ab, ba)) return false;
+  return a.failed === undefined || sameWhy(a.failed, b.failed as Refutation, ab, ba);
+}

@@ -19,11 +19,16 @@
  * propagation, but not the time: a dead end that only clause learning refutes quickly (the
  * explaining search learns nothing) runs that search to its whole budget before the sentence falls
  * back to the core. In the 10,000-component synthetic catalog one of 59 dead ends of the first
- * state does (300 decisions), and it was most of explaining's time and about a quarter of the state.
+ * state does (300 decisions), and it was most of explaining's time and about a quarter of the state
+ * (now that search runs without building proof trees: `explainWithin`).
+ *
+ * Which proof is found depends on what was asked before (hints, learned clauses, carried models);
+ * what is shown must not (the state is a function of the catalog and the selection): proofs answer
+ * yes or no, the words and fixes are made canonically from the selection (`explain`, also-choose.ts).
  */
 import { sortedHas, type Catalog } from './catalog.js';
 import { Cdcl } from './cdcl.js';
-import { allChosen, citedChoices, mentionsChoice, type DeadEnd } from './dead-ends.js';
+import { sameRefutation, type DeadEnd } from './dead-ends.js';
 import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
 import { Solver, type Refutation } from './solver.js';
@@ -68,7 +73,7 @@ export interface RefreshStats {
   repaired: number;
   propagated: number;
   searched: number;
-  /** Dead ends put into words on this click (the others kept an explanation that still holds). */
+  /** Dead ends put into words on this click (all of them: see `deadEnd`). */
   explained: number;
 }
 
@@ -80,6 +85,8 @@ export class Proofs {
   private readonly rebase: Rebase;
   private readonly explainer: Solver;
   private helper: { cdcl: Cdcl; repair: Repair } | undefined;
+  /** For `canonicalCore` (made when first needed). */
+  private coreSolver: Cdcl | undefined;
   selection: number[] = [];
   witness: Int32Array;
   /** Last click's `witness`, reused as the next one's. */
@@ -97,7 +104,7 @@ export class Proofs {
   private readonly blocked: Uint8Array;
   /** The selection as marks. */
   private readonly chosen: Uint8Array;
-  /** The last dead end told for each component, whichever click it was told on. */
+  /** The last explained dead end of each component (its sentence is reused for the same proof: `sameRefutation`). */
   private readonly told: (DeadEnd | undefined)[];
   /** The previous click's tables, for `previously`. */
   private before: { selection: number[] | undefined; witness: Int32Array; models: Int32Array[]; dead: Map<number, DeadEnd>; changes: (Change | undefined)[] } | undefined;
@@ -242,14 +249,13 @@ export class Proofs {
           this.stats.rebased++;
         }
       } else if (w === DEAD) {
-        // Still a dead end while every choice of its core is still chosen; told again when its
-        // sentence cites a choice that is gone.
+        // Still a dead end while every choice of its core is still chosen; told again against this
+        // selection (a sentence told for another one would make the answer depend on the path).
         const d = old.dead.get(c) as DeadEnd;
         if (!anyIn(change.removed, d.core)) {
           witness[c] = DEAD;
-          this.dead.set(c, d);
+          this.deadEnd(c, d.core, explainAgain);
           this.stats.carried++;
-          if (d.why && change.removed.some((x) => mentionsChoice(d.why as Refutation, x))) explainAgain.push(c);
         }
       }
     }
@@ -332,24 +338,55 @@ export class Proofs {
     this.explainer.assume(selection, true);
     for (const c of explainAgain) {
       const d = this.dead.get(c) as DeadEnd;
-      const r = this.explainer.solve([c], { explain: true, budget: EXPLAIN_BUDGET });
-      const told: DeadEnd = r.status === 'unsat' ? { core: d.core, why: r.why, cites: citedChoices(r.why, this.chosen) } : { core: d.core };
+      const r = explainWithin(this.explainer, c, EXPLAIN_BUDGET);
+      const prev = this.told[c];
+      const told: DeadEnd = r.status === 'unsat' ? { core: d.core, why: r.why, text: prev?.why && sameRefutation(prev.why, r.why) ? prev.text : undefined } : { core: this.canonicalCore(selection, c) };
       this.dead.set(c, told);
-      this.told[c] = told;
+      if (told.why) this.told[c] = told;
     }
   }
 
   /**
-   * `c` is a dead end resting on `core`: the explanation told for it before when it still holds
-   * (its core and the choices it cites are all still chosen — unclicking and clicking again, or
-   * switching the network core back, finds hundreds of the same dead ends), else one to tell.
+   * The chosen components `c` rests on when the explaining search ran out of budget, canonically:
+   * the selection, less each choice (in the user's order) without which `c` is still a dead end.
+   * The clause-learning solver's own core depends on what it learned before; this does not (a
+   * choice stays when the solver cannot tell within its budget). Rare: one dead end in 59 of the
+   * 10,000-component catalog's first state.
+   */
+  private canonicalCore(selection: readonly number[], c: number): number[] {
+    this.coreSolver ??= new Cdcl(this.catalog);
+    let core = [...selection];
+    for (const y of selection) {
+      const rest = core.filter((x) => x !== y);
+      if (this.coreSolver.solve([...rest, c], { budget: EXPLAIN_BUDGET * 10 }).status === 'unsat') core = rest;
+    }
+    return core;
+  }
+
+  /**
+   * Can the selection plus `extra` be completed? Propagation and the greedy repair of the base
+   * model first, then a search. False when the search ran out of budget.
+   */
+  completable(extra: readonly number[], budget: number): boolean {
+    if (!this.baseOk) return false;
+    for (let i = 0; i < extra.length; i++) if (this.cdcl.fixedFalse(extra[i])) return false;
+    if (this.repair.canAddAll(extra)) return true;
+    const { selection } = this;
+    const r = this.cdcl.solve([...selection, ...extra], { budget });
+    this.cdcl.settle(selection.length);
+    if (this.cdcl.assumedCount < selection.length) {
+      this.cdcl.solve(selection, { budget });
+      this.cdcl.settle(selection.length);
+    }
+    return r.status === 'sat';
+  }
+
+  /**
+   * `c` is a dead end resting on `core`, to be told against this selection: every state is a
+   * function of the catalog and the selection alone, so an explanation told on another click
+   * (even one that still holds) is not reused.
    */
   private deadEnd(c: number, core: number[], explainAgain: number[]): void {
-    const prev = this.told[c];
-    if (prev && allChosen(this.chosen, prev.core) && (prev.why ? allChosen(this.chosen, prev.cites as number[]) : true)) {
-      this.dead.set(c, prev);
-      return;
-    }
     this.dead.set(c, { core });
     explainAgain.push(c);
   }
@@ -498,6 +535,22 @@ export class Proofs {
     return this.hint;
   }
 }
+
+/**
+ * The explaining solver's refutation of `c` against its assumed selection, within `budget`
+ * decisions: the same answer as one search with that budget (the search is deterministic; a budget
+ * only cuts it short). Most dead ends are refuted within a few decisions, recording why as they go;
+ * past those, the search is run again without recording (the same decisions, far cheaper), and only
+ * a refutation it finds is searched for once more with its proof trees (one of the 10,000-component
+ * catalog's dead ends ran 300 decisions of them on every click, to no avail).
+ */
+export function explainWithin(explainer: Solver, c: number, budget: number): ReturnType<Solver['solve']> {
+  const first = explainer.solve([c], { explain: true, budget: Math.min(budget, QUICK_EXPLAIN) });
+  if (first.status !== 'unknown' || budget <= QUICK_EXPLAIN) return first;
+  const quick = explainer.solve([c], { explain: false, budget });
+  return quick.status === 'unsat' ? explainer.solve([c], { explain: true, budget }) : quick;
+}
+const QUICK_EXPLAIN = 16;
 
 /**
  * What changed between two selections. Any change can be carried (a radio click removes the

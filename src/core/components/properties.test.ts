@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { compileCatalog, complete, state, validate } from './index.js';
 import { buildComponents, clickMask, randomCatalog } from './fixtures/random-catalog.js';
+import { readFileSync } from 'node:fs';
+import { corpusPath, needsCorpus } from '../../../test/support/corpus.js';
 
 // The random catalogs shared with engine.test.ts, plus a starting selection.
 const catalogArb = fc.tuple(randomCatalog, fc.array(fc.nat(7), { maxLength: 3 })).map(([catalog, selection]) => ({ ...catalog, selection }));
@@ -70,6 +72,40 @@ test('state after a sequence of clicks equals state computed from scratch', () =
     }),
     { seed: 7, numRuns: numRuns(150) },
   );
+});
+
+// The server shares one engine per catalog across users: what one user asked before must never
+// change what another is shown. Everything (checked, enabled, reasons, fixes, green light) is
+// compared, not only the yes/no answers: the "also choose X" a disabled component offers and the
+// sentence of a dead end once depended on the proofs found for earlier questions.
+test('the whole state is a function of the catalog and the selection: a walked engine answers as a fresh one', () => {
+  const selectionArb = fc.array(fc.nat(7), { maxLength: 4 });
+  fc.assert(
+    fc.property(randomCatalog, fc.array(selectionArb, { minLength: 1, maxLength: 5 }), selectionArb, (input, walk, target) => {
+      const components = build(input);
+      const walked = compileCatalog(components, { requiredTypes: input.required });
+      const names = walked.components.map((c) => c.name);
+      const pick = (xs: number[]) => [...new Set(xs.map((i) => names[i % names.length]))];
+      for (const sel of walk) state(walked, pick(sel));
+      const fresh = compileCatalog(components, { requiredTypes: input.required });
+      assert.deepEqual(state(walked, pick(target)), state(fresh, pick(target)));
+    }),
+    { seed: 30, numRuns: numRuns(300) },
+  );
+});
+
+test('the synthetic 200 catalog: one choice or a few, asked after a walk or first, give identical states', needsCorpus, () => {
+  const components = JSON.parse(readFileSync(corpusPath('synthetic/components-200.json'), 'utf8'));
+  const options = { requiredTypes: ['hypervisor', 'network', 'storage'] };
+  const walked = compileCatalog(components, options);
+  const names = walked.components.map((c) => c.name);
+  const at = (i: number) => names[i % names.length];
+  // Others' clicks first: single choices, then pairs across the panes.
+  for (let i = 0; i < 12; i++) state(walked, i % 2 ? [at(i * 37)] : [at(i * 37), at(i * 53 + 7)]);
+  for (let i = 0; i < 12; i++) {
+    const selection = i % 3 === 2 ? [at(i * 13 + 5), at(i * 29 + 11), at(i * 41 + 3)] : [at(i * 13 + 5)];
+    assert.deepEqual(state(walked, selection), state(compileCatalog(components, options), selection), `selection ${selection.join(', ')}`);
+  }
 });
 
 function popcount(x: number): number {

@@ -11,6 +11,7 @@ import { NONE, chosenNow, gateShape, labelsOf, unmetGates } from './gates.js';
 import { inWitness, type Previously, type Replacement, type Replacements, type Verdict } from './radio.js';
 import type { ComponentState } from './state.js';
 import type { Shown } from './shown.js';
+import { alsoChooseItems } from './also-choose.js';
 
 export interface RadioContext {
   /** The selection, in the user's order. */
@@ -58,10 +59,10 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
   const verdicts = radio.prove(targets, ctx.budget, ctx.prefer, ctx.previously);
   const texts: string[] = [];
   const fixes: string[] = [];
+  const ids: number[] = [];
   const labels = labelsOf(catalog);
 
   replacing.forEach((rep, c) => {
-    const comp = catalog.components[c];
     const s = sharedOf(rep);
     let n = 0;
     let f = 0;
@@ -82,12 +83,11 @@ export function radioStates(catalog: Catalog, radio: Replacements, replacing: Re
     } else if (v?.status === 'sat') {
       const gates = unmetGates(catalog, c, shape, s.counts);
       for (const k of gates) texts[n++] = shown.notChosenYet(k);
-      for (const k of gates) {
-        for (const x of catalog.constraints[k].items) {
-          if (s.kept.has(x) || catalog.components[x].pane > comp.pane || !inWitness(v.witness, x)) continue;
-          const also = shown.alsoChoose(x);
-          if (!fixes.slice(0, f).includes(also)) fixes[f++] = also;
-        }
+      if (gates.length > 0) {
+        const witness = v.witness;
+        const q = { chosen: (x: number) => s.kept.has(x), inProof: (_: number, x: number) => inWitness(witness, x), completable: (extra: readonly number[]) => radio.completable(rep.kept, extra, ctx.budget) };
+        const k = alsoChooseItems(catalog, shape, c, gates, gates.length, q, ids);
+        for (let i = 0; i < k; i++) fixes[f++] = shown.alsoChoose(ids[i]);
       }
     }
     if (blocked && ctx.fixes) {

@@ -19,6 +19,8 @@ import { Rebase } from './rebase.js';
 import { Repair } from './repair.js';
 import { changeOf, contains, containsAll } from './witness.js';
 import { Solver, type Refutation } from './solver.js';
+import { sameRefutation } from './dead-ends.js';
+import { explainWithin } from './proofs.js';
 
 export interface Replacement {
   /** The selection after the click, without r itself. */
@@ -122,7 +124,7 @@ export function replacingMembers(catalog: Catalog, selection: readonly number[])
 /** The answer for one member: a valid selection containing kept + r, or why none exists. */
 export type Verdict =
   | { status: 'sat'; witness: Witness; kept: number[] }
-  | { status: 'unsat'; core: number[]; why?: Refutation; kept: number[]; text?: string }
+  | { status: 'unsat'; core: number[]; why?: Refutation; kept: number[]; text?: string; told?: boolean }
   | { status: 'unknown'; kept: number[] };
 
 /** A valid selection: built (`model`), or the base model with a repair's change. */
@@ -166,6 +168,8 @@ export class Replacements {
   private readonly repair: Repair;
   private readonly rebase: Rebase;
   private readonly explainer: Solver;
+  /** For `canonicalCore` (made when first needed). */
+  private coreSolver: Cdcl | undefined;
   private previous = new Map<number, Verdict>();
   /** How the last `prove` answered (for benchmarks and tests). */
   stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
@@ -203,8 +207,49 @@ export class Replacements {
       else byKept.set(key, { kept, members: [member] });
     }
     for (const { kept, members } of byKept.values()) this.proveAll(kept, members, budget, out, prefer);
+    this.tell(out, budget);
     this.previous = out;
     return out;
+  }
+
+  /**
+   * Puts every dead end not yet told against its own kept selection into words, canonically: the
+   * explaining search on that selection, or when it runs out of budget a core made from the kept
+   * selection alone (as proofs.ts `canonicalCore`), never what an earlier click or solver learned.
+   */
+  private tell(out: Map<number, Verdict>, budget: number): void {
+    let assumed: number[] | undefined;
+    let assumedOk = false;
+    out.forEach((v, m) => {
+      if (v.status !== 'unsat' || v.told) return;
+      if (assumed !== v.kept) {
+        assumed = v.kept;
+        assumedOk = this.explainer.assume(v.kept, true);
+      }
+      let why: Refutation | undefined;
+      if (assumedOk) {
+        const r = explainWithin(this.explainer, m, Math.min(budget, EXPLAIN_BUDGET));
+        if (r.status === 'unsat') why = r.why;
+      } else why = this.explainer.baseRefutation;
+      const prev = this.previous.get(m);
+      const text = why && prev?.status === 'unsat' && prev.why && sameRefutation(prev.why, why) ? prev.text : undefined;
+      out.set(m, why ? { status: 'unsat', core: v.core, why, kept: v.kept, told: true, text } : { status: 'unsat', core: this.canonicalCore(v.kept, m), kept: v.kept, told: true });
+    });
+  }
+
+  private canonicalCore(kept: readonly number[], m: number): number[] {
+    this.coreSolver ??= new Cdcl(this.catalog);
+    let core = [...kept];
+    for (const y of kept) {
+      const rest = core.filter((x) => x !== y);
+      if (this.coreSolver.solve([...rest, m], { budget: EXPLAIN_BUDGET * 10 }).status === 'unsat') core = rest;
+    }
+    return core;
+  }
+
+  /** Can `kept` plus `extra` be completed? False when the search ran out of budget. */
+  completable(kept: readonly number[], extra: readonly number[], budget: number): boolean {
+    return this.cdcl.solve([...kept, ...extra], { budget }).status === 'sat';
   }
 
   /** Which "unselect Y" (Y kept) lets `member` be chosen; the first found, or undefined. */
@@ -221,7 +266,8 @@ export class Replacements {
   private known(member: number, kept: number[], previously: Previously | undefined, prefer: Int32Array | undefined): Verdict | undefined {
     const p = previously?.(member, kept);
     if (!p) return undefined;
-    if (p.dead) return { status: 'unsat', core: p.dead.core, why: p.dead.why, text: p.dead.text, kept };
+    // Told again against kept (`tell`): the main proofs told it against their selection's order.
+    if (p.dead) return { status: 'unsat', core: p.dead.core, kept };
     const model = p.model ?? modelOf(p.change as Witness);
     // Written against this click's base, as the members' own proofs are, so the next click rebases it.
     return { status: 'sat', witness: prefer ? changeOf(prefer, model) : { model }, kept };
@@ -232,9 +278,9 @@ export class Replacements {
     if (!old) return undefined;
     if (old.status === 'sat' && old.witness.model && containsAll(old.witness.model, kept)) return { ...old, kept };
     if (old.status === 'unsat' && old.core.every((x) => kept.includes(x))) {
-      // The sentence may cite a choice that is gone; it is kept only when nothing was removed.
-      const why = old.kept.every((x) => kept.includes(x)) ? old.why : undefined;
-      if (why || !old.why) return { ...old, why, kept };
+      // The same kept selection: the same words; another: told again (`tell`).
+      if (old.told && sameList(old.kept, kept)) return old;
+      return { status: 'unsat', core: old.core, kept };
     }
     return undefined;
   }
@@ -259,14 +305,13 @@ export class Replacements {
       const r = solveKept();
       if (r.status !== 'sat') {
         // The kept selection cannot be completed at all: no member helps.
-        for (const m of members) out.set(m, r.status === 'unsat' ? this.refute(m, kept, r.core, budget) : { status: 'unknown', kept });
+        for (const m of members) out.set(m, r.status === 'unsat' ? this.refute(kept, r.core) : { status: 'unknown', kept });
         return;
       }
       base = r.model;
     }
     rebase.setBase(base, kept);
     let repairing = false;
-    const dead: number[] = [];
     for (const m of members) {
       // Last click's repaired witness, moved onto this base (rebase.ts).
       const old = this.previous.get(m);
@@ -293,7 +338,6 @@ export class Replacements {
       }
       if (cdcl.fixedFalse(m)) {
         out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });
-        dead.push(m);
         this.stats.propagated++;
         continue;
       }
@@ -319,24 +363,18 @@ export class Replacements {
       if (r.status === 'sat') out.set(m, { status: 'sat', witness: changeOf(base, r.model), kept });
       else if (r.status === 'unsat') {
         out.set(m, { status: 'unsat', core: r.core.filter((x) => x !== m), kept });
-        dead.push(m);
       } else out.set(m, { status: 'unknown', kept });
-    }
-    if (dead.length > 0 && this.explainer.assume(kept, true)) {
-      for (const m of dead) {
-        const r = this.explainer.solve([m], { explain: true, budget: EXPLAIN_BUDGET });
-        const v = out.get(m) as Verdict & { status: 'unsat' };
-        if (r.status === 'unsat') v.why = r.why;
-      }
     }
   }
 
-  private refute(member: number, kept: number[], core: number[], budget: number): Verdict {
-    let why: Refutation | undefined;
-    if (this.explainer.assume(kept, true)) {
-      const r = this.explainer.solve([member], { explain: true, budget: Math.min(budget, EXPLAIN_BUDGET) });
-      why = r.status === 'unsat' ? r.why : undefined;
-    } else why = this.explainer.baseRefutation;
-    return { status: 'unsat', core, why, kept };
+  /** Put into words by `tell`. */
+  private refute(kept: number[], core: number[]): Verdict {
+    return { status: 'unsat', core, kept };
   }
+}
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

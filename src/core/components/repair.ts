@@ -140,6 +140,17 @@ export class Repair {
     return this.add(c) && this.mend();
   }
 
+  /** `canAdd` for several components at once: all of them in one mended model. */
+  canAddAll(xs: readonly number[]): boolean {
+    this.epoch++;
+    this.steps = 0;
+    this.todoLen = 0;
+    this.addLen = 0;
+    this.dropLen = 0;
+    for (let i = 0; i < xs.length; i++) if (!this.add(xs[i])) return false;
+    return this.mend();
+  }
+
   /** How many base members the last `canAdd` dropped. */
   get droppedCount(): number {
     return this.dropLen;

@@ -17,7 +17,8 @@ import { deadEndByCore, explainDeadEnd, nameOf, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
 import type { ComponentGroup } from './names.js';
-import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto } from './gates.js';
+import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto, type GateShape } from './gates.js';
+import { alsoChooseItems, type AlsoChooseQuestions } from './also-choose.js';
 import { radioStates } from './radio-state.js';
 import { Replacements, replacementsOf, replacingMembers } from './radio.js';
 import { Clashes, Shown } from './shown.js';
@@ -116,6 +117,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const texts: string[] = [];
   const ids: number[] = [];
   const gates: number[] = [];
+  const questions: AlsoChooseQuestions = { chosen: (x) => chosen[x] === 1, inProof: (c, x) => e.inWitness(c, x), completable: (extra) => e.completable(extra, budget) };
   for (let c = 0; c < n; c++) {
     if (engine.replacing[c]) continue;
     const checked = chosen[c] === 1;
@@ -149,7 +151,7 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
         if (g > 0) {
           for (let i = 0; i < g; i++) texts[i] = shown.notChosenYet(gates[i]);
           reasons = shown.reasons(c, texts, g);
-          fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, chosen, shape.pane, ids, texts) : NONE;
+          fix = e.choosable(c) ? alsoChoose(e, shown, c, gates, g, questions, shape, ids, texts) : NONE;
         }
       }
     }
@@ -174,32 +176,13 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
 }
 
 /**
- * "also choose X" for the items of the unmet gates that are in the witness proving `c` (so
- * choosing them keeps a valid completion), on this or an earlier pane. `ids` and `texts` are
- * scratch lists.
+ * "also choose X" for the unmet gates of `c` (also-choose.ts: canonical, whatever proof the engine
+ * found for `c`). `ids` and `texts` are scratch lists.
  */
-function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[], g: number, chosen: Uint8Array, panes: Int32Array, ids: number[], texts: string[]): string[] {
-  const { constraints } = e.catalog;
-  const pane = panes[c];
-  let k = 0;
-  for (let j = 0; j < g; j++) {
-    // The items in the witness, ascending (the same names in the same order as walking the items).
-    const found = e.itemsInWitness(c, constraints[gates[j]].items, members);
-    for (let i = 0; i < found; i++) {
-      const x = members[i];
-      if (chosen[x] || panes[x] > pane || among(ids, k, x)) continue;
-      ids[k++] = x;
-    }
-  }
+function alsoChoose(e: Proofs, shown: Shown, c: number, gates: readonly number[], g: number, q: AlsoChooseQuestions, shape: GateShape, ids: number[], texts: string[]): string[] {
+  const k = alsoChooseItems(e.catalog, shape, c, gates, g, q, ids);
   for (let i = 0; i < k; i++) texts[i] = shown.alsoChoose(ids[i]);
   return shown.fix(c, texts, k);
-}
-const members: number[] = [];
-
-/** Is `x` among the first `k` of `ids`? */
-function among(ids: readonly number[], k: number, x: number): boolean {
-  for (let i = 0; i < k; i++) if (ids[i] === x) return true;
-  return false;
 }
 
 /**
