@@ -43,16 +43,6 @@ type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R
 const WASM_TIERING_BUDGET = 400_000_000;
 
 /**
- * The database thread's young generation (V8's nursery: two semi-spaces and its large objects),
- * in MB. V8 grows it as start-up allocates and does not shrink it on an idle thread: it held 8 MB
- * resident with under 1 MB of live objects in it, 6 MB of an idle server's RSS (issue 30). Its
- * objects are the rows crossing to the other thread, short-lived: bench/deploy.bench.ts
- * (1000x200, served case, CPU of both threads, alternated, load 9-10) spent no more with 3 MB
- * (7755/7409/7414 ms) than with V8's default (8005/9016/8201 ms).
- */
-const YOUNG_GENERATION_MB = 3;
-
-/**
  * The worker script: beside this module (dist/store, or src/store under tsx), or, from the bundle
  * (dist/bundle/), tsc's copy in dist/store. Undefined in a partial install: PGlite then runs on the
  * caller's thread, as it always did for tests.
@@ -94,7 +84,7 @@ export class PgliteThread {
   static async start(script: string, path: string): Promise<PgliteThread> {
     // The empty database made at build time, from src/store, dist/store or dist/bundle alike.
     const template = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'pgdata-template');
-    const options = { workerData: { path, template }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } };
+    const options = { workerData: { path, template } };
     setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
     // Under tsx (tests, development) the worker registers tsx's loader first to read TypeScript.
     const worker = script.endsWith('.ts')
