@@ -4,14 +4,13 @@
  * seconds when it creates a data folder), and every query holds it while it runs. Here it holds
  * this thread instead of the one answering requests.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+import { restoreDataFolder } from './pgdata-restore.js';
 import { keepNewFilesPrivate } from './private-files.js';
 
 const port = parentPort!;
@@ -20,14 +19,16 @@ const { path, template } = workerData as { path: string; template?: string };
 /**
  * A new data folder is restored from the empty database made at build time
  * (scripts/pgdata-template.mjs) when it was made by this PGlite version: PGlite's initdb takes
- * 8 to 14 s on a busy 2-core machine, the restore about 3 s. Otherwise PGlite creates it.
+ * 8 to 14 s on a busy 2-core machine, the restore about 3 s. Otherwise PGlite creates it. The
+ * archive's path, or undefined.
  */
-function emptyDatabase(): Blob | undefined {
+function emptyDatabase(): string | undefined {
   if (!template || existsSync(join(path, 'PG_VERSION'))) return undefined;
   try {
     const made = (JSON.parse(readFileSync(join(template, 'meta.json'), 'utf8')) as { pglite?: string }).pglite;
     const installed = (JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..', 'package.json'), 'utf8')) as { version: string }).version;
-    return made === installed ? new Blob([readFileSync(join(template, 'pgdata.tar.gz'))]) : undefined;
+    const archive = join(template, 'pgdata.tar.gz');
+    return made === installed && existsSync(archive) ? archive : undefined;
   } catch {
     return undefined; // no template (a development tree before its build): PGlite makes the folder
   }
@@ -55,6 +56,34 @@ function sharedBuffers(): string[] {
  */
 const ONE_SESSION = ['-c', 'max_connections=4'];
 
+/** The WebAssembly global, as far as used here (this project's TypeScript libraries do not declare it). */
+const wasm = (globalThis as unknown as { WebAssembly: { Memory: new (size: { initial: number }) => { buffer: ArrayBuffer }; compile(bytes: Uint8Array): Promise<PGliteOptions['pgliteWasmModule']> } }).WebAssembly;
+
+/**
+ * PGlite's WebAssembly module, compiled from bytes read into memory that malloc does not own.
+ * PGlite reads pglite.wasm (9 MB) into a Buffer, which is malloc's, and frees it once compiled
+ * (V8 keeps its own copy); freeing a block that large raises glibc's trim threshold to twice its
+ * size for good (its dynamic mmap threshold), and the malloc arenas of this thread and V8's
+ * compiler threads then kept about 17 MB they no longer used (issue 30). A WebAssembly.Memory's
+ * pages are V8's own mapping, given back to the OS when collected.
+ */
+async function compilePglite(): Promise<PGliteOptions['pgliteWasmModule']> {
+  const file = fileURLToPath(new URL('pglite.wasm', import.meta.resolve('@electric-sql/pglite')));
+  const fd = openSync(file, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = new Uint8Array(new wasm.Memory({ initial: Math.ceil(size / 65536) }).buffer, 0, size);
+    for (let at = 0; at < size; ) {
+      const read = readSync(fd, bytes, at, size - at, at);
+      if (read === 0) throw new Error(`${file} is shorter than its size`);
+      at += read;
+    }
+    return await wasm.compile(bytes);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** An error as plain data: PostgreSQL's fields (code, constraint, detail…) survive the crossing. */
 function plain(err: unknown): Record<string, unknown> {
   if (!(err instanceof Error)) return { message: String(err) };
@@ -68,12 +97,6 @@ const reply = (message: ThreadReply) => port.postMessage(message);
 /** Open transactions: the callback PGlite runs each in waits until the other side commits or rolls back. */
 const open = new Map<number, { tx: Transaction; finish: (commit: boolean) => void }>();
 
-/** One full garbage collection, without running Node with --expose-gc. */
-function collectGarbage(): void {
-  setFlagsFromString('--expose-gc');
-  (runInNewContext('gc') as () => void)();
-}
-
 let pg: PGlite;
 try {
   // The database's files hold the admin token and the SSH private key: its folder is 0700 and
@@ -81,12 +104,12 @@ try {
   mkdirSync(path, { recursive: true, mode: 0o700 });
   chmodSync(path, 0o700);
   keepNewFilesPrivate(path);
-  const restore = emptyDatabase();
-  pg = await PGlite.create(path, { startParams: [...PGlite.defaultStartParams, ...sharedBuffers(), ...ONE_SESSION], ...(restore ? { loadDataDir: restore } : {}) });
+  const archive = emptyDatabase();
+  // Written to disk as a stream (pgdata-restore.ts says why not PGlite's loadDataDir), then
+  // opened as any existing data folder is.
+  if (archive) await restoreDataFolder(archive, path);
+  pg = await PGlite.create(path, { startParams: [...PGlite.defaultStartParams, ...sharedBuffers(), ...ONE_SESSION], pgliteWasmModule: await compilePglite() });
   reply({ id: 0, ok: true });
-  // Restoring the empty database leaves its archive, unpacked, as garbage that an idle thread
-  // never collects: one full collection soon after gives it back (issue 30: first start idle RSS).
-  if (restore) setTimeout(collectGarbage, 1000).unref();
 } catch (err) {
   reply({ id: 0, error: plain(err) });
   port.close();
