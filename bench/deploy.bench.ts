@@ -9,7 +9,7 @@
  * `HEARTH_BENCH_DEPLOY_NODES` replaces the first shape's node count; `HEARTH_BENCH_DEPLOY_SHAPES`
  * (say `1000x200,10000x50`) the shapes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,6 +23,45 @@ import * as runs from '../src/store/task-runs.js';
 const SHAPES = (process.env.HEARTH_BENCH_DEPLOY_SHAPES ?? `${process.env.HEARTH_BENCH_DEPLOY_NODES ?? 1000}x200,10000x50`)
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
+
+/**
+ * CPU by thread (Linux's /proc/self/task; empty elsewhere), in ms: the process's total hides where
+ * the time goes, and issue 30 asked which thread to work on. `main` is the thread that walks and
+ * keeps the books, `busiest` the busiest other one (PGlite's, when it runs in a thread of its own),
+ * `rest` V8's helpers (the garbage collector's, the compiler's) and libuv's.
+ */
+function threadCpu(): Map<number, number> {
+  const ms = new Map<number, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        // utime and stime (fields 14 and 15 of stat) in clock ticks, 100 a second on Linux.
+        ms.set(Number(tid), (Number(fields[11]) + Number(fields[12])) * 10);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    // not Linux
+  }
+  return ms;
+}
+
+function threadSplit(before: Map<number, number>, after: Map<number, number>): string {
+  if (!after.size) return '';
+  let main = 0, busiest = 0, rest = 0;
+  for (const [tid, ms] of after) {
+    const used = ms - (before.get(tid) ?? 0);
+    if (tid === process.pid) main = used;
+    else if (used > busiest) {
+      rest += busiest;
+      busiest = used;
+    } else rest += used;
+  }
+  return `threads: main ${main}, busiest other ${busiest}, rest ${rest} ms`;
+}
 
 function task(id: string, fields: Partial<Task>): Task {
   return { id, type: 'shell', version: '2.1.0', requires: [], requiredFor: [], crossDepends: [], crossDependedBy: [], origin: { source: 'release' }, parameters: { cmd: 'true' }, ...fields };
@@ -57,12 +96,13 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
     return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, finished };
   }
 
-  async function withBookkeeping(open: () => Promise<store.Database>): Promise<{ ms: number; cpuMs: number; createMs: number; createCpuMs: number; rows: number; done: number }> {
+  async function withBookkeeping(open: () => Promise<store.Database>): Promise<{ ms: number; cpuMs: number; createMs: number; createCpuMs: number; rows: number; done: number; threads: string }> {
     const db = await open();
     try {
       const release = { id: 'r', name: 'r', version: '1', operating_system: 'x' };
       await db.query(`INSERT INTO releases (id, name, version, operating_system, body) VALUES ('r', 'r', '1', 'x', $1::jsonb)`, [JSON.stringify(release)]);
       const cluster = (await db.query<{ id: number }>(`INSERT INTO clusters (name, release_id, components, attributes) VALUES ('bench', 'r', '[]', '{}') RETURNING id`))[0].id;
+      const threads = threadCpu();
       const cpu = process.cpuUsage();
       const start = performance.now();
       const list: Array<{ node: string; taskId: string; type: string }> = [];
@@ -82,9 +122,10 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
       await reports.close();
       await runs.endRealDeployment(db, id, 'succeeded');
       const used = process.cpuUsage(cpu);
+      const split = threadSplit(threads, threadCpu());
       const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM deployment_tasks WHERE deployment_id = $1 AND status IN ('ready', 'skipped') AND finished_at IS NOT NULL`, [id]);
       const [{ done }] = await db.query<{ done: number }>('SELECT done FROM deployments WHERE id = $1', [id]);
-      return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, createMs, createCpuMs: (createCpu.user + createCpu.system) / 1000, rows: n, done };
+      return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, createMs, createCpuMs: (createCpu.user + createCpu.system) / 1000, rows: n, done, threads: split };
     } finally {
       await db.close();
     }
@@ -105,8 +146,8 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
   console.log('|---|---|---|---|---|---|');
   console.log(`| walk only (baseline) | ${best.ms.toFixed(0)} | ${best.cpuMs.toFixed(0)} | ${perTask(best.ms)} / ${perTask(best.cpuMs)} | | ${best.finished} tasks reported |`);
   console.log(`| creating the run's rows | ${full.createMs.toFixed(0)} | ${full.createCpuMs.toFixed(0)} | ${perTask(full.createMs)} / ${perTask(full.createCpuMs)} | | ${pairs} rows, one statement |`);
-  console.log(`| walk + database bookkeeping (all of it), database in memory | ${full.ms.toFixed(0)} | ${full.cpuMs.toFixed(0)} | ${perTask(full.ms)} / ${perTask(full.cpuMs)} | < ${goal} ms ${full.ms < goal ? 'met' : 'MISSED'} | ${full.rows} rows finished, done counter ${full.done}; ratio to baseline ${(full.ms / best.ms).toFixed(1)}× |`);
-  console.log(`| the same as the server runs it: a data folder, PGlite in its own thread | ${served.ms.toFixed(0)} | ${served.cpuMs.toFixed(0)} (both threads) | ${perTask(served.ms)} / ${perTask(served.cpuMs)} | < ${goal} ms ${served.ms < goal ? 'met' : 'MISSED'} | creating the rows ${served.createMs.toFixed(0)} ms; ${served.rows} rows finished, done counter ${served.done} |`);
+  console.log(`| walk + database bookkeeping (all of it), database in memory | ${full.ms.toFixed(0)} | ${full.cpuMs.toFixed(0)} | ${perTask(full.ms)} / ${perTask(full.cpuMs)} | < ${goal} ms ${full.ms < goal ? 'met' : 'MISSED'} | ${full.rows} rows finished, done counter ${full.done}; ratio to baseline ${(full.ms / best.ms).toFixed(1)}×${full.threads ? `; ${full.threads}` : ''} |`);
+  console.log(`| the same as the server runs it: a data folder, PGlite in its own thread | ${served.ms.toFixed(0)} | ${served.cpuMs.toFixed(0)} (both threads) | ${perTask(served.ms)} / ${perTask(served.cpuMs)} | < ${goal} ms ${served.ms < goal ? 'met' : 'MISSED'} | creating the rows ${served.createMs.toFixed(0)} ms; ${served.rows} rows finished, done counter ${served.done}${served.threads ? `; ${served.threads}` : ''} |`);
   console.log(`\nHearth's own overhead per task, beyond the walk: ${(((full.cpuMs - best.cpuMs) * 1000) / pairs).toFixed(1)} µs of CPU (${(((full.ms - best.ms) * 1000) / pairs).toFixed(1)} µs wall).`);
   const serverCpu = (served.cpuMs * 1000) / pairs;
   console.log(`Server CPU per task, as the server runs it (walk, bookkeeping and PGlite's thread): ${serverCpu.toFixed(1)} µs (goal < 20 µs: ${serverCpu < 20 ? 'met' : 'MISSED'}; ${(serverCpu / ((best.cpuMs * 1000) / pairs)).toFixed(1)}× the walk alone).`);

@@ -5,7 +5,7 @@
  */
 import { storableText } from '../core/text/unstorable.js';
 import { boolArray, intArray, textArray } from './array-literal.js';
-import type { Queryable } from './database.js';
+import type { Database, Queryable } from './database.js';
 
 /**
  * Text as PostgreSQL can hold it: a task prints whatever bytes it likes, but a text or jsonb value
@@ -141,7 +141,7 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
     anyE = (e[i] = offset(u.finishedMs, u.finishedAt)) !== null || anyE;
   }
   const none = '{}';
-  const [row] = await q.query<{ changed: number }>(
+  const write = (w: Queryable) => w.query<{ changed: number }>(
     `WITH live AS (SELECT id FROM deployments WHERE id = $1 AND status = 'running'),
      changed AS (
        UPDATE deployment_tasks d SET status = u.s, exit_status = coalesce(u.x, d.exit_status), attempts = coalesce(u.a, d.attempts),
@@ -154,6 +154,19 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
      SELECT (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted) AS counted`,
     [deploymentId, intArray(p), textArray(s), anyX ? intArray(x) : none, anyA ? intArray(a) : none, anyO ? textArray(o) : none, anyM ? textArray(m) : none, anyB ? intArray(b) : none, anyE ? intArray(e) : none, finished, base ?? 0],
   );
+  // A batch is a few thousand keys into a run of any size, each found by the primary key. From its
+  // own estimates the planner chose instead, for runs of some tens of thousands of tasks, to read
+  // and hash every row of the run once per batch, a cost that grows with the run (300 nodes x 200
+  // tasks: PGlite's thread spent 2.4-3.1 s on the run's bookkeeping, 1.4-1.6 s with the lookups;
+  // issue 30). Hash and merge joins are off for this statement's own transaction only; a caller's
+  // transaction (a Queryable without `transaction`) is left with its settings.
+  const [row] =
+    'transaction' in q && typeof q.transaction === 'function'
+      ? await (q as Database).transaction(async (tx) => {
+          await tx.query(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
+          return write(tx);
+        })
+      : await write(q);
   return row?.changed ?? 0;
 }
 
