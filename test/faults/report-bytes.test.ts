@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import type { Task } from '../../src/core/tasks/model.js';
 import type { VertexRef } from '../../src/deploy/index.js';
 import { runReports } from '../../src/server/domain/runs/run-reports.js';
-import type { Database } from '../../src/store/index.js';
+import type { Database, Queryable } from '../../src/store/index.js';
 import * as runs from '../../src/store/task-runs.js';
 import { engines } from '../server/support/engines.js';
 
@@ -20,6 +20,21 @@ async function newRun(db: Database, tasks: string[]): Promise<number> {
   await db.query(`INSERT INTO releases (id, name, version, operating_system, body) VALUES ('r', 'r', '1', 'x', '{}'::jsonb) ON CONFLICT DO NOTHING`);
   const [{ id: cluster }] = await db.query<{ id: number }>(`INSERT INTO clusters (name, release_id, components, attributes, status) VALUES ('c' || floor(random() * 1e9)::text, 'r', '[]', '{}', 'deploying') RETURNING id`);
   return runs.createRealDeployment(db, cluster, 'default', tasks.map((t) => ({ node: '1', taskId: t, type: 'shell' })), 1);
+}
+
+/**
+ * The database as the reports see it, with `refusal` deciding, statement by statement, which are
+ * refused (and how): in a statement of its own or in a transaction, as task-runs.ts may send them.
+ */
+function refusing(db: Database, refusal: (sql: string) => Error | undefined): Database {
+  const query = <T>(q: Pick<Database, 'query'>, sql: string, params?: readonly unknown[]): Promise<T[]> => {
+    const err = refusal(sql);
+    return err ? Promise.reject(err) : q.query<T>(sql, params);
+  };
+  return Object.create(db, {
+    query: { value: (sql: string, params?: readonly unknown[]) => query(db, sql, params) },
+    transaction: { value: <T>(work: (tx: Queryable) => Promise<T>) => db.transaction((tx) => work({ ...tx, query: (sql: string, params?: readonly unknown[]) => query(tx, sql, params) })) },
+  });
 }
 
 for (const engine of engines()) {
@@ -64,14 +79,7 @@ for (const engine of engines()) {
         const id = await newRun(db, ['a', 'b', 'c']);
         // The database's disk is full for the first three writes (ENOSPC as PGlite's files say it).
         let refusals = 3;
-        const full: Database = Object.create(db, {
-          query: {
-            value: (sql: string, params?: readonly unknown[]) => {
-              if (/UPDATE deployment_tasks/.test(sql) && refusals-- > 0) return Promise.reject(Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }));
-              return db.query(sql, params);
-            },
-          },
-        });
+        const full = refusing(db, (sql) => (/UPDATE deployment_tasks/.test(sql) && refusals-- > 0 ? Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }) : undefined));
         const told: number[] = [];
         const reports = runReports(full, id, { positionOf: (v) => v, flushMs: 20, onWriteFailure: (_err, _waiting, failures) => told.push(failures) });
         reports.events.started!(ref(0, 'a'), 1);
@@ -98,10 +106,8 @@ for (const engine of engines()) {
       const db = await engine.open();
       try {
         const id = await newRun(db, ['a', 'b']);
-        const refusing: Database = Object.create(db, {
-          query: { value: (sql: string, params?: readonly unknown[]) => (/UPDATE deployment_tasks d/.test(sql) ? Promise.reject(new Error('a bug')) : db.query(sql, params)) },
-        });
-        const reports = runReports(refusing, id, { positionOf: (v) => v, flushMs: 10 });
+        const broken = refusing(db, (sql) => (/UPDATE deployment_tasks d/.test(sql) ? new Error('a bug') : undefined));
+        const reports = runReports(broken, id, { positionOf: (v) => v, flushMs: 10 });
         reports.events.finished(ref(0, 'a'), 'ready', { exitCode: 0, output: '', attempts: 1 });
         await reports.close();
         assert.equal(reports.lost, 1, 'a refusal that waiting does not cure is given up after a few tries, and counted');
