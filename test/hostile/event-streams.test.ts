@@ -179,6 +179,9 @@ describe('a client that never reads its stream', { skip: hosts && hosts.addresse
       stream.socket.on('data', (text: string) => {
         received += text.length;
         tail = (tail + text).slice(-2000);
+        // The response's last chunk: the stream is over, though the connection may stay open for
+        // the next request (keep-alive) until the server's idle timeout.
+        if (tail.endsWith('\r\n0\r\n\r\n')) resolve('response end');
       });
       stream.socket.on('end', () => resolve('end'));
       stream.socket.on('error', (err) => resolve(`error ${(err as NodeJS.ErrnoException).code}`));
