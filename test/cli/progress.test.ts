@@ -61,7 +61,7 @@ describe('progress on a terminal and in a pipe (the built bin)', { timeout: 420_
     server = await startServer({ dataDir });
     const [release] = await api<Array<{ id: string }>>('GET', '/releases');
     const cluster = await api<{ id: number }>('POST', '/clusters', { name: 'progress', release_id: release.id });
-    const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count: 40 } });
+    const { ids } = await api<{ ids: number[] }>('POST', '/nodes', { simulate: { count: 10 } });
     await api('POST', `/clusters/${cluster.id}/nodes`, { assignments: ids.map((id, i) => ({ node_id: id, roles: i === 0 ? ['controller', 'database', 'messaging'] : ['compute'] })) });
     // A plugin holding 6 MB that does not compress: a package large enough to show its upload.
     const created = piped('plugin', 'create', 'bulky', '--dir', work);
