@@ -15,7 +15,7 @@ import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
 
 const hosts = testHosts();
 const HOST = 21;
-// b records its start, works 40 s (a process of its own, as a real tool would be), records its end.
+// b records its start, works 25 s (a process of its own, as a real tool would be), records its end.
 const GRAPH = `- id: a
   type: shell
   version: 2.1.0
@@ -26,7 +26,7 @@ const GRAPH = `- id: a
   version: 2.1.0
   roles: ['*']
   requires: [a]
-  parameters: {cmd: "bash record.sh b-start; bash -c 'exec -a hearth-long-work sleep 40'; bash record.sh b-end", timeout: 120}
+  parameters: {cmd: "bash record.sh b-start; bash -c 'exec -a hearth-long-work sleep 25'; bash record.sh b-end", timeout: 120}
 `;
 
 describe('a server killed while a task runs on a node', { skip: hosts && hosts.addresses.length >= HOST ? false : HOSTS_NOTE, timeout: 400_000 }, () => {
@@ -34,7 +34,7 @@ describe('a server killed while a task runs on a node', { skip: hosts && hosts.a
   let server: ChildServer | undefined;
   after(async () => {
     if (server) await killed(server.process, 'SIGKILL');
-    await onHost(HOST, 'pkill -fx "hearth-long-work 40" || true').catch(() => undefined);
+    await onHost(HOST, 'pkill -fx "hearth-long-work 25" || true').catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   });
   const call = async (method: string, path: string, body?: unknown) => {
@@ -42,10 +42,10 @@ describe('a server killed while a task runs on a node', { skip: hosts && hosts.a
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
-  const working = async () => (await onHost(HOST, 'pgrep -fx "hearth-long-work 40" | wc -l')).trim();
+  const working = async () => (await onHost(HOST, 'pgrep -fx "hearth-long-work 25" | wc -l')).trim();
 
   test('the remote task dies with the connection, and the resumed run runs it alone', async () => {
-    await onHost(HOST, 'rm -rf /var/lib/hearth/* /etc/hearth/*; pkill -fx "hearth-long-work 40" || true');
+    await onHost(HOST, 'rm -rf /var/lib/hearth/* /etc/hearth/*; pkill -fx "hearth-long-work 25" || true');
     const made = createPlugin('killremote', { releasePlugin: true, parentDir: dir });
     const release = join(made.dir!, 'killremote-release');
     writeFileSync(join(release, 'graphs', 'deployment.yaml'), GRAPH);
