@@ -18,7 +18,7 @@ import { checkComponents } from './components.js';
 import { checkMultiRelease } from './multi-release.js';
 import { checkReleaseGraphs } from './release-graphs.js';
 import type { ValidationContext } from './context.js';
-import { readReleasePlugin } from '../release/source.js';
+import { releasesOfPlugin } from '../release/source.js';
 import { conditionsReadingMissingSettings } from '../../core/settings/conditions.js';
 import { checkNetworkRoles, type OtherPluginNetworkRoles } from './network-roles.js';
 
@@ -109,7 +109,7 @@ export function validatePlugin(dir: string, options: ValidateOptions = {}): Vali
     checkComponents(ctx);
     checkMultiRelease(ctx);
     checkReleaseGraphs(ctx);
-    const ownReleases = plugin.isReleasePlugin ? readReleasePlugin(dir).releases : [];
+    const ownReleases = plugin.isReleasePlugin ? releasesOfPlugin(plugin).releases : [];
     // A release's task conditions must read settings it defines (issue 16: monitoring tasks ran without Monitoring).
     for (const r of ownReleases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
     checkNetworkRoles(ctx, options.otherPlugins, ownReleases);
