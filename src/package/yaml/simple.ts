@@ -6,8 +6,8 @@
  * keys, and sending those files to the full reader loaded it for them alone, 0.1 s of every `hearth
  * graph`). It builds the same data, with the same positions, as the full reader (parse.ts) would,
  * and gives up (returns `undefined`) at the first thing outside that subset or anything doubtful:
- * tags, `?` keys, merge keys, anchored keys, keys repeated in a flow mapping, tabs, escapes it does
- * not know, multi-line quoted strings, document markers other than a leading `---`, aliases that
+ * tags, `?` keys in block mappings, merge keys, anchored keys, keys repeated in a flow mapping, tabs, escapes it does
+ * not know, quoted implicit keys over several lines, document markers other than a leading `---`, aliases that
  * expand to a lot of data. The full reader then reads the file
  * and says what is wrong with it, if anything.
  *
@@ -654,13 +654,17 @@ class SimpleReader {
       const k = s.charCodeAt(i);
       if (k === close) return { value: out, end: i + 1 };
       if (Number.isNaN(k) || k === 0x2c) throw GIVE_UP;
+      // `? key : value`: an explicit key, as PyYAML writes a key longer than 128 characters (Fuel's
+      // restrictions with long conditions: `{? 'cond ...' : message}`); it may go on over lines.
+      const explicit = isMap && k === 0x3f && isBlankOrEnd(s.charCodeAt(i + 1));
+      if (explicit) i = this.flowSpace(i + 1, indent);
       const itemStart = i;
       const item = this.flowScalarOrCollection(i, depth, indent);
       i = this.flowSpace(item.end, indent);
       if (isMap) {
         if (s.charCodeAt(i) !== COLON || (typeof item.value === 'object' && item.value !== null)) throw GIVE_UP;
-        // PyYAML refuses a key over several lines ("could not find expected ':'").
-        for (let k = itemStart; k < item.end; k++) if (s.charCodeAt(k) === NEWLINE) throw GIVE_UP;
+        // PyYAML refuses an implicit key over several lines ("could not find expected ':'").
+        if (!explicit) for (let k = itemStart; k < item.end; k++) if (s.charCodeAt(k) === NEWLINE) throw GIVE_UP;
         const key = String(item.value);
         if (entry.keys.has(key)) throw GIVE_UP;
         // `a:b` and empty values are rare in flow mappings, and readers differ on them.
