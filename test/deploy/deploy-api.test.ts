@@ -4,6 +4,9 @@
  * folder; one controller and two computes registered by address. Refusals first (simulated nodes,
  * files the release does not hold), then a deployment checked on each host and through
  * GET /deployments/:id/tasks (output stored, the password setting never shown), then a stop.
+ * On PostgreSQL where there is one (CI), in a schema of its own: the run's bookkeeping, its stop
+ * through the database, its resume and the nodes' lifecycle on the engine several servers share
+ * (the deploy tests with servers of their own otherwise start them on PGlite).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +21,8 @@ import { HOSTS_NOTE, onHost, testHosts } from '../support/test-hosts.js';
 const TOKEN = 'deploy-api-token-0123456789';
 const SECRET = 'Sup3r-s3cret-pw';
 const hosts = testHosts();
+const databaseUrl = process.env.HEARTH_TEST_DATABASE_URL || undefined;
+const engine = databaseUrl ? 'PostgreSQL' : 'PGlite';
 
 const GRAPH = `
 - id: prepare
@@ -77,8 +82,9 @@ async function json(res: Response) {
   return text ? JSON.parse(text) : undefined;
 }
 
-describe('a real deployment through the server', { skip: hosts && hosts.addresses.length >= 13 ? false : HOSTS_NOTE }, () => {
+describe(`a real deployment through the server, on ${engine}`, { skip: hosts && hosts.addresses.length >= 13 ? false : HOSTS_NOTE }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-deploy-api-'));
+  const schema = `hearth_deploy_api_${process.pid}_${Date.now()}`;
   let server: RunningServer;
   let clusterId = 0;
   let releasePath = '';
@@ -133,7 +139,7 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
     writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519'), hosts!.key.private, { mode: 0o600 });
     writeFileSync(join(dir, 'data', 'ssh', 'id_ed25519.pub'), `${hosts!.key.public}\n`);
     // On the test bridge, so nodes can fetch the plugin's repository from it.
-    server = await startServer({ port: 0, host: '10.77.0.1', dataDir: join(dir, 'data'), adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
+    server = await startServer({ port: 0, host: '10.77.0.1', dataDir: join(dir, 'data'), ...(databaseUrl ? { databaseUrl, schema } : {}), adminToken: TOKEN, bundledRelease: false, sweepMs: 60_000 });
     const plugin = await call('POST', '/plugins/folders', { path: made.dir });
     assert.equal(plugin.status, 201, JSON.stringify(plugin.body));
     const releaseId = (await call('GET', '/releases')).body[0].id;
@@ -150,6 +156,13 @@ describe('a real deployment through the server', { skip: hosts && hosts.addresse
   });
   after(async () => {
     await server?.close();
+    if (databaseUrl) {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await client.end();
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
