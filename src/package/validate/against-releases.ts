@@ -7,9 +7,9 @@
  */
 import type { Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
-import { loadPlugin } from '../plugin/index.js';
+import { loadPlugin, type LoadResult } from '../plugin/index.js';
 import { chooseRelease } from './release-choice.js';
-import { validatePlugin } from './index.js';
+import { validateLoadedPlugin } from './index.js';
 
 export interface ReleaseValidation {
   release_id: string;
@@ -24,14 +24,15 @@ const key = (f: Finding) => `${f.code}|${f.file}|${f.line}|${f.column}`;
 /** At most this many findings kept per release: the page shows them, the validator gives the rest. */
 export const MAX_RELEASE_FINDINGS = 200;
 
-export function validateAgainstReleases(dir: string, releases: ReadonlyArray<{ id: string; release: Release }>, without: readonly Finding[]): ReleaseValidation[] {
-  const plugin = loadPlugin(dir).plugin;
+/** `loaded`: the folder as `loadPlugin(dir)` read it, when the caller has it. */
+export function validateAgainstReleases(dir: string, releases: ReadonlyArray<{ id: string; release: Release }>, without: readonly Finding[], loaded: LoadResult = loadPlugin(dir)): ReleaseValidation[] {
+  const plugin = loaded.plugin;
   if (!plugin || plugin.isReleasePlugin) return [];
   const said = new Set(without.map(key));
   const out: ReleaseValidation[] = [];
   for (const { id, release } of releases) {
     if (!chooseRelease(plugin, [release])) continue; // not a release the plugin is for
-    const findings = validatePlugin(dir, { release }).findings.filter((f) => f.severity !== 'info' && !said.has(key(f)));
+    const findings = validateLoadedPlugin(dir, loaded, { release }).findings.filter((f) => f.severity !== 'info' && !said.has(key(f)));
     out.push({ release_id: id, release: `${release.name} ${release.version}`, findings: findings.slice(0, MAX_RELEASE_FINDINGS) });
   }
   return out;

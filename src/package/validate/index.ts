@@ -5,7 +5,7 @@
  */
 import { finding, hasErrors, type Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
-import { loadPlugin } from '../plugin/index.js';
+import { loadPlugin, type LoadResult } from '../plugin/index.js';
 import { linksLeavingPlugin } from '../plugin/links.js';
 import { assumePackageVersion } from '../plugin/partial.js';
 import { chooseRelease, chosenNote, noReleaseNote } from './release-choice.js';
@@ -76,7 +76,15 @@ function checkWithAssumedVersion(ctx: ValidationContext): void {
 }
 
 export function validatePlugin(dir: string, options: ValidateOptions = {}): ValidationResult {
-  const loaded = loadPlugin(dir);
+  return validateLoadedPlugin(dir, loadPlugin(dir), options);
+}
+
+/**
+ * Validates a plugin folder already read by `loadPlugin(dir)`: the server checks a plugin, then
+ * against each release it declares, and keeps the plugin and its releases, from one reading of
+ * the folder (it read the folder three times, plus once per release). Nothing here changes `loaded`.
+ */
+export function validateLoadedPlugin(dir: string, loaded: LoadResult, options: ValidateOptions = {}): ValidationResult {
   const findings: Finding[] = [...loaded.findings];
   // Every link in the folder, not only the files Hearth reads: the folder is served and sent as a
   // whole (issue 24). A plugin file the loader already refused as a link out is not named twice.

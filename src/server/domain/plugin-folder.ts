@@ -6,8 +6,8 @@
 import type { Finding } from '../../core/findings.js';
 import type { Release } from '../../core/release/model.js';
 import { loadPlugin, type LoadedPlugin } from '../../package/plugin/index.js';
-import { readReleasePlugin } from '../../package/release/source.js';
-import { validatePlugin } from '../../package/validate/index.js';
+import { releasesOfPlugin } from '../../package/release/source.js';
+import { validateLoadedPlugin } from '../../package/validate/index.js';
 import { validateAgainstReleases, type ReleaseValidation } from '../../package/validate/against-releases.js';
 
 export interface PluginFolderData {
@@ -33,15 +33,16 @@ function forTheServer(findings: Finding[]): Finding[] {
 
 /** `installed`: the server's releases, each checked against when the plugin declares it. */
 export function readPluginFolderData(dir: string, installed: ReadonlyArray<{ id: string; release: Release }> = []): PluginFolderData {
-  const validation = { findings: forTheServer(validatePlugin(dir).findings) };
-  if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
+  // One reading of the folder for every question below: a large release plugin's YAML is most of the cost.
   const loaded = loadPlugin(dir);
+  const validation = { findings: forTheServer(validateLoadedPlugin(dir, loaded).findings) };
+  if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
   const data: PluginFolderData = { validation: { findings: validation.findings }, loaded: { findings: loaded.findings, ...(loaded.plugin ? { plugin: loaded.plugin } : {}) } };
   if (loaded.plugin?.isReleasePlugin) {
-    const read = readReleasePlugin(dir);
-    data.release = { releases: read.releases, findings: read.findings };
+    const own = releasesOfPlugin(loaded.plugin);
+    data.release = { releases: own.releases, findings: [...loaded.findings, ...own.findings] };
   } else if (loaded.plugin && installed.length > 0) {
-    data.releaseChecks = validateAgainstReleases(dir, installed, validation.findings);
+    data.releaseChecks = validateAgainstReleases(dir, installed, validation.findings, loaded);
   }
   return data;
 }
