@@ -24,6 +24,11 @@ export interface Database extends Queryable {
   presence(): Promise<Presence>;
   /** Changes announced by every server sharing the database (PostgreSQL only; see ChangeFeed). */
   readonly changes?: ChangeFeed;
+  /**
+   * Gives back memory the start-up left behind where the database keeps its own (PGlite's
+   * thread: pglite-thread.ts); called once the server is ready. Absent where there is none.
+   */
+  settle?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -19,6 +19,7 @@ export type ThreadRequest =
   | { id: number; op: 'exec'; sql: string; tx?: number }
   | { id: number; op: 'begin' }
   | { id: number; op: 'end'; tx: number; commit: boolean }
+  | { id: number; op: 'settle' }
   | { id: number; op: 'close' };
 
 /** A reply to request `id`; `-id` ends the transaction `begin` `id` opened. */
@@ -140,6 +141,11 @@ export class PgliteThread {
     return result;
   }
 
+  /** Has the thread collect its garbage once (v8-flags.ts: collectAllGarbage). */
+  async settle(): Promise<void> {
+    await this.send({ op: 'settle' });
+  }
+
   async close(): Promise<void> {
     if (!this.stopped) await this.send({ op: 'close' }).catch(() => undefined);
     await this.worker.terminate();
@@ -173,6 +179,10 @@ class ThreadedPglite implements Database {
   async presence(): Promise<Presence> {
     this.me ??= soleProcessPresence();
     return this.me;
+  }
+
+  settle(): Promise<void> {
+    return this.closed ? Promise.resolve() : this.thread.settle();
   }
 
   async close(): Promise<void> {
