@@ -7,6 +7,7 @@ import type { Release } from '../../core/release/model.js';
 import { group } from '../group.js';
 import { EXIT_FINDINGS, EXIT_OK, usageError } from '../exit.js';
 import { withoutOptimisingCompiler } from '../short-run.js';
+import { printAnswer, stdoutIsTerminal } from '../terminal.js';
 
 interface ValidateFlags {
   json?: boolean;
@@ -72,8 +73,9 @@ export function registerPluginValidate(program: Command): void {
       const { validatePlugin } = await import('../../package/validate/index.js');
       const result = withoutOptimisingCompiler(() => validatePlugin(dir, { ...(release ? { release } : {}), ...(releases ? { releases } : {}), ...(otherPlugins.length ? { otherPlugins } : {}) }));
       const report = await import('../../package/validate/report.js');
-      if (flags.json) process.stdout.write(report.toJson(result));
-      else process.stdout.write(report.formatReport(result, { root: dir, color: flags.color !== false && process.stdout.isTTY === true }));
+      // Straight to file descriptor 1: making process.stdout was 2 ms of the run (terminal.ts).
+      if (flags.json) printAnswer(report.toJson(result));
+      else printAnswer(report.formatReport(result, { root: dir, color: flags.color !== false && stdoutIsTerminal() }));
       process.exitCode = result.valid ? EXIT_OK : EXIT_FINDINGS;
     });
 }
