@@ -14,6 +14,11 @@ export function keepRunningWhenReaderLeaves(): void {
   readerGone = () => undefined;
 }
 
+/** What a write whose reader went away does: ends the run (or, for `hearth serve`, nothing). */
+export function readerLeft(): void {
+  readerGone();
+}
+
 export function endQuietlyWhenReaderLeaves(stream: NodeJS.WriteStream): void {
   stream.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE' || err.code === 'ERR_STREAM_DESTROYED') return readerGone();

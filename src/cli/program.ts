@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { addExamples } from './examples.js';
 import { EXIT_USAGE } from './exit.js';
-import { OutputError } from './output.js';
+import { failed } from './failure.js';
 import { guardTerminalOutput } from './terminal.js';
 import { hearthVersion } from '../package/root.js';
 
@@ -41,13 +41,6 @@ export function runHearth(register: (program: Command) => void): void {
     if (err instanceof CommanderError) {
       // --help and --version end here with code 0; every other commander error is bad usage.
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
-    } else if (err instanceof OutputError) {
-      // A bad -f or -c of an offline command (the client's are said by its run()).
-      process.stderr.write(`hearth: ${err.message}\n`);
-      process.exitCode = EXIT_USAGE;
-    } else {
-      process.stderr.write(`hearth: ${(err as Error)?.stack ?? String(err)}\n`);
-      process.exitCode = 70;
-    }
+    } else failed(err);
   });
 }

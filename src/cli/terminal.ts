@@ -4,8 +4,9 @@
  * screen of `hearth plugin list`) are written as `\uXXXX`. Hearth's own colours and its progress
  * line's erase pass untouched: the only escape sequences let through are those few, exactly.
  */
+import { fstatSync, writeSync } from 'node:fs';
 import { escapeControls } from '../core/text/controls.js';
-import { endQuietlyWhenReaderLeaves } from './pipe.js';
+import { endQuietlyWhenReaderLeaves, readerLeft } from './pipe.js';
 
 /** SGR colours the validation report uses (bold, dim, red, green, yellow, cyan, reset) and the build progress line's "return and erase". */
 const OWN_SEQUENCES = /\u001b\[(?:0|1|2|31|32|33|36)m|\r\u001b\[2K/g;
@@ -47,7 +48,7 @@ export function guardTerminalOutput(): void {
 }
 
 /** Each guarded stream's own write, for the CLI's own control sequences (`writeOwn`). */
-const unguarded = new WeakMap<NodeJS.WritableStream, (text: string) => boolean>();
+const unguarded = new WeakMap<NodeJS.WritableStream, (text: string | Uint8Array) => boolean>();
 
 /**
  * Hearth's own control sequence (a progress line's "return and erase") and the text after it: the
@@ -62,10 +63,51 @@ export function writeOwn(stream: NodeJS.WritableStream, sequence: '\r\u001b[2K' 
 function guard(stream: NodeJS.WriteStream): NodeJS.WriteStream {
   endQuietlyWhenReaderLeaves(stream);
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
-  unguarded.set(stream, (text) => write(text));
+  unguarded.set(stream, (chunk) => write(chunk));
   stream.write = ((chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === 'string' ? chunk : chunk instanceof Uint8Array ? Buffer.from(chunk).toString('utf8') : chunk;
     return write(typeof text === 'string' ? sanitizeForTerminal(text) : text, ...rest);
   }) as typeof stream.write;
   return stream;
+}
+
+/**
+ * A command's whole answer, printed at once to file descriptor 1, without making process.stdout:
+ * that loads Node's stream machinery, and for a pipe or a terminal its net module too, 2 ms of CPU
+ * of a `hearth plugin validate` run (issue 30), which writes nothing else. The same text as
+ * process.stdout.write would print (sanitised the same way), all of it: a write that takes only
+ * part goes on from where it stopped; output Node's stream must wait for (a pipe set non-blocking
+ * by another process, full: EAGAIN) is handed to process.stdout, which waits; a reader gone ends
+ * the run as it would (./pipe.ts).
+ */
+export function printAnswer(text: string): void {
+  const bytes = Buffer.from(sanitizeForTerminal(text), 'utf8');
+  let at = 0;
+  while (at < bytes.length) {
+    try {
+      at += writeSync(1, bytes, at);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EPIPE') return readerLeft();
+      if (code !== 'EAGAIN') throw err;
+      // Bytes, already sanitised, so the stream's own write, not the guarded one (which would
+      // decode them again, and could split a character between two writes).
+      const stdout = process.stdout;
+      (unguarded.get(stdout) ?? ((rest: Uint8Array) => stdout.write(rest)))(bytes.subarray(at));
+      return;
+    }
+  }
+}
+
+/**
+ * Whether stdout is a terminal, as process.stdout.isTTY says, without making process.stdout when
+ * it cannot be one: a terminal is a character device, a file, pipe or socket never is.
+ */
+export function stdoutIsTerminal(): boolean {
+  try {
+    if (!fstatSync(1).isCharacterDevice()) return false;
+  } catch {
+    // Let process.stdout say.
+  }
+  return process.stdout.isTTY === true;
 }
