@@ -31,7 +31,11 @@ function listText(catalog: Catalog, rule: Constraint): string {
  * so the message's own closing punctuation is dropped here and the sentence ends where it ends.
  */
 export const authorMessage = (message: string | undefined) => (message ? message.trim().replace(/[\s.;,:!]+$/, '') : '');
-const withMessage = (text: string, message: string | undefined) => (authorMessage(message) ? `${text}: ${authorMessage(message)}` : text);
+const withMessage = (text: string, message: string | undefined) => {
+  // Trimmed once: a click words a thousand new clashes.
+  const said = authorMessage(message);
+  return said ? `${text}: ${said}` : text;
+};
 
 /**
  * Sentences depend on the catalog alone, and the wizard asks for the same ones after every click
