@@ -222,6 +222,8 @@ export class Replacements {
     if (prefer) for (const x of prefer) this.hint[x] = 1;
     // Members sharing a kept selection (almost always all of them) share its base model.
     const byKept = new Map<string, { kept: number[]; members: number[] }>();
+    // Members of one replacement share its kept list: joined once per list, not once per member.
+    const keys = new Map<number[], string>();
     for (const { member, kept } of targets) {
       const carried = this.carry(member, kept) ?? this.known(member, kept, previously, prefer);
       if (carried) {
@@ -229,7 +231,8 @@ export class Replacements {
         out.set(member, carried);
         continue;
       }
-      const key = kept.join(',');
+      let key = keys.get(kept);
+      if (key === undefined) keys.set(kept, (key = kept.join(',')));
       const entry = byKept.get(key);
       if (entry) entry.members.push(member);
       else byKept.set(key, { kept, members: [member] });
