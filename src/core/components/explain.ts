@@ -31,7 +31,11 @@ function listText(catalog: Catalog, rule: Constraint): string {
  * so the message's own closing punctuation is dropped here and the sentence ends where it ends.
  */
 export const authorMessage = (message: string | undefined) => (message ? message.trim().replace(/[\s.;,:!]+$/, '') : '');
-const withMessage = (text: string, message: string | undefined) => (authorMessage(message) ? `${text}: ${authorMessage(message)}` : text);
+const withMessage = (text: string, message: string | undefined) => {
+  // Trimmed once: a click words a thousand new clashes.
+  const said = authorMessage(message);
+  return said ? `${text}: ${said}` : text;
+};
 
 /**
  * Sentences depend on the catalog alone, and the wizard asks for the same ones after every click
@@ -102,7 +106,12 @@ export function ruleClause(catalog: Catalog, k: number): string {
 /** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */
 export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): string {
   const key = (a * catalog.components.length + b) * 3 + (chosen === a ? 1 : chosen === b ? 2 : 0);
-  return cached(pairTexts, catalog, key, () => pairSentence(catalog, a, b, chosen));
+  // `cached` by hand: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
+  let texts = pairTexts.get(catalog);
+  if (!texts) pairTexts.set(catalog, (texts = new Map()));
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = pairSentence(catalog, a, b, chosen)));
+  return text;
 }
 
 function pairSentence(catalog: Catalog, a: number, b: number, chosen: number): string {

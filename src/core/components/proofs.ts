@@ -82,6 +82,8 @@ export class Proofs {
   private readonly repair: Repair;
   /** Repairs from the model of this click's latest search (proveRest). */
   private repairFromSearch: Repair | undefined;
+  /** `repairFromSearch` was based on this click's selection (else it holds an older click's model). */
+  private searchedThisClick = false;
   private readonly rebase: Rebase;
   private readonly explainer: Solver;
   private helper: { cdcl: Cdcl; repair: Repair } | undefined;
@@ -153,6 +155,7 @@ export class Proofs {
     this.selection = selection;
     this.fresh = true;
     this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0, explained: 0 };
+    this.searchedThisClick = false;
     this.setHint(this.models[0]);
     const base = this.cdcl.solve(selection, { hint: this.hint, budget });
     this.witness = this.witnessSpare.fill(OPEN);
@@ -320,6 +323,7 @@ export class Proofs {
         this.repairFromSearch ??= new Repair(catalog);
         this.repairFromSearch.setBase(r.model, selection, (x) => this.cdcl.fixedFalse(x));
         searchedBase = true;
+        this.searchedThisClick = true;
         // c's own proof as a change against the base, so the next click can move it (rebase.ts)
         // rather than search again; the model's other members keep the model.
         witness[c] = REPAIRED;
@@ -365,12 +369,15 @@ export class Proofs {
 
   /**
    * Can the selection plus `extra` be completed? Propagation and the greedy repair of the base
-   * model first, then a search. False when the search ran out of budget.
+   * model first, then the same repair of this click's latest search model (at 1,000 components it
+   * answered 8 of the first state's 10 searches), then a search. False when the search ran out of
+   * budget. A repair only ever answers yes with a model in hand, so the answer is the search's.
    */
   completable(extra: readonly number[], budget: number): boolean {
     if (!this.baseOk) return false;
     for (let i = 0; i < extra.length; i++) if (this.cdcl.fixedFalse(extra[i])) return false;
     if (this.repair.canAddAll(extra)) return true;
+    if (this.searchedThisClick && (this.repairFromSearch as Repair).canAddAll(extra)) return true;
     const { selection } = this;
     const r = this.cdcl.solve([...selection, ...extra], { budget });
     this.cdcl.settle(selection.length);

@@ -118,8 +118,30 @@ export function replacingMembers(catalog: Catalog, selection: readonly number[])
   const chosen = new Set(selection);
   for (const s of selection) if (RADIO_GROUPS.has(catalog.components[s].group)) checkedGroups.add(catalog.components[s].group);
   if (checkedGroups.size === 0) return [];
+  const members = radioMembers(catalog);
+  if (checkedGroups.size === 1) {
+    const [group] = checkedGroups;
+    return (members.get(group) ?? []).filter((c) => !chosen.has(c));
+  }
   return catalog.components.filter((c) => checkedGroups.has(c.group) && !chosen.has(c.index)).map((c) => c.index);
 }
+
+/** Each radio group's members in catalog order, once per catalog: a click asked every component its group. */
+function radioMembers(catalog: Catalog): Map<string, number[]> {
+  let members = radioMembersOf.get(catalog);
+  if (!members) {
+    members = new Map();
+    for (const c of catalog.components) {
+      if (!RADIO_GROUPS.has(c.group)) continue;
+      let list = members.get(c.group);
+      if (!list) members.set(c.group, (list = []));
+      list.push(c.index);
+    }
+    radioMembersOf.set(catalog, members);
+  }
+  return members;
+}
+const radioMembersOf = new WeakMap<Catalog, Map<string, number[]>>();
 
 /** The answer for one member: a valid selection containing kept + r, or why none exists. */
 export type Verdict =
@@ -175,6 +197,10 @@ export class Replacements {
   stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
   private readonly hint: Uint8Array;
   private hinted = false;
+  /** The kept selection `repair` was last based on in this `prove` (its base is a model of it). */
+  private repairKept: readonly number[] | undefined;
+  /** Per kept selection proved in this `prove`, the model its members were proved from. */
+  private provedFrom = new Map<readonly number[], Int32Array>();
 
   constructor(readonly catalog: Catalog) {
     this.hint = new Uint8Array(catalog.components.length);
@@ -188,12 +214,16 @@ export class Replacements {
   prove(targets: ReadonlyArray<{ member: number; kept: number[] }>, budget: number, prefer?: Int32Array, previously?: Previously): Map<number, Verdict> {
     const out = new Map<number, Verdict>();
     this.stats = { carried: 0, rebased: 0, base: 0, repaired: 0, propagated: 0, searched: 0 };
+    this.repairKept = undefined;
+    this.provedFrom = new Map();
     // The main selection's model minus what the click drops is usually a model of kept: steer there.
     this.hint.fill(0);
     this.hinted = prefer !== undefined;
     if (prefer) for (const x of prefer) this.hint[x] = 1;
     // Members sharing a kept selection (almost always all of them) share its base model.
     const byKept = new Map<string, { kept: number[]; members: number[] }>();
+    // Members of one replacement share its kept list: joined once per list, not once per member.
+    const keys = new Map<number[], string>();
     for (const { member, kept } of targets) {
       const carried = this.carry(member, kept) ?? this.known(member, kept, previously, prefer);
       if (carried) {
@@ -201,7 +231,8 @@ export class Replacements {
         out.set(member, carried);
         continue;
       }
-      const key = kept.join(',');
+      let key = keys.get(kept);
+      if (key === undefined) keys.set(kept, (key = kept.join(',')));
       const entry = byKept.get(key);
       if (entry) entry.members.push(member);
       else byKept.set(key, { kept, members: [member] });
@@ -247,8 +278,18 @@ export class Replacements {
     return core;
   }
 
-  /** Can `kept` plus `extra` be completed? False when the search ran out of budget. */
+  /**
+   * Can `kept` plus `extra` be completed? The greedy repair of the model the members of `kept`
+   * were proved from first, when it is based on it (a repair answers yes only with a model in
+   * hand, so the answer is the search's), then a search. False when the search ran out of budget.
+   */
   completable(kept: readonly number[], extra: readonly number[], budget: number): boolean {
+    const base = this.provedFrom.get(kept);
+    if (base && this.repairKept !== kept) {
+      this.repair.setBase(base, kept, (c) => this.cdcl.fixedFalse(c));
+      this.repairKept = kept;
+    }
+    if (base && this.repair.canAddAll(extra)) return true;
     return this.cdcl.solve([...kept, ...extra], { budget }).status === 'sat';
   }
 
@@ -311,6 +352,7 @@ export class Replacements {
       base = r.model;
     }
     rebase.setBase(base, kept);
+    this.provedFrom.set(kept, base);
     let repairing = false;
     for (const m of members) {
       // Last click's repaired witness, moved onto this base (rebase.ts).
@@ -335,6 +377,7 @@ export class Replacements {
       if (!repairing) {
         repair.setBase(base, kept, (c) => cdcl.fixedFalse(c));
         repairing = true;
+        this.repairKept = kept;
       }
       if (cdcl.fixedFalse(m)) {
         out.set(m, { status: 'unsat', core: cdcl.coreOf(m), kept });

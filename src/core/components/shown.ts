@@ -32,8 +32,13 @@ export class Shown {
 
   /** "X requires Y, which is not chosen yet: <the author's message>", told once per rule and catalog. */
   notChosenYet(k: number): string {
+    return (this.gate[k] ??= this.notChosenYetText(k));
+  }
+
+  /** Made once per rule: the author's message is trimmed by a regular expression, too slow to run for every gated component on every click. */
+  private notChosenYetText(k: number): string {
     const message = authorMessage(this.catalog.constraints[k].message);
-    return (this.gate[k] ??= `${ruleClause(this.catalog, k)}, which is not chosen yet${message ? `: ${message}` : ''}`);
+    return `${ruleClause(this.catalog, k)}, which is not chosen yet${message ? `: ${message}` : ''}`;
   }
 
   /**
