@@ -143,7 +143,7 @@ if (!bundled && !compiled) {
   }
   if (extraCa && nodeNoCaT && cliNoCaT) {
     console.log(
-      `\nWhy the rows differ: NODE_EXTRA_CA_CERTS=${extraCa} is set here, and Node 20 loads those certificates at start-up, ` +
+      `\nWhy the rows differ: NODE_EXTRA_CA_CERTS=${extraCa} is set here, and Node ${process.versions.node.split(".")[0]} loads those certificates at start-up, ` +
         `before any of Hearth's code runs (bare node: ${fmt(nodeT.medianMs)} ms with it, ${fmt(nodeNoCaT.medianMs)} ms without, ` +
         `${fmt(nodeT.medianMs - nodeNoCaT.medianMs)} ms; hearth: ${fmt(cliT.medianMs)} against ${fmt(cliNoCaT.medianMs)} ms, ` +
         `${fmt(cliT.medianMs - cliNoCaT.medianMs)} ms). bin/hearth does not touch the user's environment; the target is judged on the first row.`,
