@@ -239,3 +239,18 @@ test('bad input becomes findings, never a crash', () => {
   assert.doesNotThrow(() => state(catalog!, ['hypervisor:ok', 'zzz']));
   assert.doesNotThrow(() => analyse(catalog!));
 });
+
+test('a long-running server keeps a bounded number of sentences per catalog, and a sentence made again is the same', async () => {
+  const { MAX_KEPT_SENTENCES, pairText, sentencesKept } = await import('./explain.js');
+  // 120 storage backends, each incompatible with every other: 120 x 119 pairs, three ways each.
+  const many = compileCatalog(
+    Array.from({ length: 120 }, (_, i) => ({ name: `storage:object:b${i}`, label: `Backend ${i}`, incompatible: [{ name: 'storage:object:*', message: `backend ${i} stands alone` }] })),
+  );
+  const first = pairText(many, 0, 1, 0);
+  let asked = 0;
+  for (let a = 0; a < 120; a++) for (let b = 0; b < 120; b++) if (a !== b) for (const chosen of [-1, a, b]) asked += pairText(many, a, b, chosen).length > 0 ? 1 : 0;
+  assert.ok(asked > MAX_KEPT_SENTENCES, `the test asked only ${asked} sentences`);
+  assert.ok(sentencesKept(many) <= MAX_KEPT_SENTENCES, `${sentencesKept(many)} sentences kept`);
+  assert.equal(pairText(many, 0, 1, 0), first);
+  assert.match(first, /^Backend 0 \(storage:object:b0\) \(which you chose\) cannot be used with Backend 1 \(storage:object:b1\): backend 0 stands alone$/);
+});

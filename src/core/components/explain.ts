@@ -44,6 +44,24 @@ const withMessage = (text: string, message: string | undefined) => {
 const ruleTexts = new WeakMap<Catalog, Map<number, string>>();
 const pairTexts = new WeakMap<Catalog, Map<number, string>>();
 const listTexts = new WeakMap<Catalog, Map<number, string>>();
+/**
+ * Sentences kept per catalog and kind, at most: a server keeps a catalog for as long as it runs,
+ * and the pairs of a large radio group alone could fill hundreds of megabytes (a fresh 10,000
+ * catalog put about 1,000 new pair sentences into words per click). Past it the kind starts over;
+ * a sentence is the same whenever it is made, so only the time to make it again is lost.
+ */
+export const MAX_KEPT_SENTENCES = 20_000;
+
+function keep<K>(texts: Map<K, string>, key: K, text: string): string {
+  if (texts.size >= MAX_KEPT_SENTENCES) texts.clear();
+  texts.set(key, text);
+  return text;
+}
+
+/** Sentences kept for `catalog`, of every kind (for tests of the bound). */
+export function sentencesKept(catalog: Catalog): number {
+  return [ruleTexts, pairTexts, listTexts].reduce((n, store) => n + (store.get(catalog)?.size ?? 0), 0);
+}
 
 function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
   let texts = store.get(catalog);
@@ -51,12 +69,8 @@ function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, ke
     texts = new Map();
     store.set(catalog, texts);
   }
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = make();
-    texts.set(key, text);
-  }
-  return text;
+  const text = texts.get(key);
+  return text === undefined ? keep(texts, key, make()) : text;
 }
 
 /** One rule in words: "DVS (network:neutron:ml2:dvs) requires VMware vCenter (hypervisor:vmware)". */
@@ -109,9 +123,8 @@ export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): s
   // `cached` by hand: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
   let texts = pairTexts.get(catalog);
   if (!texts) pairTexts.set(catalog, (texts = new Map()));
-  let text = texts.get(key);
-  if (text === undefined) texts.set(key, (text = pairSentence(catalog, a, b, chosen)));
-  return text;
+  const text = texts.get(key);
+  return text === undefined ? keep(texts, key, pairSentence(catalog, a, b, chosen)) : text;
 }
 
 function pairSentence(catalog: Catalog, a: number, b: number, chosen: number): string {
