@@ -11,7 +11,7 @@ import { releaseFromFields } from '../../core/release/fields.js';
 import type { Release } from '../../core/release/model.js';
 import type { PluginGraph } from '../../core/release/plugin.js';
 import { normalizeTasks } from '../../core/tasks/index.js';
-import { loadPlugin, type LoadedPlugin } from '../plugin/index.js';
+import { loadPlugin, type LoadResult } from '../plugin/index.js';
 import { parseYamlBytes, readFailure } from '../yaml/index.js';
 import { graphsFromEntries } from './contribution.js';
 import { readTasksFolder } from '../tasks/index.js';
@@ -63,19 +63,18 @@ export function readReleaseFixture(path: string): { releases: Release[]; finding
 }
 
 export function readReleasePlugin(dir: string): { releases: Release[]; findings: Finding[] } {
-  const loaded = loadPlugin(dir);
-  if (!loaded.plugin) return { releases: [], findings: [...loaded.findings] };
-  const own = releasesOfPlugin(loaded.plugin);
-  return { releases: own.releases, findings: [...loaded.findings, ...own.findings] };
+  return releasesOfPlugin(loadPlugin(dir));
 }
 
 /**
- * The releases a plugin already loaded defines: `hearth plugin validate` has read the folder once
- * and checks these from the same reading (reading it again doubled the time on a large release
- * plugin: every YAML file parsed twice).
+ * The releases of a plugin folder already read by `loadPlugin`, with the reading's findings:
+ * `hearth plugin validate` and a plugin install check these from the reading they have (reading
+ * the folder again doubled the time on a large release plugin: every YAML file parsed twice).
  */
-export function releasesOfPlugin(plugin: LoadedPlugin): { releases: Release[]; findings: Finding[] } {
-  const findings: Finding[] = [];
+export function releasesOfPlugin(loaded: LoadResult): { releases: Release[]; findings: Finding[] } {
+  const findings = [...loaded.findings];
+  const plugin = loaded.plugin;
+  if (!plugin) return { releases: [], findings };
   const releases: Release[] = [];
   const records = plugin.releases.filter((r) => r.isRelease);
   if (records.length === 0) {

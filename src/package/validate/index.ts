@@ -117,7 +117,7 @@ export function validateLoadedPlugin(dir: string, loaded: LoadResult, options: V
     checkComponents(ctx);
     checkMultiRelease(ctx);
     checkReleaseGraphs(ctx);
-    const ownReleases = plugin.isReleasePlugin ? releasesOfPlugin(plugin).releases : [];
+    const ownReleases = plugin.isReleasePlugin ? releasesOfPlugin(loaded).releases : [];
     // A release's task conditions must read settings it defines (issue 16: monitoring tasks ran without Monitoring).
     for (const r of ownReleases) findings.push(...conditionsReadingMissingSettings(r.attributes_metadata, r.graphs));
     checkNetworkRoles(ctx, options.otherPlugins, ownReleases);

@@ -39,8 +39,7 @@ export function readPluginFolderData(dir: string, installed: ReadonlyArray<{ id:
   if (validation.findings.some((f) => f.severity === 'error')) return { validation: { findings: validation.findings }, loaded: { findings: [] } };
   const data: PluginFolderData = { validation: { findings: validation.findings }, loaded: { findings: loaded.findings, ...(loaded.plugin ? { plugin: loaded.plugin } : {}) } };
   if (loaded.plugin?.isReleasePlugin) {
-    const own = releasesOfPlugin(loaded.plugin);
-    data.release = { releases: own.releases, findings: [...loaded.findings, ...own.findings] };
+    data.release = releasesOfPlugin(loaded);
   } else if (loaded.plugin && installed.length > 0) {
     data.releaseChecks = validateAgainstReleases(dir, installed, validation.findings, loaded);
   }
