@@ -63,12 +63,15 @@ export function sentencesKept(catalog: Catalog): number {
   return [ruleTexts, pairTexts, listTexts].reduce((n, store) => n + (store.get(catalog)?.size ?? 0), 0);
 }
 
-function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
+/** `catalog`'s sentences of one kind. */
+function textsOf<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog): Map<K, string> {
   let texts = store.get(catalog);
-  if (!texts) {
-    texts = new Map();
-    store.set(catalog, texts);
-  }
+  if (!texts) store.set(catalog, (texts = new Map()));
+  return texts;
+}
+
+function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
+  const texts = textsOf(store, catalog);
   const text = texts.get(key);
   return text === undefined ? keep(texts, key, make()) : text;
 }
@@ -120,9 +123,8 @@ export function ruleClause(catalog: Catalog, k: number): string {
 /** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */
 export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): string {
   const key = (a * catalog.components.length + b) * 3 + (chosen === a ? 1 : chosen === b ? 2 : 0);
-  // `cached` by hand: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
-  let texts = pairTexts.get(catalog);
-  if (!texts) pairTexts.set(catalog, (texts = new Map()));
+  // `cached` without its closure: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
+  const texts = textsOf(pairTexts, catalog);
   const text = texts.get(key);
   return text === undefined ? keep(texts, key, pairSentence(catalog, a, b, chosen)) : text;
 }

@@ -119,11 +119,10 @@ export function replacingMembers(catalog: Catalog, selection: readonly number[])
   for (const s of selection) if (RADIO_GROUPS.has(catalog.components[s].group)) checkedGroups.add(catalog.components[s].group);
   if (checkedGroups.size === 0) return [];
   const members = radioMembers(catalog);
-  if (checkedGroups.size === 1) {
-    const [group] = checkedGroups;
-    return (members.get(group) ?? []).filter((c) => !chosen.has(c));
-  }
-  return catalog.components.filter((c) => checkedGroups.has(c.group) && !chosen.has(c.index)).map((c) => c.index);
+  const out: number[] = [];
+  for (const group of checkedGroups) for (const c of members.get(group) ?? []) if (!chosen.has(c)) out.push(c);
+  // Catalog order (a component's index is its place), whichever groups are checked.
+  return checkedGroups.size > 1 ? out.sort((a, b) => a - b) : out;
 }
 
 /** Each radio group's members in catalog order, once per catalog: a click asked every component its group. */
