@@ -16,7 +16,7 @@ import { tempFolder } from '../support/temp.js';
 const hearthBin = fileURLToPath(new URL('../../bin/hearth', import.meta.url));
 const release = fileURLToPath(new URL('../../release', import.meta.url));
 
-const hearth = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [hearthBin, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+const hearth = (args: string[], env: NodeJS.ProcessEnv = {}) => spawnSync(process.execPath, [hearthBin, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000, killSignal: 'SIGKILL' });
 
 const dir = tempFolder('hearth-validate-args-');
 for (const name of ['good_one', 'other_one']) assert.equal(hearth(['plugin', 'create', name, '--package-version', '5.0.0', '--dir', dir]).status, 0);

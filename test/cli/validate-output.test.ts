@@ -18,7 +18,7 @@ const hearthBin = fileURLToPath(new URL('../../bin/hearth', import.meta.url));
 /** A 4.0.0 plugin whose 2,000 extra tasks name roles and tasks that do not exist, each with a timeout that is a string (an error): ~1 MB of findings. */
 function pluginWithManyFindings(): string {
   const dir = tempFolder('hearth-validate-output-');
-  const made = spawnSync(process.execPath, [hearthBin, 'plugin', 'create', 'many_findings', '--package-version', '4.0.0', '--dir', dir], { encoding: 'utf8' });
+  const made = spawnSync(process.execPath, [hearthBin, 'plugin', 'create', 'many_findings', '--package-version', '4.0.0', '--dir', dir], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
   assert.equal(made.status, 0, made.stderr);
   const plugin = join(dir, 'many_findings');
   let tasks = '';
@@ -38,7 +38,8 @@ interface Run {
 
 /** Runs `command args` with stdout a pipe this test reads only after `delayMs`, then to its end. */
 function slowlyRead(command: string, args: string[], delayMs: number): Promise<Run> {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group: a timeout kills hearth too when `command` is the pipe's holder.
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const chunks: Buffer[] = [];
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -49,7 +50,11 @@ function slowlyRead(command: string, args: string[], delayMs: number): Promise<R
   }, delayMs);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
       reject(new Error(`${command} ${args.join(' ')} did not end in 120 s; stderr so far:\n${stderr}`));
     }, 120_000);
     child.on('close', (status, signal) => {
@@ -65,7 +70,7 @@ const outputs = tempFolder('hearth-validate-outputs-');
 /** The answer written to a file: what every other way must print too. */
 function toFile(args: string[]): { status: number | null; bytes: Buffer } {
   const file = join(outputs, `${args.join('_').replace(/[^a-z]/g, '')}.out`);
-  const run = spawnSync('sh', ['-c', 'exec "$@" > "$0"', file, process.execPath, hearthBin, ...args], { encoding: 'utf8' });
+  const run = spawnSync('sh', ['-c', 'exec "$@" > "$0"', file, process.execPath, hearthBin, ...args], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
   assert.equal(run.stderr, '');
   return { status: run.status, bytes: readFileSync(file) };
 }
@@ -112,14 +117,16 @@ test('a reader that leaves after the first chunk: quiet, status 0', async () => 
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   child.stdout.once('data', () => child.stdout.destroy());
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const [status, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (s, g) => resolve([s, g])));
+  clearTimeout(timer);
   assert.equal(signal, null);
   assert.doesNotMatch(stderr, /EPIPE|Error|at /, 'no stack trace');
   assert.equal(status, 0, stderr);
 });
 
 test('stdout closed: the status of the answer, no error', { skip: !existsSync('/bin/sh') && 'needs sh' }, () => {
-  const run = spawnSync('sh', ['-c', 'exec "$@" >&-', 'sh', process.execPath, hearthBin, 'plugin', 'validate', plugin, '--json'], { encoding: 'utf8' });
+  const run = spawnSync('sh', ['-c', 'exec "$@" >&-', 'sh', process.execPath, hearthBin, 'plugin', 'validate', plugin, '--json'], { encoding: 'utf8', timeout: 120_000, killSignal: 'SIGKILL' });
   assert.equal(run.stderr, '');
   assert.equal(run.status, 1, 'errors: status 1, as when the answer is read');
 });
