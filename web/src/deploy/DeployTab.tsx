@@ -23,7 +23,15 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
   const [deployment, setDeployment] = useState<Deployment | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
-  const [live, setLive] = useState<Record<string, LiveText>>({});
+  // The running tasks' output on the page, of one deployment (`of`): chunks or a snapshot of another
+  // run start it afresh, so a run noticed twice (its page load and its live stream) never wipes it.
+  const [live, setLive] = useState<{ of: number | null; texts: Record<string, LiveText> }>({ of: null, texts: {} });
+  const liveOf = useCallback((id: number, key?: string, next?: (current: LiveText | undefined) => LiveText | undefined) => setLive((l) => {
+    const texts = l.of === id ? l.texts : {};
+    if (!key || !next) return l.of === id ? l : { of: id, texts };
+    const text = next(texts[key]);
+    return text ? { of: id, texts: { ...texts, [key]: text } } : { of: id, texts };
+  }), []);
   // When this page asked the running deployment to stop (its id and the time), until the run says.
   const [stopAsked, setStopAsked] = useState<{ id: number; at: number } | null>(null);
 
@@ -94,7 +102,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
       id,
       {
         task: merge,
-        output: (c) => setLive((l) => ({ ...l, [liveKey(c.node, c.task_id)]: appendChunk(l[liveKey(c.node, c.task_id)], c.chunk, c.offset) })),
+        output: (c) => liveOf(id, liveKey(c.node, c.task_id), (t) => appendChunk(t, c.chunk, c.offset)),
         deployment: (d) => setDeployment((cur) => (cur && cur.id === d.id ? { ...cur, ...d, tasks: cur.tasks, status: 'running' } : cur)),
         end: () => undefined,
       },
@@ -107,7 +115,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
       abort.abort();
       clearInterval(timer);
     };
-  }, [deployment?.id, running, real, fetchOne, fetchHistory, onDeployed, nodes.reload]);
+  }, [deployment?.id, running, real, fetchOne, fetchHistory, onDeployed, nodes.reload, liveOf]);
 
   // The environment's state changed (its live stream says so: a run ended, here or anywhere):
   // its nodes' roles and statuses changed with it, whichever way this page learnt of the run.
@@ -128,12 +136,13 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
     noticed.current = newest;
     if (deployment && deployment.id >= newest) return;
     void fetchOne(newest).then((d) => {
-      setLive({});
+      // The page's own first load may have shown this run meanwhile, its output already read.
+      liveOf(d.id);
       setStopAsked(null);
       setDeployment((cur) => (cur && cur.id >= d.id ? cur : d));
       void fetchHistory();
     }, setError);
-  }, [liveDeployments, fetchOne, fetchHistory]);
+  }, [liveDeployments, fetchOne, fetchHistory, liveOf]);
   // Any run of the environment still running holds Deploy back, the one shown or not.
   const runningElsewhere = [...(liveDeployments?.values() ?? [])].some((d) => d.status === 'running' && d.id !== deployment?.id);
 
@@ -160,7 +169,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
     setStopAsked(null);
     try {
       const started = await call('post', '/clusters/{id}/deploy', { params: { id: cluster.id }, body });
-      setLive({});
+      liveOf(started.id);
       setDeployment(await fetchOne(started.id));
       void fetchHistory();
     } catch (e) {
@@ -196,7 +205,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
   const isRunning = deployment?.status === 'running' || runningElsewhere;
   const startedHere = async (started: Deployment) => {
     setStopAsked(null);
-    setLive({});
+    liveOf(started.id);
     setDeployment(await fetchOne(started.id).catch(() => started));
     void fetchHistory();
   };
@@ -225,7 +234,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
       {!isRunning && <Plan plan={plan.data} error={plan.error} />}
       <GraphRun cluster={cluster} nodes={nodes.data ?? []} disabled={!nodes.data || isRunning} onStarted={(d) => void startedHere(d)} />
       <Problems error={error} title="Deployment refused" />
-      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live} onSnapshot={(key, snapshot) => setLive((l) => ({ ...l, [key]: joinSnapshot(l[key], snapshot) ?? l[key] }))} />}
+      {deployment && <DeploymentView key={deployment.id} deployment={deployment} nodeName={nodeName} live={live.of === deployment.id ? live.texts : undefined} onSnapshot={(key, snapshot) => liveOf(deployment.id, key, (t) => joinSnapshot(t, snapshot) ?? t)} />}
       <h2 className="section-title">History</h2>
       <History
         list={history?.map((h) => (deployment && h.id === deployment.id ? { ...h, ...deployment } : liveDeployments?.has(h.id) ? { ...h, ...liveDeployments.get(h.id) } : h)) ?? null}
@@ -233,7 +242,7 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
         nodeName={nodeName}
         onOpen={(id) =>
           void fetchOne(id).then((d) => {
-            setLive({});
+            liveOf(d.id);
             setDeployment(d);
           }, setError)
         }
