@@ -361,6 +361,28 @@ const OUTPUT_GRAPH = `
 /** The colour a browser computes for an element (the page's own function, run there). */
 const colourOf = new Function('e', 'return getComputedStyle(e).color') as (e: unknown) => string;
 
+/**
+ * Run in the page before its own script: the environment's run list answers 1.5 s late, so the
+ * live stream announces the running deployment first, and that announcement's read of the
+ * deployment answers 6 s late, after the page has shown the run and its output. Only the order of
+ * two real answers changes; `window.__lateNotice` says when the late one was handed on.
+ */
+const LATE_SECOND_NOTICE = `(() => {
+  const original = window.fetch;
+  let lists = 0, reads = 0;
+  const later = (answer, ms, then) => answer.then((r) => new Promise((ok) => setTimeout(() => { ok(r); if (then) setTimeout(then, 0); }, ms)));
+  window.fetch = function (input, init) {
+    const url = typeof input === 'string' ? input : input.url;
+    const get = !init || !init.method || init.method.toUpperCase() === 'GET';
+    if (get && /\\/api\\/v1\\/clusters\\/\\d+\\/deployments$/.test(url) && ++lists === 1) return later(original.call(this, input, init), 1500);
+    if (get && /\\/api\\/v1\\/clusters\\/\\d+\\/deployments\\/\\d+$/.test(url) && ++reads === 1) {
+      window.__lateNotice = 'held';
+      return later(original.call(this, input, init), 6000, () => { window.__lateNotice = 'answered'; });
+    }
+    return original.call(this, input, init);
+  };
+})();`;
+
 describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'hearth-ui-output-'));
   let ui: UiSession;
@@ -405,7 +427,10 @@ describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000
     assert.ok(kept?.live && kept.output?.includes('early-line'), `the server kept what the task printed: ${JSON.stringify(kept)}`);
     assert.equal(kept.end, kept.output!.length, 'all of it, from its start');
 
-    const p = await ui.page(`#/env/${clusterId}/deploy`);
+    // The page learns of the running deployment twice: from the environment's history and from its
+    // live stream. The answers are held back in the page so the stream's comes last, after the
+    // output was read (the order CI once met): the output so far must survive it.
+    const p = await ui.page(`#/env/${clusterId}/deploy`, { init: LATE_SECOND_NOTICE });
     const dialogs: string[] = [];
     p.on('dialog', (d) => {
       dialogs.push(d.message());
@@ -420,6 +445,10 @@ describe('web UI: a running task\'s output and a stop', { skip, timeout: 300_000
     assert.match(text, /^plain red-alert <script>window.__pwned=1<\/script><img src=x onerror=window.__pwned=2>\nearly-line/, 'printed before the page opened, escapes read, markup shown as text');
     assert.doesNotMatch(text, /\[31m|\u001b/, 'no raw escape codes');
     assert.equal(await pre.locator('span', { hasText: 'red-alert' }).evaluate(colourOf), 'rgb(187, 0, 0)', 'red as the terminal showed it');
+    await p.waitForFunction('window.__lateNotice === "answered"', undefined, { timeout: 30_000 });
+    await p.evaluate('new Promise((r) => setTimeout(r, 300))');
+    assert.match(await pre.innerText(), /early-line/, 'the output so far is still shown once the live stream\'s late answer came');
+    assert.equal(await pre.locator('span', { hasText: 'red-alert' }).evaluate(colourOf), 'rgb(187, 0, 0)', 'still red');
     assert.equal(await pre.locator('script, img').count(), 0, 'no element made from the output');
     assert.equal(await p.evaluate('window.__pwned'), undefined, 'nothing in the output ran');
     // Full width: the output spans the table, not its last column.
