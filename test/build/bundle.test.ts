@@ -188,7 +188,7 @@ function installCopy(work: string, { cache = true, schemas = false } = {}): stri
   return join(work, 'bin', 'hearth');
 }
 
-test('the bundle honours a schema edited after it was built', needsBundle, () => {
+test('the bundle honours a schema edited after it was built, also once an installed copy has noted its schemas as checked', needsBundle, () => {
   const work = mkdtempSync(join(tmpdir(), 'hearth-schemas-'));
   try {
     const hearth = installCopy(work, { schemas: true });
@@ -196,6 +196,12 @@ test('the bundle honours a schema edited after it was built', needsBundle, () =>
     const before = validate();
     assert.equal(before.status, 0, before.stderr);
     assert.equal(before.stdout, run(['plugin', 'validate', join(root, 'release'), '--json']).stdout);
+    // A copy's files have other inodes and times than the build's: the first run checked them by
+    // their digest and noted it, so the next runs need not read them again.
+    const note = join(work, 'dist', 'schemas-verified');
+    assert.ok(existsSync(note), 'the first run noted the copy\'s schemas as matching the compiled validators');
+    const again = validate();
+    assert.deepEqual([again.status, again.stdout], [0, before.stdout], 'the same answer with the note');
     const file = join(work, 'schemas', 'metadata-5.0.0.json');
     const schema = JSON.parse(readFileSync(file, 'utf8')) as { required: string[] };
     schema.required.push('key_required_by_this_test');
