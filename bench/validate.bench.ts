@@ -4,7 +4,8 @@
  * Baselines in the same run: loading alone, and a bare `node` start; with NODE_EXTRA_CA_CERTS set,
  * both CLI and bare node are measured with the environment as is and with it removed.
  */
-import { readdirSync, statSync, existsSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -90,6 +91,11 @@ if (!bundled && !compiled) {
   // to say which is faster (HEARTH_CODE_CACHE=node).
   const nodeCompileCache = typeof (Module as { enableCompileCache?: unknown }).enableCompileCache === 'function';
   const handKept = nodeCompileCache && bundled ? add("the same with Node's compile cache (HEARTH_CODE_CACHE=node) instead of the hand-kept one", validateArgs, { ...process.env, HEARTH_CODE_CACHE: 'node' }) : undefined;
+  // Where npm install (or an image) puts Hearth, its files have other inodes and times than the
+  // build's: the schemas are checked by their digest once there, then by the note that run left.
+  const installed = bundled ? mkdtempSync(join(tmpdir(), 'hearth-bench-installed-')) : undefined;
+  if (installed) for (const part of ['bin', 'package.json', 'schemas', join('dist', 'bundle')]) cpSync(join(root, part), join(installed, part), { recursive: true });
+  const copy = installed ? add('the same from an installed copy (bin/, dist/bundle/, schemas/ copied elsewhere)', [join(installed, 'bin', 'hearth'), ...validateArgs.slice(1)]) : undefined;
   const help = add('`hearth --help`', [bin, '--help']);
   const node = add(`bare \`node -e 0\`${asIs} (baseline)`, ['-e', '0']);
   const nodeNoCa = extraCa ? add(`bare \`node -e 0\`${noCa}`, ['-e', '0'], withoutCa) : undefined;
@@ -110,6 +116,7 @@ if (!bundled && !compiled) {
       if (Number.isFinite(user) && Number.isFinite(sys)) c.cpu.push((user + sys) * 1000);
     }
   }
+  if (installed) rmSync(installed, { recursive: true, force: true });
   const fmt = (ms: number) => ms.toFixed(0);
   const wallOf = (c: Case) => summarise(c.name, c.wall);
   const cpuOf = (c: Case) => summarise(c.name, c.cpu);
@@ -123,6 +130,7 @@ if (!bundled && !compiled) {
     ...(cliNoCaT && nodeNoCaT ? [{ ...cliNoCaT, targetMs: 200, baselineMs: nodeNoCaT.medianMs, note: `${minNote(cliNoCaT)}; ratio: against bare node without it; ${fmt(cliNoCaT.medianMs - nodeNoCaT.medianMs)} ms over it` }] : []),
     ...(tree ? [{ ...wallOf(tree), baselineMs: nodeT.medianMs, note: minNote(wallOf(tree)) }] : []),
     ...(handKept ? [{ ...wallOf(handKept), baselineMs: cliT.medianMs, note: `${minNote(wallOf(handKept))}; ratio: against the hand-kept cache (first row)` }] : []),
+    ...(copy ? [{ ...wallOf(copy), baselineMs: nodeT.medianMs, note: minNote(wallOf(copy)) }] : []),
     { ...wallOf(help), baselineMs: nodeT.medianMs, note: minNote(wallOf(help)) },
     { ...nodeT, note: minNote(nodeT) },
     ...(nodeNoCaT ? [{ ...nodeNoCaT, baselineMs: nodeT.medianMs, note: `${minNote(nodeNoCaT)}; ratio: against bare node as is` }] : []),
@@ -137,6 +145,7 @@ if (!bundled && !compiled) {
       ...(cliNoCaCpu && nodeNoCaCpu ? [{ ...cliNoCaCpu, baselineMs: nodeNoCaCpu.medianMs, note: `${minNote(cliNoCaCpu)}; ${fmt(cliNoCaCpu.medianMs - nodeNoCaCpu.medianMs)} ms over bare node without it` }] : []),
       ...(tree ? [{ ...cpuOf(tree), baselineMs: nodeCpu.medianMs, note: minNote(cpuOf(tree)) }] : []),
       ...(handKept ? [{ ...cpuOf(handKept), baselineMs: cliCpu.medianMs, note: `${minNote(cpuOf(handKept))}; ratio: against the hand-kept cache (first row)` }] : []),
+      ...(copy ? [{ ...cpuOf(copy), baselineMs: nodeCpu.medianMs, note: minNote(cpuOf(copy)) }] : []),
       { ...nodeCpu, note: minNote(nodeCpu) },
       ...(nodeNoCaCpu ? [{ ...nodeNoCaCpu, baselineMs: nodeCpu.medianMs, note: minNote(nodeNoCaCpu) }] : []),
     ]);
