@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { writePlugin } from '../server/support/plugins.js';
+import { allowedWait } from './harness.js';
 
 const TOKEN = 'deploy-conditions-token-0123456789';
 const NODES = 200;
@@ -32,24 +33,33 @@ describe('a costly task condition on 200 nodes', () => {
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
 
-  /** Send `hostile`; meanwhile ask `/healthz` and a read every 100 ms. Returns its answer, its time and the others' slowest. */
+  /** `/healthz` and an ordinary read, as anyone else would ask them. */
+  async function askOthers(): Promise<void> {
+    for (const path of ['/healthz', '/api/v1/releases']) {
+      const res = await fetch(`${server.url}${path}`);
+      await res.text();
+      assert.equal(res.status, 200, path);
+    }
+  }
+
+  /**
+   * Send `hostile`; meanwhile ask the others every 100 ms. Returns its answer, its time, the
+   * others' slowest wait and what that wait is allowed to be on this machine now (timed just before).
+   */
   async function whileOthersAsk(hostile: () => Promise<{ status: number; body: any }>) {
+    const allowed = await allowedWait(askOthers);
     const started = performance.now();
     let done = false;
     const answer = hostile().finally(() => (done = true));
     const waits: number[] = [];
     while (!done && performance.now() - started < 180_000) {
-      for (const path of ['/healthz', '/api/v1/releases']) {
-        const asked = performance.now();
-        const res = await fetch(`${server.url}${path}`);
-        await res.text();
-        assert.equal(res.status, 200, path);
-        waits.push(performance.now() - asked);
-      }
+      const asked = performance.now();
+      await askOthers();
+      waits.push(performance.now() - asked);
       await new Promise((r) => setTimeout(r, 100));
     }
     const res = await answer;
-    return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits), asked: waits.length };
+    return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits), asked: waits.length * 2, allowed };
   }
 
   before(async () => {
@@ -78,14 +88,14 @@ describe('a costly task condition on 200 nodes', () => {
   test('past the graph time limit: refused as graph/too-complex naming the task, the server answering meanwhile', async (t) => {
     process.env.HEARTH_GRAPH_SECONDS = '1';
     try {
-      const { res, ms, slowest, asked } = await whileOthersAsk(() => call('POST', `/api/v1/clusters/${clusterId}/deploy`, { dry_run: true }));
+      const { res, ms, slowest, asked, allowed } = await whileOthersAsk(() => call('POST', `/api/v1/clusters/${clusterId}/deploy`, { dry_run: true }));
       t.diagnostic(`refused in ${Math.round(ms)} ms; slowest of ${asked} other requests: ${Math.round(slowest)} ms`);
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.code, 'graph/too-complex');
       assert.match(res.body.message, /costly-check/);
       assert.match(res.body.details.hint, /costly-check/);
       assert.equal(res.body.details.task, 'costly-check');
-      assert.ok(slowest < 1000, `other requests waited up to ${Math.round(slowest)} ms`);
+      assert.ok(slowest < allowed.bound, allowed.describe(slowest));
       assert.ok(ms < 30_000, `answered in ${Math.round(ms)} ms`);
       // Nothing was recorded: the environment can be deployed once the condition is cheaper.
       assert.deepEqual((await call('GET', `/api/v1/clusters/${clusterId}/deployments`)).body, []);
@@ -94,17 +104,17 @@ describe('a costly task condition on 200 nodes', () => {
       t.diagnostic(`estimate refused in ${Math.round(estimate.ms)} ms; slowest of ${estimate.asked} other requests: ${Math.round(estimate.slowest)} ms`);
       assert.equal(estimate.res.status, 400, JSON.stringify(estimate.res.body));
       assert.equal(estimate.res.body.code, 'graph/too-complex');
-      assert.ok(estimate.slowest < 1000, `other requests waited up to ${Math.round(estimate.slowest)} ms`);
+      assert.ok(estimate.slowest < estimate.allowed.bound, estimate.allowed.describe(estimate.slowest));
     } finally {
       delete process.env.HEARTH_GRAPH_SECONDS;
     }
   });
 
   test('within the limit: the dry run starts and succeeds, /healthz and a read answered within a second meanwhile', async (t) => {
-    const { res, ms, slowest, asked } = await whileOthersAsk(() => call('POST', `/api/v1/clusters/${clusterId}/deploy`, { dry_run: true }));
+    const { res, ms, slowest, asked, allowed } = await whileOthersAsk(() => call('POST', `/api/v1/clusters/${clusterId}/deploy`, { dry_run: true }));
     t.diagnostic(`started in ${Math.round(ms)} ms; slowest of ${asked} other requests: ${Math.round(slowest)} ms`);
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    assert.ok(slowest < 1000, `other requests waited up to ${Math.round(slowest)} ms`);
+    assert.ok(slowest < allowed.bound, allowed.describe(slowest));
     let run = res.body;
     for (const until = Date.now() + 120_000; run.status === 'running' && Date.now() < until; ) {
       await new Promise((r) => setTimeout(r, 200));

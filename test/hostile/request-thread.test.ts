@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../support/serve.js';
 import { send } from './api-run.js';
-import { CPU_BOUND_MS, repoRoot } from './harness.js';
+import { CPU_BOUND_MS, allowedWait, repoRoot } from './harness.js';
 
 const built = existsSync(join(repoRoot, 'dist', 'server', 'domain', 'template-worker.js'));
 const options = { skip: built ? false : 'the server is not built with its template worker: run `npm run build`' };
@@ -25,34 +25,43 @@ after(async () => {
   await server?.stop();
 });
 
-/** Send `hostile`; meanwhile ask `/healthz` and a read every 100 ms. Returns its answer, its time and the others' slowest. */
+/** `/healthz` and an ordinary read, as anyone else would ask them. */
+async function askOthers(): Promise<void> {
+  for (const path of ['/healthz', '/api/v1/releases']) {
+    const res = await send(server, { method: 'GET', path, auth: false });
+    assert.equal(res.status, 200, `${path}: ${res.body.slice(0, 200)}`);
+  }
+}
+
+/**
+ * Send `hostile`; meanwhile ask the others every 100 ms. Returns its answer, its time, the others'
+ * slowest wait and what that wait is allowed to be on this machine now (timed just before).
+ */
 async function whileOthersAsk(hostile: () => Promise<{ status: number; body: string }>) {
+  const allowed = await allowedWait(askOthers);
   const started = performance.now();
   let done = false;
   const answer = hostile().finally(() => (done = true));
   const waits: number[] = [];
   while (!done && performance.now() - started < 120_000) {
-    for (const path of ['/healthz', '/api/v1/releases']) {
-      const asked = performance.now();
-      const res = await send(server, { method: 'GET', path, auth: false });
-      assert.equal(res.status, 200, `${path}: ${res.body.slice(0, 200)}`);
-      waits.push(performance.now() - asked);
-    }
+    const asked = performance.now();
+    await askOthers();
+    waits.push(performance.now() - asked);
     await new Promise((r) => setTimeout(r, 100));
   }
   const res = await answer;
-  return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits) };
+  return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits), allowed };
 }
 
 test('10,000 chained template aliases, no token: answered in bounded time, every other request meanwhile within a second (it held the server 78 s)', options, async () => {
   const registry = Array.from({ length: 10_000 }, (_, i) => `  "A${i}::X": "A${i + 1}::X"`).join('\n');
   const body = JSON.stringify({ files: { 'env.yaml': `resource_registry:\n${registry}\n` }, environment: 'env.yaml' });
   assert.ok(body.length > 200_000 && body.length < 300_000);
-  const { res, ms, slowest } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
+  const { res, ms, slowest, allowed } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
   assert.equal(res.status, 200, res.body.slice(0, 300));
   assert.ok(JSON.parse(res.body).findings.some((f: { code: string }) => f.code === 'environment/alias-loop'), 'the too-long chain is reported');
   assert.ok(ms < CPU_BOUND_MS * 2, `answered in ${Math.round(ms)} ms`);
-  assert.ok(slowest < 1000, `other requests waited up to ${Math.round(slowest)} ms`);
+  assert.ok(slowest < allowed.bound, allowed.describe(slowest));
 });
 
 test('a template body over 2 MiB without the token is refused with 413 before it is read; with the token it is answered', options, async () => {
@@ -80,7 +89,7 @@ test('the largest open template request (2 MiB of YAML) is parsed while every ot
   const text = `resource_registry:\n${Array.from({ length: 60_000 }, (_, i) => `  "T${i}::X": {a: [b]}`).join('\n')}\n`;
   const body = JSON.stringify({ files: { 'env.yaml': text.slice(0, 2 * 1024 * 1024 - 200) }, environment: 'env.yaml' });
   assert.ok(body.length < 2 * 1024 * 1024, `${body.length}`);
-  const { res, slowest } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
+  const { res, slowest, allowed } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
   assert.ok(res.status === 200 || res.status === 400, res.body.slice(0, 300));
-  assert.ok(slowest < 1000, `other requests waited up to ${Math.round(slowest)} ms`);
+  assert.ok(slowest < allowed.bound, allowed.describe(slowest));
 });
