@@ -75,6 +75,13 @@ test('Repair: what it returns is a valid selection with the base choices and the
         // Propagation only excludes what really cannot be completed.
         if (solver.fixedFalse(c)) assert.ok(!b.completable(b.maskOf(selection) | (1 << c)));
       }
+      // Several at once ("also choose X" asks for the component and X together): a yes means a
+      // valid selection holds all of them, even when one is already in the base and another clashes with it.
+      for (let c = 0; c < b.n; c++) {
+        for (let d = 0; d < b.n; d++) {
+          if (c !== d && repair.canAddAll([c, d])) assert.ok(b.completable(b.maskOf(selection) | (1 << c) | (1 << d)), `${b.names[c]} and ${b.names[d]} can be chosen together`);
+        }
+      }
     }),
     { seed: 5, numRuns: 300 },
   );

@@ -147,6 +147,10 @@ export class Repair {
     this.todoLen = 0;
     this.addLen = 0;
     this.dropLen = 0;
+    // Those already in the base are kept as if added now: mending must not drop them to make room
+    // for the others (it did: asked for S25 and C25 from a base holding S25, it dropped S25 and
+    // answered yes for a selection without it).
+    for (let i = 0; i < xs.length; i++) if (this.inBase[xs[i]]) this.added[xs[i]] = this.epoch;
     for (let i = 0; i < xs.length; i++) if (!this.add(xs[i])) return false;
     return this.mend();
   }
