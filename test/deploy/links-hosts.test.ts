@@ -17,7 +17,7 @@ import { HOSTS_NOTE, host, onHost, testHosts } from '../support/test-hosts.js';
 
 const hosts = testHosts();
 /** A host few other tests use, and a folder on it of this test's own. */
-const HOST = 18;
+const HOST = 41;
 const REMOTE = '/var/lib/hearth-links-test';
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY----- links-test-marker';
 

@@ -6,15 +6,16 @@
  * 7-9 and 13 deployments through the server, 10-11 a server killed mid-deployment, 12 the CLI,
  * 14-15 the web UI's real deployment, 16-17 the release skeleton deployed from its package, 18-19 a
  * run's lease between two servers, 20 an odd data folder's name, 21 a server killed while a task
- * runs, 22 a full disk during a deployment, 24-25 a shutdown mid-deployment, 26-27 node removal
+ * runs, 22 a full disk during a deployment, 23 a client that never reads its event stream, 24-25 a shutdown mid-deployment, 26-27 node removal
  * (the deletion graph), 28-30 the deploy plan, 31-33 disk layouts (each given loop-device disks of
  * its own by the test), 34-37 Verify networks, 38 the README's walk, 39-40 the Ansible inventory
- * (ansible -m ping).
+ * (ansible -m ping), 41 links out of a plugin folder. Two files sharing a host once failed CI: one
+ * found the other's plugin in /etc/hearth/plugins.
  */
 import { readFileSync } from 'node:fs';
 import type { DeployTarget } from '../../src/deploy/transport.js';
 
-export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 40; CI sets it)';
+export const HOSTS_NOTE = 'HEARTH_TEST_HOSTS is not set: tests on real hosts skipped (sudo scripts/test-hosts.sh up 41; CI sets it)';
 
 export interface TestHosts {
   addresses: string[];
@@ -38,7 +39,7 @@ function readKey(keyFile: string): TestHosts['key'] {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') throw error;
-    throw new Error(`HEARTH_TEST_HOSTS is set but the test hosts' key ${keyFile} is missing: the hosts are down. Start them (sudo scripts/test-hosts.sh up 40) or unset HEARTH_TEST_HOSTS to skip these tests`);
+    throw new Error(`HEARTH_TEST_HOSTS is set but the test hosts' key ${keyFile} is missing: the hosts are down. Start them (sudo scripts/test-hosts.sh up 41) or unset HEARTH_TEST_HOSTS to skip these tests`);
   }
 }
 
