@@ -20,6 +20,14 @@ export const CPU_BOUND_MS = 2000;
 /** A case still running after this much wall time is a hang, whatever the load. */
 export const WALL_BOUND_MS = 30_000;
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (10 ms ticks). */
+export function processCpuMs(pid: number): number {
+  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /**
  * How long ordinary requests may wait while hostile work runs: a second, as issue 24 asks, or on a
  * machine too busy for that (CI's two shared cores under load), three times the slowest wait of

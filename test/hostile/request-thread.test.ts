@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../support/serve.js';
 import { send } from './api-run.js';
-import { CPU_BOUND_MS, allowedWait, repoRoot } from './harness.js';
+import { CPU_BOUND_MS, WALL_BOUND_MS, allowedWait, processCpuMs, repoRoot } from './harness.js';
 
 const built = existsSync(join(repoRoot, 'dist', 'server', 'domain', 'template-worker.js'));
 const options = { skip: built ? false : 'the server is not built with its template worker: run `npm run build`' };
@@ -39,6 +39,7 @@ async function askOthers(): Promise<void> {
  */
 async function whileOthersAsk(hostile: () => Promise<{ status: number; body: string }>) {
   const allowed = await allowedWait(askOthers);
+  const cpuBefore = processCpuMs(server.process.pid!);
   const started = performance.now();
   let done = false;
   const answer = hostile().finally(() => (done = true));
@@ -50,17 +51,22 @@ async function whileOthersAsk(hostile: () => Promise<{ status: number; body: str
     await new Promise((r) => setTimeout(r, 100));
   }
   const res = await answer;
-  return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits), allowed };
+  // The server's CPU meanwhile: the hostile work's, plus the few ms the others' requests cost.
+  return { res, ms: performance.now() - started, cpuMs: processCpuMs(server.process.pid!) - cpuBefore, slowest: Math.max(0, ...waits), allowed };
 }
 
-test('10,000 chained template aliases, no token: answered in bounded time, every other request meanwhile within a second (it held the server 78 s)', options, async () => {
+test('10,000 chained template aliases, no token: answered in bounded time, every other request meanwhile within a second (it held the server 78 s)', options, async (t) => {
   const registry = Array.from({ length: 10_000 }, (_, i) => `  "A${i}::X": "A${i + 1}::X"`).join('\n');
   const body = JSON.stringify({ files: { 'env.yaml': `resource_registry:\n${registry}\n` }, environment: 'env.yaml' });
   assert.ok(body.length > 200_000 && body.length < 300_000);
-  const { res, ms, slowest, allowed } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
+  const { res, ms, cpuMs, slowest, allowed } = await whileOthersAsk(() => send(server, { method: 'POST', path: '/api/v1/templates/resolve', headers: json, body, auth: false }));
+  t.diagnostic(`answered after ${Math.round(cpuMs)} ms of the server's CPU, ${Math.round(ms)} ms wall; others waited up to ${Math.round(slowest)} ms (${Math.round(allowed.calm)} with nothing hostile)`);
   assert.equal(res.status, 200, res.body.slice(0, 300));
   assert.ok(JSON.parse(res.body).findings.some((f: { code: string }) => f.code === 'environment/alias-loop'), 'the too-long chain is reported');
-  assert.ok(ms < CPU_BOUND_MS * 2, `answered in ${Math.round(ms)} ms`);
+  // Bounded work is bounded CPU; the wall time also holds what else the machine was doing (CI
+  // under load once took 4.0 s for it).
+  assert.ok(cpuMs < CPU_BOUND_MS * 2, `answered after ${Math.round(cpuMs)} ms of the server's CPU (${Math.round(ms)} ms wall)`);
+  assert.ok(ms < WALL_BOUND_MS, `answered in ${Math.round(ms)} ms`);
   assert.ok(slowest < allowed.bound, allowed.describe(slowest));
 });
 
