@@ -16,6 +16,7 @@ import { createPlugin } from '../../src/package/create/index.js';
 import { STREAMS_PER_ADDRESS } from '../../src/server/domain/runs/deployment-events.js';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { HOSTS_NOTE, testHosts } from '../support/test-hosts.js';
+import { allowedWait } from './harness.js';
 
 const TOKEN = 'event-streams-token-0123456789';
 const hosts = testHosts();
@@ -66,6 +67,9 @@ describe('many event streams from one address', () => {
     const started = await call(server, 'POST', `/clusters/${env.id}/deploy`, { dry_run: true });
     assert.equal(started.status, 202, JSON.stringify(started.body));
 
+    // How long GET /clusters takes on this machine now, with no stream open.
+    const allowed = await allowedWait(async () => assert.equal((await call(server, 'GET', '/clusters')).status, 200));
+
     // Every query the server makes, to count the streams' polls.
     const polls: number[] = [];
     const db = server.db as { query: (sql: string, params?: readonly unknown[]) => Promise<unknown[]> };
@@ -101,7 +105,7 @@ describe('many event streams from one address', () => {
     const seconds = (Date.now() - from) / 1000;
     assert.ok(polls.length <= seconds * 2 + 3, `${polls.length} polls of the tasks in ${seconds.toFixed(1)} s with ${admitted} streams open: one shared poll each 500 ms`);
     const slowest = Math.max(...timings);
-    assert.ok(slowest < 1000, `GET /clusters took up to ${Math.round(slowest)} ms with the streams open`);
+    assert.ok(slowest < allowed.bound, `GET /clusters with the streams open: ${allowed.describe(slowest)}`);
 
     // Closed streams give their places back.
     for (const s of sockets.splice(0)) s.destroy();
