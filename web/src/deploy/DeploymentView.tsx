@@ -106,7 +106,9 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
             </option>
           ))}
         </select>
-        <span className="muted">{shown.length} tasks, failures first</span>
+        <span className="muted">
+          {shown.length} task{shown.length === 1 ? '' : 's'}, failures first
+        </span>
       </div>
       <div className="table-wrap">
         <table className="tasks">
