@@ -1,5 +1,6 @@
 import { formatSeconds } from '../deploy/model.js';
 import type { Placed } from './schedule.js';
+import { plural } from './estimate.js';
 
 /**
  * The critical path in words: the longest chain of tasks that wait for one another. Its length is
@@ -11,7 +12,7 @@ export function CriticalPath({ path, label, makespan, onSelect, measured = false
   return (
     <details className="critical-path">
       <summary>
-        Critical path: {path.length} tasks, {formatSeconds(makespan)} in all
+        Critical path: {plural(path.length, 'task')}, {formatSeconds(makespan)} in all
       </summary>
       <p>
         These tasks wait for one another, one after the other, so together they set how long the deployment takes {measured ? "(estimated from each task's median in past real runs, its timeout where it never ran)" : "(estimated from each task's timeout, an upper bound)"}. Any of them taking longer delays the whole deployment; the

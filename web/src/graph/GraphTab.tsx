@@ -5,9 +5,9 @@ import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
 import { keyOf, schedule, type GraphTask } from './schedule.js';
 import { readGraph } from './graphJson.js';
-import { AXIS, LABEL, ROW, download, pictureSvg, svgToPng, ticks, type Picture } from './picture.js';
+import { AXIS, LABEL, MIN_SPAN_S, ROW, download, pictureSvg, svgToPng, ticks, type Picture } from './picture.js';
 import { CriticalPath } from './CriticalPath.js';
-import { estimateWords, placedByEstimate } from './estimate.js';
+import { estimateWords, placedByEstimate, plural } from './estimate.js';
 import { RunOrder } from './RunOrder.js';
 
 /**
@@ -56,10 +56,14 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
   if ((graph.loading && !graph.data) || (graph.data && !estimateSettled)) return <p aria-busy="true">Building the graph…</p>;
   if (graph.error) return <Problems error={graph.error} title="The graph cannot be built" />;
   if (!model) return null;
-  const scale = (zoom * 1000) / Math.max(1000, model.makespan);
-  const width = LABEL + model.makespan * scale + 40;
+  // The run spans 800 px at zoom 1, beside the labels within the page's width, however short
+  // (down to MIN_SPAN_S): a 9 s run was 9 px wide.
+  const span = Math.max(MIN_SPAN_S, model.makespan);
+  const scale = (zoom * 800) / span;
+  const width = LABEL + span * scale + 40;
   const height = AXIS + model.nodes.length * ROW + 10;
-  const viewHeight = 520;
+  // As tall as the rows need, up to a screenful (then it scrolls); room for a horizontal scrollbar.
+  const viewHeight = Math.min(520, height + 20);
   const firstRow = Math.max(0, Math.floor(scrollTop / ROW) - 5);
   const lastRow = Math.min(model.nodes.length, firstRow + Math.ceil(viewHeight / ROW) + 10);
   const needle = search.trim().toLowerCase();
@@ -117,20 +121,20 @@ export function GraphTab({ cluster }: { cluster: Cluster }) {
       </div>
       <Problems error={exportError} title="The export did not work" />
       <p className="muted" data-testid="graph-summary">
-        {model.nodes.length} nodes, {model.placed.length} tasks, estimated <span data-testid="graph-estimate">{estimate.data ? estimateWords(estimate.data) : `at most ${Math.round(model.makespan / 60)} min (from the tasks' timeouts)`}</span>; critical path: {model.critical.size} tasks (in red).
+        {plural(model.nodes.length, 'node')}, {plural(model.placed.length, 'task')}, estimated <span data-testid="graph-estimate">{estimate.data ? estimateWords(estimate.data) : `at most ${Math.round(model.makespan / 60)} min (from the tasks' timeouts)`}</span>; critical path: {plural(model.critical.size, 'task')} (in red).
       </p>
       <p className="legend" aria-label="Legend">
-        <span className="swatch task" /> a task <span className="swatch critical" /> on the critical path <span className="swatch hit" /> matches the search <span className="swatch selected" /> selected. Bars run from a task's start, in the order the runner starts them, for its median time in past runs (its timeout
-        where it never ran).
+        <span className="swatch task" /> a task <span className="swatch critical" /> on the critical path <span className="swatch hit" /> matches the search <span className="swatch selected" /> selected
       </p>
+      <p className="muted legend-note">Bars run from a task's start, in the order the runner starts them, for its median time in past runs (its timeout where it never ran).</p>
       <div className="graph-view" style={{ height: viewHeight }} onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}>
         <svg width={width} height={height} role="img" aria-label={`Deployment graph of ${model.nodes.length} nodes`}>
           <g className="axis" aria-hidden="true">
             {ticks(model.makespan).map((t) => (
-              <g key={t}>
-                <line x1={LABEL + t * scale} y1={AXIS - 6} x2={LABEL + t * scale} y2={height} />
-                <text x={LABEL + t * scale + 2} y={AXIS - 10}>
-                  {Math.round(t / 60)} min
+              <g key={t.at}>
+                <line x1={LABEL + t.at * scale} y1={AXIS - 6} x2={LABEL + t.at * scale} y2={height} />
+                <text x={LABEL + t.at * scale + 2} y={AXIS - 10}>
+                  {t.label}
                 </text>
               </g>
             ))}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatSeconds } from '../deploy/model.js';
-import type { Estimate } from './estimate.js';
+import { plural, type Estimate } from './estimate.js';
 import { keyOf } from './schedule.js';
 
 const PAGE = 200;
@@ -16,7 +16,7 @@ export function RunOrder({ estimate, label, onSelect }: { estimate: Estimate; la
   return (
     <details className="run-order">
       <summary>
-        Run order: {estimate.order_total} tasks, as the runner starts them
+        Run order: {plural(estimate.order_total, 'task')}, as the runner starts them
       </summary>
       <ol>
         {estimate.order.slice(0, limit).map((o) => (

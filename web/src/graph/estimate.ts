@@ -9,7 +9,8 @@ import { keyOf, type GraphTask } from './schedule.js';
 
 export type Estimate = AnswerOf<'/clusters/{id}/graphs/{type}/estimate', 'get'>;
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** "1 task", "2 tasks". */
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** "~44 s from 3 past runs; 2 tasks estimated from their timeouts". */
 export function estimateWords(e: Estimate): string {

@@ -19,12 +19,25 @@ export interface Picture {
   label: (node: string) => string;
 }
 
-/** Axis ticks: a round step in minutes giving 5 to 12 ticks over the makespan. */
-export function ticks(makespan: number): number[] {
-  const minutes = Math.max(1, makespan / 60);
+/** The shortest time the picture spans: a run of a few seconds still gets a readable width. */
+export const MIN_SPAN_S = 10;
+
+/**
+ * Axis ticks (seconds from the start, and their label): a round step giving 5 to 12 ticks over the
+ * makespan, in seconds for a run under two minutes (a 9 s run on a minutes axis showed only
+ * "0 min"), in minutes otherwise.
+ */
+export function ticks(makespan: number): Array<{ at: number; label: string }> {
+  const out: Array<{ at: number; label: string }> = [];
+  if (makespan < 120) {
+    const seconds = Math.max(MIN_SPAN_S, makespan);
+    const step = [1, 2, 5, 10, 15, 20].find((s) => seconds / s <= 12) ?? 30;
+    for (let t = 0; t <= seconds + step / 2; t += step) out.push({ at: t, label: `${t} s` });
+    return out;
+  }
+  const minutes = makespan / 60;
   const step = [1, 2, 5, 10, 15, 30, 60, 120, 240].find((s) => minutes / s <= 12) ?? 480;
-  const out: number[] = [];
-  for (let m = 0; m <= minutes + step / 2; m += step) out.push(m * 60);
+  for (let m = 0; m <= minutes + step / 2; m += step) out.push({ at: m * 60, label: `${m} min` });
   return out;
 }
 
@@ -32,7 +45,7 @@ const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': 
 
 /** The whole picture as a standalone SVG document (every row), for export. */
 export function pictureSvg(p: Picture, scale: number, title: string): string {
-  const width = Math.ceil(LABEL + p.makespan * scale + 40);
+  const width = Math.ceil(LABEL + Math.max(MIN_SPAN_S, p.makespan) * scale + 40);
   const height = AXIS + p.nodes.length * ROW + 40;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`,
@@ -40,8 +53,8 @@ export function pictureSvg(p: Picture, scale: number, title: string): string {
     `<rect width="100%" height="100%" fill="#fff"/>`,
   ];
   for (const t of ticks(p.makespan)) {
-    const x = LABEL + t * scale;
-    parts.push(`<line x1="${x}" y1="${AXIS - 6}" x2="${x}" y2="${height - 30}" stroke="#e3e7eb"/><text x="${x + 2}" y="${AXIS - 10}" fill="#5b6672">${Math.round(t / 60)} min</text>`);
+    const x = LABEL + t.at * scale;
+    parts.push(`<line x1="${x}" y1="${AXIS - 6}" x2="${x}" y2="${height - 30}" stroke="#e3e7eb"/><text x="${x + 2}" y="${AXIS - 10}" fill="#5b6672">${t.label}</text>`);
   }
   p.nodes.forEach((n, i) => parts.push(`<text x="4" y="${AXIS + i * ROW + 15}" fill="#1d232b">${escape(p.label(n))}</text>`));
   for (const b of p.placed) {
