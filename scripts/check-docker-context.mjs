@@ -216,7 +216,8 @@ function checkFinal(stage) {
   } catch {
     notes.push(`no package.json in ${context}: what the image must hold is not checked`);
   }
-  for (const f of ['package.json', ...files]) {
+  // A `!` entry leaves something out of what the others ship: nothing the image must hold.
+  for (const f of ['package.json', ...files.filter((f) => !f.startsWith('!'))]) {
     const path = posix.normalize(f).replace(/\/+$/, '');
     const covered = [...inImage].some((p) => p === path || path.startsWith(`${p}/`) || p === '');
     if (!covered) problem(stage.line, `the last stage ('${stage.label}') has no '${path}' in ${stage.workdir}, which package.json ships (an installed Hearth has it); COPY it there`);
