@@ -28,7 +28,9 @@ export function StopButton({ deployment, asked, onStop }: { deployment: Deployme
         Stop the deployment
       </button>
     );
-  const left = Math.max(0, Math.ceil(grace - (now - since) / 1000));
+  // Never more than the grace period: the run's own stop time can be a little later than the
+  // page's clock read last (it said 31 s of a 30 s grace in CI), or the server's clock ahead.
+  const left = Math.min(grace, Math.max(0, Math.ceil(grace - (now - since) / 1000)));
   return (
     <>
       <button type="button" className="danger" disabled title="A stop was asked: the deployment ends when the tasks running now have finished or been killed">
