@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { stringify } from 'yaml';
 import { startServer, type RunningServer } from '../../src/server/start.js';
 import { writePlugin } from '../server/support/plugins.js';
-import { allowedWait } from './harness.js';
+import { allowedWait, waitsWhile } from './harness.js';
 
 const TOKEN = 'deploy-conditions-token-0123456789';
 const NODES = 200;
@@ -51,13 +51,7 @@ describe('a costly task condition on 200 nodes', () => {
     const started = performance.now();
     let done = false;
     const answer = hostile().finally(() => (done = true));
-    const waits: number[] = [];
-    while (!done && performance.now() - started < 180_000) {
-      const asked = performance.now();
-      await askOthers();
-      waits.push(performance.now() - asked);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const waits = await waitsWhile(askOthers, () => !done && performance.now() - started < 180_000);
     const res = await answer;
     return { res, ms: performance.now() - started, slowest: Math.max(0, ...waits), asked: waits.length * 2, allowed };
   }

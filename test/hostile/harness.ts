@@ -28,6 +28,18 @@ export function processCpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** Ask the others every 100 ms while `going()` holds: how long each asking waited (ms). */
+export async function waitsWhile(askOthers: () => Promise<void>, going: () => boolean): Promise<number[]> {
+  const waits: number[] = [];
+  while (going()) {
+    const asked = performance.now();
+    await askOthers();
+    waits.push(performance.now() - asked);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return waits;
+}
+
 /**
  * How long ordinary requests may wait while hostile work runs: a second, as issue 24 asks, or on a
  * machine too busy for that (CI's two shared cores under load), three times the slowest wait of
@@ -36,15 +48,8 @@ export function processCpuMs(pid: number): number {
  * request waiting for all of it (78 s, before issue 24).
  */
 export async function allowedWait(askOthers: () => Promise<void>, calmMs = 2000): Promise<{ bound: number; calm: number; describe: (slowest: number) => string }> {
-  const waits: number[] = [];
   const started = performance.now();
-  while (performance.now() - started < calmMs) {
-    const asked = performance.now();
-    await askOthers();
-    waits.push(performance.now() - asked);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const calm = Math.max(0, ...waits);
+  const calm = Math.max(0, ...(await waitsWhile(askOthers, () => performance.now() - started < calmMs)));
   const bound = Math.max(1000, 3 * calm);
   return { bound, calm, describe: (slowest) => `other requests waited up to ${Math.round(slowest)} ms (allowed ${Math.round(bound)}: with nothing hostile running they waited up to ${Math.round(calm)})` };
 }

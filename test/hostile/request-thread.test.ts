@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startServer, type RunningServer } from '../support/serve.js';
 import { send } from './api-run.js';
-import { CPU_BOUND_MS, WALL_BOUND_MS, allowedWait, processCpuMs, repoRoot } from './harness.js';
+import { CPU_BOUND_MS, WALL_BOUND_MS, allowedWait, processCpuMs, repoRoot, waitsWhile } from './harness.js';
 
 const built = existsSync(join(repoRoot, 'dist', 'server', 'domain', 'template-worker.js'));
 const options = { skip: built ? false : 'the server is not built with its template worker: run `npm run build`' };
@@ -43,13 +43,7 @@ async function whileOthersAsk(hostile: () => Promise<{ status: number; body: str
   const started = performance.now();
   let done = false;
   const answer = hostile().finally(() => (done = true));
-  const waits: number[] = [];
-  while (!done && performance.now() - started < 120_000) {
-    const asked = performance.now();
-    await askOthers();
-    waits.push(performance.now() - asked);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const waits = await waitsWhile(askOthers, () => !done && performance.now() - started < 120_000);
   const res = await answer;
   // The server's CPU meanwhile: the hostile work's, plus the few ms the others' requests cost.
   return { res, ms: performance.now() - started, cpuMs: processCpuMs(server.process.pid!) - cpuBefore, slowest: Math.max(0, ...waits), allowed };
