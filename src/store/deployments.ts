@@ -1,6 +1,7 @@
 /** Deployments: one row per run, and one per (node, task) with its status, so progress is visible while it runs. */
 import type { TaskOutcome } from '../core/lifecycle/index.js';
 import { type Queryable, json } from './database.js';
+import { manyRows } from './many-rows.js';
 import { OUTCOME_SQL } from './outcomes.js';
 
 export type DeploymentStatus = 'running' | 'succeeded' | 'failed' | 'stopped' | 'interrupted';
@@ -130,7 +131,9 @@ export async function pageOfDeployments(q: Queryable, filter: { clusterId?: numb
 }
 
 export async function deploymentTasks(q: Queryable, id: number): Promise<TaskRunRecord[]> {
-  return q.query<TaskRunRecord>(`SELECT node, task_id AS "taskId", position, status, ${OUTCOME_SQL} AS outcome FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position`, [id]);
+  // Every task of a run, thousands in a large one: one value, not a row each (many-rows.ts).
+  const rows = await manyRows(q, ['node', 'task_id', 'position', 'status', OUTCOME_SQL], 'FROM deployment_tasks WHERE deployment_id = $1', 'position', [id]);
+  return rows.map((r) => ({ node: r[0] as string, taskId: r[1] as string, position: r[2] as number, status: r[3] as TaskRunStatus, outcome: r[4] as TaskOutcome }));
 }
 
 /**

@@ -6,6 +6,7 @@
 import { storableText } from '../core/text/unstorable.js';
 import { boolArray, intArray, textArray } from './array-literal.js';
 import type { Database, Queryable } from './database.js';
+import { epochMs, isoTime, manyRows } from './many-rows.js';
 
 /**
  * Text as PostgreSQL can hold it: a task prints whatever bytes it likes, but a text or jsonb value
@@ -176,13 +177,30 @@ export async function taskRuns(q: Queryable, deploymentId: number, filter: { nod
   if (filter.node !== undefined) where.push(`node = $${params.push(filter.node)}`);
   if (filter.status !== undefined) where.push(`status = $${params.push(filter.status)}`);
   if (filter.task !== undefined) where.push(`task_id = $${params.push(filter.task)}`);
-  const rows = await q.query<TaskRunView & { started_at: Date | string | null; finished_at: Date | string | null }>(
-    `SELECT node, task_id, type, position, status, exit_status, attempts, message, started_at, finished_at${filter.withOutput ? ', output' : ''}
-     FROM deployment_tasks WHERE ${where.join(' AND ')}
-     ORDER BY CASE status WHEN 'error' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, position`,
+  // A whole run's list (the Deploy page's) is every task of it: read as one value (many-rows.ts).
+  const rows = await manyRows(
+    q,
+    ['node', 'task_id', 'type', 'position', 'status', 'exit_status', 'attempts', 'message', epochMs('started_at'), epochMs('finished_at'), ...(filter.withOutput ? ['output'] : [])],
+    `FROM deployment_tasks WHERE ${where.join(' AND ')}`,
+    `CASE status WHEN 'error' THEN 0 WHEN 'running' THEN 1 ELSE 2 END, position`,
     params,
   );
-  return rows.map((r) => ({ ...r, started_at: r.started_at === null ? null : new Date(r.started_at).toISOString(), finished_at: r.finished_at === null ? null : new Date(r.finished_at).toISOString() }));
+  return rows.map((r) => {
+    const view: TaskRunView = {
+      node: r[0] as string,
+      task_id: r[1] as string,
+      type: r[2] as string | null,
+      position: r[3] as number,
+      status: r[4] as string,
+      exit_status: r[5] as number | null,
+      attempts: r[6] as number,
+      message: r[7] as string | null,
+      started_at: isoTime(r[8]),
+      finished_at: isoTime(r[9]),
+    };
+    if (filter.withOutput) view.output = r[10] as string | null;
+    return view;
+  });
 }
 
 /**
@@ -227,8 +245,9 @@ export async function resumable(q: Queryable, clusterId: number, graphType: stri
   const [last] = await q.query<{ id: number; status: string }>(`SELECT id, status FROM deployments WHERE cluster_id = $1 AND graph_type = $2 AND mode = 'real' ORDER BY id DESC LIMIT 1`, [clusterId, graphType]);
   if (!last) return { refusal: graphType === 'default' ? 'the environment has never been deployed' : `its '${graphType}' graph has never run for real` };
   if (last.status === 'succeeded' || last.status === 'running') return { refusal: `its last deployment (${last.id}) ${last.status === 'running' ? 'is running' : 'succeeded'}: there is nothing to resume` };
-  const rows = await q.query<{ node: string; task_id: string }>(`SELECT node, task_id FROM deployment_tasks WHERE deployment_id = $1 AND status = 'ready' AND type NOT IN ('stage', 'group', 'skipped')`, [last.id]);
-  return { id: last.id, status: last.status, done: new Set(rows.map((r) => `${r.node}\u0000${r.task_id}`)) };
+  // Every task a large run finished: one value, not a row each (many-rows.ts).
+  const rows = await manyRows(q, ['node', 'task_id'], `FROM deployment_tasks WHERE deployment_id = $1 AND status = 'ready' AND type NOT IN ('stage', 'group', 'skipped')`, 'position', [last.id]);
+  return { id: last.id, status: last.status, done: new Set(rows.map((r) => `${r[0] as string}\u0000${r[1] as string}`)) };
 }
 
 /** Tasks that started or ended after `since` (ISO time), for the live stream; and the time to ask from next. */
