@@ -24,11 +24,13 @@ export async function runCounts(q: Queryable, ids: readonly number[]): Promise<M
   const out = new Map<number, RunCounts>();
   if (!ids.length) return out;
   // A finished run's rows no longer change (only a running run takes reports): its counts, once
-  // counted, are kept on the run and read from there.
-  const kept = await q.query<{ id: number; status: string; counts: RunCounts | null }>('SELECT id, status, counts FROM deployments WHERE id = ANY($1::int[])', [ids]);
+  // counted, are kept on the run and read from there. A running real run's writer keeps its counts
+  // with each batch it writes (live-counts.ts).
+  const kept = await q.query<{ id: number; status: string; counts: RunCounts | null; live_counts: RunCounts | null }>('SELECT id, status, counts, live_counts FROM deployments WHERE id = ANY($1::int[])', [ids]);
   const toCount: number[] = [];
   for (const r of kept) {
-    if (r.counts) out.set(r.id, { ...emptyCounts(), ...r.counts });
+    const known = r.status === 'running' ? r.live_counts : r.counts;
+    if (known) out.set(r.id, { ...emptyCounts(), ...known });
     else toCount.push(r.id);
   }
   if (!toCount.length) return out;

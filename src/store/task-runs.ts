@@ -3,9 +3,11 @@
  * output, why it ended, when it started and finished. The orchestrator reports in batches (one
  * statement for any number of tasks), so bookkeeping keeps up with thousands of nodes.
  */
+import type { RunCounts } from '../core/lifecycle/index.js';
 import { storableText } from '../core/text/unstorable.js';
 import { boolArray, intArray, textArray } from './array-literal.js';
 import type { Database, Queryable } from './database.js';
+import { LiveCounts, storedStatus } from './live-counts.js';
 import { epochMs, isoTime, manyRows } from './many-rows.js';
 
 /**
@@ -65,8 +67,8 @@ export async function createRealDeployment(
 ): Promise<number> {
   const done = tasks.filter((t) => t.doneIn !== undefined).length;
   const [{ id }] = await q.query<{ id: number }>(
-    `INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode, lease_expires_at) VALUES ($1, $2, 'running', $3, $4, $5, 'real', now() + make_interval(secs => $6)) RETURNING id`,
-    [clusterId, graphType, tasks.length, done, owner, leaseSeconds],
+    `INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode, lease_expires_at, live_counts) VALUES ($1, $2, 'running', $3, $4, $5, 'real', now() + make_interval(secs => $6), $7::jsonb) RETURNING id`,
+    [clusterId, graphType, tasks.length, done, owner, leaseSeconds, JSON.stringify(new LiveCounts(tasks).counts)],
   );
   // A task done in the run being resumed is ready at once, saying where it ran.
   // The arrays are unnested in the select list, not in FROM: a set-returning function in FROM is
@@ -106,9 +108,11 @@ export async function deploymentModes(q: Queryable, ids: number[]): Promise<Map<
  * statement, and counts the finished ones in the same statement. A task that stopped because a
  * dependency failed is stored as `skipped` with its reason: the schema's statuses are Nailgun's.
  * Only a running deployment takes updates: a run whose lease was taken from it (its server was
- * thought dead) writes nothing more. Returns how many rows changed.
+ * thought dead) writes nothing more. `liveCounts`: the run's counts by outcome once these are
+ * written (live-counts.ts), stored with them; without, the run's kept counts are dropped, and a
+ * look counts its rows. Returns how many rows changed.
  */
-export async function applyTaskUpdates(q: Queryable, deploymentId: number, updates: readonly TaskRunUpdate[]): Promise<number> {
+export async function applyTaskUpdates(q: Queryable, deploymentId: number, updates: readonly TaskRunUpdate[], liveCounts?: RunCounts): Promise<number> {
   if (!updates.length) return 0;
   // One array per column, unnested: about a fifth less of the database's time than a JSON document
   // of the same rows (jsonb parsed, then each field converted), and no object per row here. Times
@@ -132,7 +136,7 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
   for (let i = 0; i < n; i++) {
     const u = updates[i];
     p[i] = u.position;
-    s[i] = u.status === 'stopped' ? 'skipped' : u.status;
+    s[i] = storedStatus(u.status);
     if (u.status !== 'running') finished++;
     anyX = (x[i] = u.exitStatus ?? null) !== null || anyX;
     anyA = (a[i] = u.attempts ?? null) !== null || anyA;
@@ -151,9 +155,9 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
        FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int8[], $9::int8[]) AS u(p, s, x, a, o, m, b, e)
        WHERE d.deployment_id = (SELECT id FROM live) AND d.position = u.p
        RETURNING 1),
-     counted AS (UPDATE deployments SET done = done + $10 WHERE id = (SELECT id FROM live) AND $10 > 0 RETURNING 1)
+     counted AS (UPDATE deployments SET done = done + $10, live_counts = $12::jsonb WHERE id = (SELECT id FROM live) RETURNING 1)
      SELECT (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted) AS counted`,
-    [deploymentId, intArray(p), textArray(s), anyX ? intArray(x) : none, anyA ? intArray(a) : none, anyO ? textArray(o) : none, anyM ? textArray(m) : none, anyB ? intArray(b) : none, anyE ? intArray(e) : none, finished, base ?? 0],
+    [deploymentId, intArray(p), textArray(s), anyX ? intArray(x) : none, anyA ? intArray(a) : none, anyO ? textArray(o) : none, anyM ? textArray(m) : none, anyB ? intArray(b) : none, anyE ? intArray(e) : none, finished, base ?? 0, liveCounts ? JSON.stringify(liveCounts) : null],
   );
   // A batch is a few thousand keys into a run of any size, each found by the primary key. From its
   // own estimates the planner chose instead, for runs of some tens of thousands of tasks, to read
@@ -209,7 +213,7 @@ export async function taskRuns(q: Queryable, deploymentId: number, filter: { nod
  * (its lease expired), whose word stands.
  */
 export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped' | 'interrupted', message?: string, unfinished = 'not run'): Promise<boolean> {
-  const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, storableOrNull(message)]);
+  const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL, live_counts = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, storableOrNull(message)]);
   if (!ended.length) return false;
   // `unfinished`: what an unrecorded task is said to be (when reports were lost, not "not run").
   await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, $2) WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId, unfinished]);

@@ -15,6 +15,7 @@ import { environmentStateAfterRun, graphKindOf, nodeStateAfterRun, nodeStateDuri
 import { runDeployment, type StopReason, type Transport } from '../../../deploy/index.js';
 import * as store from '../../../store/index.js';
 import * as real from '../../../store/real-nodes.js';
+import { LiveCounts } from '../../../store/live-counts.js';
 import * as runs from '../../../store/task-runs.js';
 import { processAlive } from '../../../store/lock.js';
 import { HttpError, storageFailure } from '../../errors.js';
@@ -133,7 +134,7 @@ export async function startRealDeployment(db: store.Database, presence: store.Pr
       if (removal.environment) await store.updateCluster(tx, cluster.id, { status: 'removing' });
     }
     const settings = settingsOf(cluster.attributes);
-    return { id, owner: presence.id, done, positions, cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes, composition)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status, ...(removal ? { removal } : {}) };
+    return { id, owner: presence.id, done, positions, counts: new LiveCounts(tasks), cluster, graphType: type, graph, access, sources, settings, roles: composition.composed.roles_metadata as Prepared['roles'], nodeRoles: nodes.map((n) => ({ id: String(n.id), roles: rolesOfNode(n) })), data: deploymentData(composition.composed, graph, cluster, settings.values, access, sources, options.publicUrl, (await deploymentNetworksOf(tx, cluster, nodes, composition)).plan, new Map(nodes.map((n) => [String(n.id), nodeVolumesOf(disks.get(n.id)!)]))), statusBefore: cluster.status, ...(removal ? { removal } : {}) };
   });
   const stop = new AbortController();
   const shutdown = new AbortController();
@@ -173,6 +174,8 @@ interface Prepared {
   /** Vertices finished by the deployment this one resumes. */
   done: Set<number>;
   positions: Int32Array;
+  /** The run's counts by outcome, kept as its reports are written. */
+  counts: LiveCounts;
   cluster: store.ClusterRecord;
   graphType: string;
   graph: Awaited<ReturnType<typeof clusterGraph>>['graph'];
@@ -246,6 +249,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
   };
   const reports = runReports(db, p.id, {
     positionOf: (v) => p.positions[v],
+    counts: p.counts,
     output,
     ...(options.flushMs ? { flushMs: options.flushMs } : {}),
     tick: () => void (kill.signal.aborted ? undefined : renew()),

@@ -12,6 +12,7 @@
 import type { EventEmitter } from 'node:events';
 import { OUTPUT_LIMIT, type RunEvents, type TaskOutcome, type VertexRef } from '../../../deploy/index.js';
 import type { Database } from '../../../store/index.js';
+import type { LiveCounts } from '../../../store/live-counts.js';
 import * as runs from '../../../store/task-runs.js';
 import { storageFailure } from '../../errors.js';
 
@@ -25,6 +26,11 @@ export interface RunReportsOptions {
   output?: EventEmitter;
   /** Called on each tick after the batch is sent (lease renewal, stop requests). */
   tick?: () => void;
+  /**
+   * The run's counts by outcome as created, kept up to date and stored with each batch, so a look
+   * at the run reads them instead of counting its rows. Without, the run's rows are counted.
+   */
+  counts?: LiveCounts;
   /** Told of each failed write: the error, how many reports wait, how many failures in a row. */
   onWriteFailure?: (err: unknown, waiting: number, failures: number) => void;
 }
@@ -76,7 +82,10 @@ export function runReports(db: Database, deploymentId: number, options: RunRepor
     }
     inFlight = batch.size;
     try {
-      await runs.applyTaskUpdates(db, deploymentId, [...batch.values()]);
+      const updates = [...batch.values()];
+      const counted = options.counts?.after(updates);
+      await runs.applyTaskUpdates(db, deploymentId, updates, counted?.counts);
+      counted?.commit();
       failures = 0;
     } catch (err) {
       failures++;
