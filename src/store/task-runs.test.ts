@@ -112,6 +112,17 @@ for (const which of ['pglite', 'postgres'] as const) {
       assert.deepEqual(await runs.taskRuns(db, id, { task: 'nothing-of-that-name' }), []);
       assert.equal((await runs.taskRuns(db, id)).find((r) => r.position === 1)!.finished_at, iso((await db.query<{ f: Date }>('SELECT finished_at AS f FROM deployment_tasks WHERE deployment_id = $1 AND position = 1', [id]))[0].f));
 
+      // The live stream's changes since a moment: started or ended after it, in the order they did.
+      const since = '2026-11-28T10:00:20.000Z';
+      const changed = (await db.query<runs.TaskRunView & { started_at: Date | string | null; finished_at: Date | string | null }>(
+        `SELECT node, task_id, type, position, status, exit_status, attempts, message, started_at, finished_at FROM deployment_tasks
+         WHERE deployment_id = $1 AND (started_at > $2::timestamptz OR finished_at > $2::timestamptz) ORDER BY coalesce(finished_at, started_at), position`,
+        [id, since],
+      )).map((r) => ({ ...r, started_at: iso(r.started_at), finished_at: iso(r.finished_at) }));
+      assert.ok(changed.length > 10 && changed.length < all.length - 10, 'some tasks changed since, not all');
+      assert.deepEqual((await runs.taskChanges(db, id, since)).tasks, changed);
+      assert.deepEqual((await runs.taskChanges(db, id, '2100-01-01T00:00:00.000Z')).tasks, []);
+
       const records = await db.query<{ node: string; taskId: string; position: number; status: string; outcome: string }>(`SELECT node, task_id AS "taskId", position, status, ${OUTCOME_SQL} AS outcome FROM deployment_tasks WHERE deployment_id = $1 ORDER BY position`, [id]);
       assert.deepEqual(await deploymentTasks(db, id), records);
       assert.ok(new Set(records.map((r) => r.outcome)).size >= 5, 'several outcomes are compared');
