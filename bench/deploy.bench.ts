@@ -19,6 +19,7 @@ import { buildDeploymentGraph, describeVertex, type NodeInput } from '../src/cor
 import type { Task } from '../src/core/tasks/model.js';
 import { DryRunTransport, runDeployment } from '../src/deploy/index.js';
 import { runReports } from '../src/server/domain/runs/run-reports.js';
+import { LiveCounts } from '../src/store/live-counts.js';
 import * as store from '../src/store/index.js';
 import * as runs from '../src/store/task-runs.js';
 
@@ -120,8 +121,9 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
       const id = await db.transaction((tx) => runs.createRealDeployment(tx, cluster, 'default', list, 1));
       const createMs = performance.now() - start;
       const createCpu = process.cpuUsage(cpu);
-      // The server's own bookkeeping (domain/real-deploy.ts): reports coalesced and written in batches.
-      const reports = runReports(db, id, { positionOf: (v) => positions[v] });
+      // The server's own bookkeeping (domain/real-deploy.ts): reports coalesced and written in batches,
+      // with the run's counts kept as they are written.
+      const reports = runReports(db, id, { positionOf: (v) => positions[v], counts: new LiveCounts(list) });
       // The live stream's look (server/domain/runs/deployment-events.ts): the run, its changes since
       // the last look, its counts; then 500 ms.
       let watching = watch;
