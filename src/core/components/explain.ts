@@ -15,22 +15,41 @@ export function nameOf(catalog: Catalog, c: number): string {
 
 /** A rule's items in words, once per catalog (the radio rule's is told on every click). */
 function list(catalog: Catalog, rule: Constraint): string {
-  return cached(listTexts, catalog, rule.id, () => listText(catalog, rule));
+  // Looked up before anything is made: an opening wizard asks for hundreds of rules' words, and made a closure per ask.
+  const texts = textsOf(listTexts, catalog);
+  const text = texts.get(rule.id);
+  return text === undefined ? keep(texts, rule.id, listText(catalog, rule)) : text;
 }
 
 function listText(catalog: Catalog, rule: Constraint): string {
-  if (rule.items.length === 0) return rule.names.join(', ');
-  const shown = [...rule.items.slice(0, LIST_MAX)].map((x) => nameOf(catalog, x));
-  if (rule.items.length > LIST_MAX) shown.push(`${rule.items.length - LIST_MAX} more (${rule.names.join(', ')})`);
-  return shown.join(', ');
+  const { items } = rule;
+  if (items.length === 0) return rule.names.join(', ');
+  // The same words as naming the first LIST_MAX items and joining them, without the copies.
+  let text = nameOf(catalog, items[0]);
+  for (let i = 1; i < items.length && i < LIST_MAX; i++) text += `, ${nameOf(catalog, items[i])}`;
+  if (items.length > LIST_MAX) text += `, ${items.length - LIST_MAX} more (${rule.names.join(', ')})`;
+  return text;
 }
+
+/** Authors' messages as trimmed (`authorMessage`), shared by every catalog (bounded as the sentences are). */
+const trimmed = new Map<string, string>();
 
 /**
  * "<rule>: <the author's message>". Authors end their messages with a full stop ("Choose one
  * hypervisor."), and these clauses are joined into longer sentences ("…; so X cannot be chosen"),
  * so the message's own closing punctuation is dropped here and the sentence ends where it ends.
  */
-export const authorMessage = (message: string | undefined) => (message ? message.trim().replace(/[\s.;,:!]+$/, '') : '');
+export function authorMessage(message: string | undefined): string {
+  if (!message) return '';
+  // A catalog has few distinct messages and a click tells a thousand pairs under one of them:
+  // each is trimmed once (the regular expression per sentence was a tenth of telling a pair).
+  let said = trimmed.get(message);
+  if (said === undefined) {
+    if (trimmed.size >= MAX_KEPT_SENTENCES) trimmed.clear();
+    trimmed.set(message, (said = message.trim().replace(/[\s.;,:!]+$/, '')));
+  }
+  return said;
+}
 const withMessage = (text: string, message: string | undefined) => {
   // Trimmed once: a click words a thousand new clashes.
   const said = authorMessage(message);
@@ -70,15 +89,11 @@ function textsOf<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog): 
   return texts;
 }
 
-function cached<K>(store: WeakMap<Catalog, Map<K, string>>, catalog: Catalog, key: K, make: () => string): string {
-  const texts = textsOf(store, catalog);
-  const text = texts.get(key);
-  return text === undefined ? keep(texts, key, make()) : text;
-}
-
 /** One rule in words: "DVS (network:neutron:ml2:dvs) requires VMware vCenter (hypervisor:vmware)". */
 export function describeRule(catalog: Catalog, k: number): string {
-  return cached(ruleTexts, catalog, k, () => ruleText(catalog, k));
+  const texts = textsOf(ruleTexts, catalog);
+  const text = texts.get(k);
+  return text === undefined ? keep(texts, k, ruleText(catalog, k)) : text;
 }
 
 function ruleText(catalog: Catalog, k: number): string {
@@ -123,7 +138,7 @@ export function ruleClause(catalog: Catalog, k: number): string {
 /** "A cannot be used with B: <message>", told from the side that declared it; `chosen` marks the one the user picked. */
 export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): string {
   const key = (a * catalog.components.length + b) * 3 + (chosen === a ? 1 : chosen === b ? 2 : 0);
-  // `cached` without its closure: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
+  // Looked up before anything is made: a click asks thousands of pairs, and a closure per ask was most of what it allocated.
   const texts = textsOf(pairTexts, catalog);
   const text = texts.get(key);
   return text === undefined ? keep(texts, key, pairSentence(catalog, a, b, chosen)) : text;
@@ -131,9 +146,14 @@ export function pairText(catalog: Catalog, a: number, b: number, chosen = -1): s
 
 function pairSentence(catalog: Catalog, a: number, b: number, chosen: number): string {
   const rule = incompatibilityBetween(catalog, a, b);
-  const [first, second] = rule ? [rule.declarer, rule.other] : [a, b];
-  const mark = (c: number) => (c === chosen ? `${nameOf(catalog, c)} (which you chose)` : nameOf(catalog, c));
-  return withMessage(`${mark(first)} cannot be used with ${mark(second)}`, rule?.message);
+  const first = rule ? rule.declarer : a;
+  const second = rule ? rule.other : b;
+  // No closure or arrays per pair: a click at 10,000 components tells a thousand new ones.
+  return withMessage(`${marked(catalog, first, chosen)} cannot be used with ${marked(catalog, second, chosen)}`, rule?.message);
+}
+
+function marked(catalog: Catalog, c: number, chosen: number): string {
+  return c === chosen ? `${nameOf(catalog, c)} (which you chose)` : nameOf(catalog, c);
 }
 
 interface Telling {
