@@ -27,6 +27,9 @@ export const storedStatus = (status: string): string => (status === 'stopped' ? 
 
 const INDEX = new Map<TaskOutcome, number>(TASK_OUTCOMES.map((o, i) => [o, i]));
 
+/** Each planned task's outcome as createRealDeployment writes its row, an index into TASK_OUTCOMES. */
+const plannedOutcome = (t: PlannedTask): number => INDEX.get(t.doneIn !== undefined ? 'succeeded' : t.skipped ? 'skipped' : 'pending')!;
+
 export class LiveCounts {
   /** Each task's outcome as last written, an index into TASK_OUTCOMES. */
   private readonly outcomes: Uint8Array;
@@ -37,15 +40,18 @@ export class LiveCounts {
   /** The counts of a run as createRealDeployment writes its rows. */
   constructor(tasks: readonly PlannedTask[]) {
     this.outcomes = new Uint8Array(tasks.length);
-    this.written = emptyCounts();
-    const pending = INDEX.get('pending')!, succeeded = INDEX.get('succeeded')!, skipped = INDEX.get('skipped')!;
     for (let i = 0; i < tasks.length; i++) {
-      const t = tasks[i];
-      const o = t.doneIn !== undefined ? succeeded : t.skipped ? skipped : pending;
-      this.outcomes[i] = o;
-      this.written[TASK_OUTCOMES[o]]++;
-      if (t.doneIn !== undefined) this.messages.set(i, `done in deployment ${t.doneIn}`);
+      this.outcomes[i] = plannedOutcome(tasks[i]);
+      if (tasks[i].doneIn !== undefined) this.messages.set(i, `done in deployment ${tasks[i].doneIn}`);
     }
+    this.written = LiveCounts.planned(tasks);
+  }
+
+  /** The counts of a run as created, without keeping anything (createRealDeployment's first counts). */
+  static planned(tasks: readonly PlannedTask[]): RunCounts {
+    const counts = emptyCounts();
+    for (const t of tasks) counts[TASK_OUTCOMES[plannedOutcome(t)]]++;
+    return counts;
   }
 
   /** The counts as written so far. */
@@ -59,25 +65,22 @@ export class LiveCounts {
    */
   after(reports: Iterable<CountedReport>): { counts: RunCounts; commit: () => void } {
     const counts = { ...this.written };
-    const changes: Array<[position: number, outcome: number, message: string | undefined]> = [];
-    // A task reported twice in one batch reads its own first report (the caller sends one a task).
-    const said = new Map<number, string | undefined>();
-    const now = new Map<number, number>();
+    // Each task's outcome and message once the batch is written; a task reported twice in one
+    // batch (the caller sends one a task) reads its own earlier report.
+    const batch = new Map<number, { outcome: number; message: string | undefined }>();
     for (const r of reports) {
       if (r.position < 0 || r.position >= this.outcomes.length) continue;
-      const message = r.message ?? (said.has(r.position) ? said.get(r.position) : this.messages.get(r.position));
-      said.set(r.position, message);
-      const before = now.get(r.position) ?? this.outcomes[r.position];
+      const earlier = batch.get(r.position);
+      const message = r.message ?? (earlier ? earlier.message : this.messages.get(r.position));
       const outcome = INDEX.get(outcomeOfStored({ status: storedStatus(r.status), message: message ?? null }))!;
-      now.set(r.position, outcome);
-      counts[TASK_OUTCOMES[before]]--;
+      counts[TASK_OUTCOMES[earlier ? earlier.outcome : this.outcomes[r.position]]]--;
       counts[TASK_OUTCOMES[outcome]]++;
-      changes.push([r.position, outcome, r.message]);
+      batch.set(r.position, { outcome, message });
     }
     return {
       counts,
       commit: () => {
-        for (const [position, outcome, message] of changes) {
+        for (const [position, { outcome, message }] of batch) {
           this.outcomes[position] = outcome;
           if (message !== undefined) this.messages.set(position, message);
         }

@@ -68,7 +68,7 @@ export async function createRealDeployment(
   const done = tasks.filter((t) => t.doneIn !== undefined).length;
   const [{ id }] = await q.query<{ id: number }>(
     `INSERT INTO deployments (cluster_id, graph_type, status, total, done, owner, mode, lease_expires_at, live_counts) VALUES ($1, $2, 'running', $3, $4, $5, 'real', now() + make_interval(secs => $6), $7::jsonb) RETURNING id`,
-    [clusterId, graphType, tasks.length, done, owner, leaseSeconds, JSON.stringify(new LiveCounts(tasks).counts)],
+    [clusterId, graphType, tasks.length, done, owner, leaseSeconds, JSON.stringify(LiveCounts.planned(tasks))],
   );
   // A task done in the run being resumed is ready at once, saying where it ran.
   // The arrays are unnested in the select list, not in FROM: a set-returning function in FROM is
