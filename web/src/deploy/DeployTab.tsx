@@ -3,7 +3,7 @@ import { call } from '../api.js';
 import { useApi } from '../useApi.js';
 import type { Cluster } from '../types.js';
 import { Problems } from '../components/Problems.js';
-import { finished, liveKey, normalizeTask, type Deployment, type TaskRun } from './model.js';
+import { finished, liveKey, mergeTasks, normalizeTask, type Deployment, type TaskRun } from './model.js';
 import { DeploymentView } from './DeploymentView.js';
 import { History } from './History.js';
 import { followDeployment } from './stream.js';
@@ -88,16 +88,18 @@ export function DeployTab({ cluster, onDeployed, liveDeployments }: { cluster: C
       return () => clearInterval(timer);
     }
     const abort = new AbortController();
-    const merge = (t: TaskRun) =>
-      setDeployment((d) => {
-        if (!d || d.id !== id) return d;
-        const task = normalizeTask(t);
-        const tasks = [...(d.tasks ?? [])];
-        const at = tasks.findIndex((x) => x.node === task.node && x.taskId === task.taskId);
-        if (at >= 0) tasks[at] = { ...tasks[at], ...task };
-        else tasks.push(task);
-        return { ...d, tasks };
+    // A look of the stream brings many task events at once (thousands in a large run): they are
+    // gathered and merged in one update once the events read together have been handed on.
+    let changes: TaskRun[] = [];
+    const merge = (t: TaskRun) => {
+      changes.push(normalizeTask(t));
+      if (changes.length > 1) return;
+      queueMicrotask(() => {
+        const these = changes;
+        changes = [];
+        setDeployment((d) => (!d || d.id !== id ? d : { ...d, tasks: mergeTasks(d.tasks ?? [], these) }));
       });
+    };
     followDeployment(
       id,
       {

@@ -1,7 +1,7 @@
 import { Fragment, useMemo, useState } from 'react';
 import { TASK_OUTCOMES, type TaskOutcome } from '../../../src/core/lifecycle/states.js';
 import { countOutcomes } from '../../../src/core/lifecycle/outcomes.js';
-import { apartWords, byFailuresFirst, countsOf, doneOf, formatSeconds, isoTime, liveKey, outcomeMeaning, outcomeOf, outcomeWord, runMeaning, runWord, seconds, taskSeconds, type Deployment, type TaskRun } from './model.js';
+import { apartWords, countsOf, failuresFirst, doneOf, formatSeconds, isoTime, liveKey, outcomeMeaning, outcomeOf, outcomeWord, runMeaning, runWord, seconds, taskSeconds, type Deployment, type TaskRun } from './model.js';
 import type { LiveText } from './liveText.js';
 import { TaskOutput } from './TaskOutput.js';
 
@@ -27,10 +27,14 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
 
   const perNode = useMemo(() => {
     const map = new Map<string, TaskRun[]>();
-    for (const t of tasks) map.set(t.node, [...(map.get(t.node) ?? []), t]);
+    for (const t of tasks) {
+      const list = map.get(t.node);
+      if (list) list.push(t);
+      else map.set(t.node, [t]);
+    }
     return [...map.entries()].sort((a, b) => nodeName(a[0]).localeCompare(nodeName(b[0]), undefined, { numeric: true }));
   }, [tasks, nodeName]);
-  const shown = useMemo(() => tasks.filter((t) => (!nodeFilter || t.node === nodeFilter) && (!statusFilter || outcomeOf(t) === statusFilter)).sort(byFailuresFirst), [tasks, nodeFilter, statusFilter]);
+  const shown = useMemo(() => failuresFirst(nodeFilter || statusFilter ? tasks.filter((t) => (!nodeFilter || t.node === nodeFilter) && (!statusFilter || outcomeOf(t) === statusFilter)) : tasks), [tasks, nodeFilter, statusFilter]);
   const counts = countsOf(deployment);
   const done = doneOf(deployment);
   const apart = apartWords(counts);

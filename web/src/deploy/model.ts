@@ -37,6 +37,62 @@ export const finished = (d: Deployment | null) => d !== null && d.status !== 'ru
 const ORDER: Record<TaskOutcome, number> = { failed: 0, timed_out: 0, killed: 0, stopped: 1, not_run: 1, running: 2, pending: 3, succeeded: 4, skipped: 5 };
 export const byFailuresFirst = (a: TaskRun, b: TaskRun) => ORDER[outcomeOf(a)] - ORDER[outcomeOf(b)] || a.position - b.position;
 
+/**
+ * `tasks` in byFailuresFirst's order, each task's outcome read once: sorting with byFailuresFirst
+ * reads two outcomes per comparison, some 7 million at 200,000 tasks, on every change of a
+ * watched run.
+ */
+export function failuresFirst(tasks: readonly TaskRun[]): TaskRun[] {
+  const n = tasks.length;
+  const rank = new Float64Array(n);
+  const order = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    rank[i] = ORDER[outcomeOf(tasks[i])];
+    order[i] = i;
+  }
+  order.sort((a, b) => rank[a] - rank[b] || tasks[a].position - tasks[b].position);
+  return order.map((i) => tasks[i]);
+}
+
+/** Where each task of a list stands (by liveKey), kept beside the list it describes (mergeTasks). */
+const places = new WeakMap<readonly TaskRun[], Map<string, number>>();
+
+function placesOf(tasks: readonly TaskRun[]): Map<string, number> {
+  let at = places.get(tasks);
+  if (!at) {
+    at = new Map();
+    for (let i = 0; i < tasks.length; i++) at.set(liveKey(tasks[i].node, tasks[i].taskId), i);
+    places.set(tasks, at);
+  }
+  return at;
+}
+
+/**
+ * A new list of `tasks` with `changes` (as the live stream sends them, oldest first) merged in:
+ * a task already listed is updated where it stands, a new one is added at the end. The tasks'
+ * places are kept beside the list and handed on to the new one, so each change costs one lookup,
+ * not a search of the whole run: merging each task event on its own into a copy of 200,000 tasks
+ * kept a watched large run's page busy for seconds at every look of the stream.
+ */
+export function mergeTasks(tasks: readonly TaskRun[], changes: readonly TaskRun[]): TaskRun[] {
+  if (!changes.length) return tasks as TaskRun[];
+  const at = placesOf(tasks);
+  const next = tasks.slice();
+  for (const change of changes) {
+    const key = liveKey(change.node, change.taskId);
+    const i = at.get(key);
+    if (i === undefined) {
+      at.set(key, next.length);
+      next.push(change);
+    } else next[i] = { ...next[i], ...change };
+  }
+  // The places now describe `next` (a task added to it is not in `tasks`): the old list, if asked
+  // again (React may call an update twice), counts its own afresh.
+  places.delete(tasks);
+  places.set(next, at);
+  return next;
+}
+
 const time = (v: string | null | undefined) => (v ? Date.parse(v) : NaN);
 
 /** Seconds a task (or a deployment) took, when both ends are known. */

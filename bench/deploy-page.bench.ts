@@ -1,0 +1,88 @@
+/**
+ * The Deploy page following a large real run (issue 30: 1,000 and 10,000 nodes): each look of the
+ * live stream (every 500 ms) brings the tasks that changed since the last, and the page merges
+ * them into the run's list, groups the list by node (the per-node table) and orders it failures
+ * first (the task table). Timed here in Node (the same V8 as Chromium) on the page's own code,
+ * against the way the page did it before (each event merged on its own into a copy of the list,
+ * found by a search; each node's list copied at each of its tasks; a sort reading two outcomes per
+ * comparison), which is the peer of each line. The browser's rendering is not counted: the page
+ * draws 200 task rows, whatever the run's size.
+ */
+import { cpus, loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { byFailuresFirst, failuresFirst, mergeTasks, type TaskRun } from '../web/src/deploy/model.js';
+
+const SHAPES = (process.env.HEARTH_BENCH_PAGE_SHAPES ?? '1000x200,10000x50').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+/** Tasks changed between two looks (500 ms): a run of 1,000 nodes with short tasks ends thousands a second. */
+const CHANGES = Number(process.env.HEARTH_BENCH_PAGE_CHANGES ?? 2000);
+const RUNS = 3;
+
+function list(nodes: number, perNode: number): TaskRun[] {
+  const tasks: TaskRun[] = [];
+  for (let n = 1; n <= nodes; n++) for (let i = 0; i < perNode; i++) tasks.push({ node: String(n), taskId: `task-${i}`, position: tasks.length, status: 'pending', type: 'shell' });
+  return tasks;
+}
+
+/** A look's changes: tasks ending (and the next ones starting) across the run. */
+function look(tasks: readonly TaskRun[], round: number): TaskRun[] {
+  const out: TaskRun[] = [];
+  const step = Math.max(1, Math.floor(tasks.length / CHANGES));
+  for (let i = 0; out.length < CHANGES && i < tasks.length; i += step) {
+    const t = tasks[(i + round) % tasks.length];
+    out.push({ node: t.node, taskId: t.taskId, position: t.position, status: round % 2 ? 'ready' : 'running', started_at: '2026-11-29T10:00:00.000Z', ...(round % 2 ? { finished_at: '2026-11-29T10:00:02.000Z', exit_status: 0 } : {}) });
+  }
+  return out;
+}
+
+function before(tasks: TaskRun[], changes: readonly TaskRun[]): TaskRun[] {
+  let d = tasks;
+  for (const task of changes) {
+    const next = [...d];
+    const at = next.findIndex((x) => x.node === task.node && x.taskId === task.taskId);
+    if (at >= 0) next[at] = { ...next[at], ...task };
+    else next.push(task);
+    d = next;
+  }
+  const map = new Map<string, TaskRun[]>();
+  for (const t of d) map.set(t.node, [...(map.get(t.node) ?? []), t]);
+  void [...d].sort(byFailuresFirst);
+  return d;
+}
+
+function now(tasks: TaskRun[], changes: readonly TaskRun[]): TaskRun[] {
+  const d = mergeTasks(tasks, changes);
+  const map = new Map<string, TaskRun[]>();
+  for (const t of d) {
+    const l = map.get(t.node);
+    if (l) l.push(t);
+    else map.set(t.node, [t]);
+  }
+  void failuresFirst(d);
+  return d;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+console.log(`\n## the Deploy page following a large run: one look of the live stream (${CHANGES} changed tasks), load ${loadavg()[0].toFixed(1)}, ${cpus().length} cores`);
+console.log('| run | before: min / median ms | now: min / median ms | ratio (medians) | note |');
+console.log('|---|---|---|---|---|');
+for (const [nodes, perNode] of SHAPES) {
+  const base = list(nodes, perNode);
+  const old: number[] = [];
+  const fresh: number[] = [];
+  let a = base;
+  let b = base;
+  for (let r = 0; r < RUNS; r++) {
+    const changes = look(base, r);
+    let t = performance.now();
+    a = before(a, changes);
+    old.push(performance.now() - t);
+    t = performance.now();
+    b = now(b, changes);
+    fresh.push(performance.now() - t);
+  }
+  const same = JSON.stringify(a) === JSON.stringify(b);
+  if (!same) process.exitCode = 1;
+  console.log(`| ${nodes} nodes × ${perNode} tasks (${base.length}) | ${fmt(Math.min(...old))} / ${fmt(median(old))} | ${fmt(Math.min(...fresh))} / ${fmt(median(fresh))} | ${(median(old) / median(fresh)).toFixed(0)}× faster | ${same ? 'the same list both ways' : 'ERROR: the lists differ'}; a look every 500 ms |`);
+}
+console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
