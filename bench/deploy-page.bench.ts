@@ -7,9 +7,16 @@
  * found by a search; each node's list copied at each of its tasks; a sort reading two outcomes per
  * comparison), which is the peer of each line. The browser's rendering is not counted: the page
  * draws 200 task rows, whatever the run's size.
+ * Then the wizard page's grouping of a state's components (every state it is sent), at 2,000 and
+ * 10,000 components (corpus/synthetic), against the way it grouped them before.
  */
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileCatalog, state } from '../src/core/components/index.js';
+import { groupBy } from '../web/src/components/groupBy.js';
+import { groupOf } from '../web/src/components/groups.js';
 import { byFailuresFirst, failuresFirst, mergeTasks, type TaskRun } from '../web/src/deploy/model.js';
 
 const SHAPES = (process.env.HEARTH_BENCH_PAGE_SHAPES ?? '1000x200,10000x50').split(',').map((s) => s.split('x').map(Number) as [number, number]);
@@ -51,12 +58,7 @@ function before(tasks: TaskRun[], changes: readonly TaskRun[]): TaskRun[] {
 
 function now(tasks: TaskRun[], changes: readonly TaskRun[]): TaskRun[] {
   const d = mergeTasks(tasks, changes);
-  const map = new Map<string, TaskRun[]>();
-  for (const t of d) {
-    const l = map.get(t.node);
-    if (l) l.push(t);
-    else map.set(t.node, [t]);
-  }
+  void groupBy(d, (t) => t.node);
   void failuresFirst(d);
   return d;
 }
@@ -86,3 +88,31 @@ for (const [nodes, perNode] of SHAPES) {
   console.log(`| ${nodes} nodes × ${perNode} tasks (${base.length}) | ${fmt(Math.min(...old))} / ${fmt(median(old))} | ${fmt(Math.min(...fresh))} / ${fmt(median(fresh))} | ${(median(old) / median(fresh)).toFixed(0)}× faster | ${same ? 'the same list both ways' : 'ERROR: the lists differ'}; a look every 500 ms |`);
 }
 console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+const corpus = process.env.HEARTH_CORPUS;
+if (!corpus) console.log('\nHEARTH_CORPUS is not set: the wizard page part is skipped (it reads corpus/synthetic)');
+else {
+  console.log(`\n## the wizard page: a state's components grouped for the panes, load ${loadavg()[0].toFixed(1)}`);
+  console.log('| components | before: min / median ms | now: min / median ms | ratio (medians) | note |');
+  console.log('|---|---|---|---|---|');
+  for (const n of [2000, 10000]) {
+    const components = JSON.parse(readFileSync(join(corpus, 'synthetic', `components-${n}.json`), 'utf8'));
+    const s = state(compileCatalog(components, { requiredTypes: ['hypervisor', 'network', 'storage'] }), [], { fixes: false });
+    const old: number[] = [];
+    const fresh: number[] = [];
+    let a = new Map<string, unknown[]>();
+    let b = new Map<string, unknown[]>();
+    for (let r = 0; r < 5; r++) {
+      let t = performance.now();
+      a = new Map();
+      for (const c of s.components) a.set(groupOf(c), [...(a.get(groupOf(c)) ?? []), c]);
+      old.push(performance.now() - t);
+      t = performance.now();
+      b = groupBy(s.components, groupOf);
+      fresh.push(performance.now() - t);
+    }
+    const same = JSON.stringify([...a]) === JSON.stringify([...b]);
+    if (!same) process.exitCode = 1;
+    console.log(`| ${n} (${b.size} groups) | ${fmt(Math.min(...old))} / ${fmt(median(old))} | ${fmt(Math.min(...fresh))} / ${fmt(median(fresh))} | ${(median(old) / median(fresh)).toFixed(0)}× faster | ${same ? 'the same groups both ways' : 'ERROR: the groups differ'}; on every state the page is sent |`);
+  }
+}

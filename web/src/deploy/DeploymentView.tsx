@@ -4,6 +4,7 @@ import { countOutcomes } from '../../../src/core/lifecycle/outcomes.js';
 import { apartWords, countsOf, failuresFirst, doneOf, formatSeconds, isoTime, liveKey, outcomeMeaning, outcomeOf, outcomeWord, runMeaning, runWord, seconds, taskSeconds, type Deployment, type TaskRun } from './model.js';
 import type { LiveText } from './liveText.js';
 import { TaskOutput } from './TaskOutput.js';
+import { groupBy } from '../components/groupBy.js';
 
 const PAGE = 200;
 
@@ -26,12 +27,7 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
   const tasks = deployment.tasks ?? [];
 
   const perNode = useMemo(() => {
-    const map = new Map<string, TaskRun[]>();
-    for (const t of tasks) {
-      const list = map.get(t.node);
-      if (list) list.push(t);
-      else map.set(t.node, [t]);
-    }
+    const map = groupBy(tasks, (t) => t.node);
     return [...map.entries()].sort((a, b) => nodeName(a[0]).localeCompare(nodeName(b[0]), undefined, { numeric: true }));
   }, [tasks, nodeName]);
   const shown = useMemo(() => failuresFirst(nodeFilter || statusFilter ? tasks.filter((t) => (!nodeFilter || t.node === nodeFilter) && (!statusFilter || outcomeOf(t) === statusFilter)) : tasks), [tasks, nodeFilter, statusFilter]);

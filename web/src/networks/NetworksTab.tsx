@@ -5,6 +5,7 @@ import { Problems } from '../components/Problems.js';
 import type { Cluster } from '../types.js';
 import type { AnswerOf } from '../../../src/api/client.js';
 import { VerifySlot } from './VerifySlot.js';
+import { groupBy } from '../components/groupBy.js';
 
 type Configuration = AnswerOf<'/clusters/{id}/network_configuration', 'get'>;
 type Finding = Configuration['findings'][number];
@@ -56,8 +57,7 @@ export function NetworksTab({ cluster }: { cluster: Cluster }) {
   if (!config.data) return <p aria-busy="true">Reading the networks…</p>;
   const c = config.data;
   const locked = cluster.status === 'deploying';
-  const fieldFindings = new Map<string, Finding[]>();
-  for (const f of refused) if (f.field) fieldFindings.set(f.field, [...(fieldFindings.get(f.field) ?? []), f]);
+  const fieldFindings = groupBy(refused, (f) => f.field || undefined);
 
   const change = (name: string, field: keyof Draft, value: string) => {
     setSaved(false);

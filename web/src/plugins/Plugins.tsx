@@ -5,6 +5,7 @@ import type { AnswerOf } from '../../../src/api/client.js';
 import { Problems } from '../components/Problems.js';
 import type { PluginDetail } from './types.js';
 import { PluginCard } from './PluginCard.js';
+import { groupBy } from '../components/groupBy.js';
 
 /** What installing a package answers (the body is the package's bytes, so it goes through `api`). */
 type Installed = AnswerOf<'/plugins', 'post'>;
@@ -32,8 +33,7 @@ export function Plugins() {
   }, [plugins.data]);
 
   const groups = useMemo(() => {
-    const byName = new Map<string, PluginDetail[]>();
-    for (const p of details ?? []) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    const byName = groupBy(details ?? [], (p) => p.name);
     for (const list of byName.values()) list.sort((a, b) => a.version.localeCompare(b.version, undefined, { numeric: true }));
     return [...byName.values()].sort((a, b) => Number(Boolean(a[0].is_release)) - Number(Boolean(b[0].is_release)) || a[0].name.localeCompare(b[0].name));
   }, [details]);

@@ -4,6 +4,7 @@ import { useApi } from '../useApi.js';
 import { go } from '../route.js';
 import type { ComponentState, WizardState } from '../types.js';
 import { GROUPS, byWeight, groupOf, type Pane } from '../components/groups.js';
+import { groupBy } from '../components/groupBy.js';
 import { Choice } from '../components/Choice.js';
 import { Problems } from '../components/Problems.js';
 import { NameField, nameProblem } from '../components/NameField.js';
@@ -58,11 +59,7 @@ export function Wizard() {
 
   // Each group's choices ordered by weight, as the design asks (the catalog carries it).
   const byGroup = useMemo(() => {
-    const map = new Map<string, ComponentState[]>();
-    for (const c of state?.components ?? []) {
-      const g = groupOf(c);
-      map.set(g, [...(map.get(g) ?? []), c]);
-    }
+    const map = groupBy<ComponentState, string>(state?.components ?? [], groupOf);
     const weightOf = (name: string) => {
       const w = (meta.get(name) as { weight?: unknown } | undefined)?.weight;
       return typeof w === 'number' ? w : undefined;
