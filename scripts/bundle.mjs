@@ -118,19 +118,25 @@ const re2jsOnFirstPattern = {
 };
 
 /**
- * Fastify's lib/server.js requires node:http2 at load, for the `http2` option, which Hearth never
- * sets; loading it (and compiling Node's own http2 module) was ~5% of a restart's main thread. The
- * shim loads it on first use only.
+ * Fastify's lib/server.js requires node:http2 and node:https at load, for the `http2` and `https`
+ * options, which Hearth never sets (TLS is a proxy's job in front of it); loading them (and
+ * compiling Node's own http2, https and tls modules) was ~5% of a restart's main thread, https and
+ * tls a few ms more. The shims load each on first use only.
  */
 const fastifyWithoutEagerHttp2 = {
   name: 'fastify-lazy-http2',
   setup(b) {
     b.onLoad({ filter: /[\\/]fastify[\\/]lib[\\/]server\.js$/ }, (args) => {
-      const eager = "const http2 = require('node:http2')\n";
-      const source = readFileSync(args.path, 'utf8');
-      if (!source.includes(eager)) throw new Error(`${args.path}: fastify changed; update ${fastifyWithoutEagerHttp2.name} in scripts/bundle.mjs`);
-      const lazy = "const http2 = { createSecureServer: (...args) => require('node:http2').createSecureServer(...args), createServer: (...args) => require('node:http2').createServer(...args) }\n";
-      return { contents: source.replace(eager, lazy), loader: 'js' };
+      const shims = [
+        ["const http2 = require('node:http2')\n", "const http2 = { createSecureServer: (...args) => require('node:http2').createSecureServer(...args), createServer: (...args) => require('node:http2').createServer(...args) }\n"],
+        ["const https = require('node:https')\n", "const https = { createServer: (...args) => require('node:https').createServer(...args) }\n"],
+      ];
+      let source = readFileSync(args.path, 'utf8');
+      for (const [eager, lazy] of shims) {
+        if (!source.includes(eager)) throw new Error(`${args.path}: fastify changed; update ${fastifyWithoutEagerHttp2.name} in scripts/bundle.mjs`);
+        source = source.replace(eager, lazy);
+      }
+      return { contents: source, loader: 'js' };
     });
   },
 };

@@ -12,7 +12,7 @@
  * the owner's bits (keepNewFilesPrivate) so a new WAL segment or relation file is 0600 at once.
  */
 import fs from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { StoreError } from './database.js';
 
 /** Below these folders of the data folder (the package copies plugin-files unpacks) modes stay. */
@@ -78,9 +78,12 @@ export function securePrivateTree(dataDir: string): string[] {
     } catch {
       return;
     }
-    for (const name of names) visit(join(path, name), depth + 1, inPackages || (depth === 0 && name === PACKAGE_COPIES));
+    // Joined by hand: the paths are already normal (resolved below, names from readdir), and
+    // path.join normalised each of a data folder's thousand paths again on every start (issue 30).
+    const prefix = path.endsWith(sep) ? path : path + sep;
+    for (const name of names) visit(prefix + name, depth + 1, inPackages || (depth === 0 && name === PACKAGE_COPIES));
   };
-  visit(dataDir, 0, false);
+  visit(resolve(dataDir), 0, false);
   for (const { path, mode } of wrong) {
     try {
       fs.chmodSync(path, ownerOnly(mode));
