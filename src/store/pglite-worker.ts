@@ -10,26 +10,29 @@ import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type PGliteOptions, type Transaction } from '@electric-sql/pglite';
 import type { ThreadReply, ThreadRequest } from './pglite-thread.js';
+import { MIGRATIONS } from './migrations.js';
 import { restoreDataFolder } from './pgdata-restore.js';
 import { keepNewFilesPrivate } from './private-files.js';
+import { schemaStamp, templateFits } from './template-stamp.js';
 import { collectAllGarbage } from './v8-flags.js';
 
 const port = parentPort!;
 const { path, template } = workerData as { path: string; template?: string };
 
 /**
- * A new data folder is restored from the empty database made at build time
- * (scripts/pgdata-template.mjs) when it was made by this PGlite version: PGlite's initdb takes
+ * A new data folder is restored from the database made at build time (scripts/pgdata-template.mjs:
+ * Hearth's migrations applied, nothing else) when it was made by this PGlite version from this
+ * Hearth's migrations (template-stamp.ts): PGlite's initdb takes
  * 8 to 14 s on a busy 2-core machine, the restore about 3 s. Otherwise PGlite creates it. The
  * archive's path, or undefined.
  */
 function emptyDatabase(): string | undefined {
   if (!template || existsSync(join(path, 'PG_VERSION'))) return undefined;
   try {
-    const made = (JSON.parse(readFileSync(join(template, 'meta.json'), 'utf8')) as { pglite?: string }).pglite;
+    const made = JSON.parse(readFileSync(join(template, 'meta.json'), 'utf8')) as { pglite?: string; schema?: unknown };
     const installed = (JSON.parse(readFileSync(join(dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite'))), '..', 'package.json'), 'utf8')) as { version: string }).version;
     const archive = join(template, 'pgdata.tar.gz');
-    return made === installed && existsSync(archive) ? archive : undefined;
+    return made.pglite === installed && templateFits(made.schema, schemaStamp(MIGRATIONS)) && existsSync(archive) ? archive : undefined;
   } catch {
     return undefined; // no template (a development tree before its build): PGlite makes the folder
   }
