@@ -16,6 +16,9 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
   const [nodeFilter, setNodeFilter] = useState('');
   const [statusFilter, setStatusFilter] = useState('');
   const [limit, setLimit] = useState(PAGE);
+  // Nodes shown in the per-node table: its rows are worked out and drawn again at every look of a
+  // watched run, and an environment of 10,000 nodes drew 10,000 of them.
+  const [nodeLimit, setNodeLimit] = useState(PAGE);
   // The tasks whose output is open (a row the width of the table below the task's row).
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const toggle = (key: string) =>
@@ -61,7 +64,7 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
             </tr>
           </thead>
           <tbody>
-            {perNode.map(([node, list]) => {
+            {perNode.slice(0, nodeLimit).map(([node, list]) => {
               const here = countOutcomes(list.map(outcomeOf));
               const doneHere = here.succeeded;
               const broke = (t: TaskRun) => BROKE.has(outcomeOf(t));
@@ -87,6 +90,11 @@ export function DeploymentView({ deployment, nodeName, live = {}, onSnapshot }: 
           </tbody>
         </table>
       </div>
+      {perNode.length > nodeLimit && (
+        <button type="button" onClick={() => setNodeLimit(nodeLimit + PAGE * 5)}>
+          Show more nodes ({perNode.length - nodeLimit} more)
+        </button>
+      )}
       <div className="title-row filters">
         <label htmlFor="task-node">Node</label>
         <select id="task-node" value={nodeFilter} onChange={(e) => setNodeFilter(e.target.value)}>
