@@ -1272,6 +1272,11 @@ export interface components {
             /** @description a radio member: what choosing it unselects */
             replaces?: string[];
             type: string;
+            /**
+             * @description not proved either way: the state was asked for another pane (`pane`); shown disabled until its own pane is asked for
+             * @constant
+             */
+            unchecked?: true;
             untested: string[];
         } & {
             [key: string]: unknown;
@@ -2582,6 +2587,7 @@ export interface operations {
     getClustersByIdComponentsState: {
         parameters: {
             query?: {
+                pane?: "compute" | "network" | "storage" | "additional";
                 select?: string;
             };
             header?: never;
@@ -5871,6 +5877,7 @@ export interface operations {
     getReleasesByIdComponentsState: {
         parameters: {
             query?: {
+                pane?: "compute" | "network" | "storage" | "additional";
                 select?: string;
             };
             header?: never;

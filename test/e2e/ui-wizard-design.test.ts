@@ -77,6 +77,10 @@ describe('wizard, as the components design describes it', { skip: needsBrowser.s
     assert.ok(bundled && design, JSON.stringify(releases));
 
     const p = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+    const asked: URL[] = [];
+    p.on('request', (r) => {
+      if (r.url().includes('/components/state')) asked.push(new URL(r.url()));
+    });
     await p.goto(`${server.url}/#token=${server.token}`);
     await p.click('text=New environment');
     await p.fill('#env-name', 'design-env');
@@ -96,6 +100,10 @@ describe('wizard, as the components design describes it', { skip: needsBrowser.s
     await p.click('button:has-text("Next")');
     const lbaas = p.locator('[data-component="network:neutron:service:lbaas"]');
     await lbaas.waitFor();
+    // The engine is asked about the pane shown (issue 30), and no choice stays "Checking…" once it answered.
+    await p.waitForFunction(`document.querySelectorAll('.choice[aria-busy="true"]').length === 0`);
+    assert.ok(asked.length > 0 && asked.every((u) => u.searchParams.has('pane')), asked.join('\n'));
+    assert.equal(asked[asked.length - 1].searchParams.get('pane'), 'network');
     assert.equal(await checked(p, 'network:neutron:core:ml2'), true);
     assert.equal(await checked(p, 'network:neutron:ml2:ovs'), true);
     assert.equal(await p.locator('[data-component="network:neutron:core:ml2"] input').getAttribute('type'), 'radio');

@@ -5,8 +5,8 @@
  */
 export { compileCatalog, incompatibilityBetween } from './catalog.js';
 export type { Catalog, CompiledComponent, CompileOptions, Constraint, ConstraintKind } from './catalog.js';
-export { COMPONENT_TYPES, GROUPS, RADIO_GROUPS, groupOf, matches, parsePattern, typeOf } from './names.js';
-export type { ComponentGroup, ComponentType } from './names.js';
+export { COMPONENT_TYPES, GROUPS, RADIO_GROUPS, WIZARD_PANES, groupOf, matches, parsePattern, typeOf, wizardPaneOf } from './names.js';
+export type { ComponentGroup, ComponentType, WizardPane } from './names.js';
 export { validate, resolveSelection } from './validate.js';
 export type { ComponentFinding, Validation } from './validate.js';
 export { state } from './state.js';

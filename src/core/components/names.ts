@@ -33,6 +33,22 @@ export const RADIO_GROUPS: ReadonlySet<ComponentGroup> = new Set(['network:core'
 /** The wizard's panes, by type; a `requires` pointing at a later pane is not asked for yet. */
 const PANE: Record<string, number> = { hypervisor: 0, network: 1, storage: 2, additional_service: 3 };
 
+/**
+ * The wizard's four panes, which the web UI shows one at a time: a state can be asked for the
+ * shown pane only (`StateOptions.panes`).
+ */
+export const WIZARD_PANES = ['compute', 'network', 'storage', 'additional'] as const;
+export type WizardPane = (typeof WIZARD_PANES)[number];
+
+/**
+ * The pane a component is shown on, by its group (as the web UI places groups): the `other` group
+ * (unknown types, a storage subtype no group names) is shown with the additional services.
+ */
+export function wizardPaneOf(name: string): WizardPane {
+  const group = groupOf(name);
+  return group === 'hypervisor' ? 'compute' : group.startsWith('network:') ? 'network' : group.startsWith('storage:') ? 'storage' : 'additional';
+}
+
 export function typeOf(name: string): string {
   const i = name.indexOf(':');
   return i < 0 ? name : name.slice(0, i);

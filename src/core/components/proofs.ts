@@ -101,6 +101,8 @@ export class Proofs {
   baseWhy: Refutation | undefined;
   baseUnknown = false;
   private fresh = false;
+  /** The last refresh's scope (undefined: every component). */
+  private scope: Uint8Array | undefined;
   private pool: Int32Array[] = [];
   private readonly hint: Uint8Array;
   private readonly blocked: Uint8Array;
@@ -140,12 +142,16 @@ export class Proofs {
    * Prove every component against `selection`, except those in `skip` (radio members a sibling
    * of which is checked: they are judged against the selection their click would make instead,
    * and here they would only be refuted by the radio rule and explained for nothing).
+   * `scope` (marks by component): only those marked are proved, the wizard's shown pane; the
+   * others stay open unless a model found for another happens to prove them. Asked again with
+   * the same selection and a wider scope, what was proved is carried and only the rest is proved.
    */
-  refresh(selection: number[], budget: number, skip: readonly number[] = []): void {
+  refresh(selection: number[], budget: number, skip: readonly number[] = [], scope?: Uint8Array): void {
     const { catalog } = this;
     const n = catalog.components.length;
     const change = this.fresh && this.baseOk ? diff(this.selection, selection) : undefined;
-    if (change?.same) return;
+    if (change?.same && !this.leftOpen(scope)) return;
+    this.scope = scope;
     const old: Tables = { witness: this.witness, models: this.models, dead: this.dead, changes: this.changes };
     this.before = { selection: this.fresh ? this.selection : undefined, witness: old.witness, models: old.models, dead: old.dead, changes: old.changes };
     this.changes = this.spare.fill(undefined);
@@ -266,13 +272,13 @@ export class Proofs {
 
   /** Steps 2-4 for what is still open: the repair against `base0`, propagation, then a search. */
   private proveRest(base0: Int32Array, selection: number[], budget: number, explainAgain: number[]): void {
-    const { catalog, witness } = this;
+    const { catalog, witness, scope } = this;
     const n = witness.length;
     this.repair.setBase(base0, selection, (c) => this.cdcl.fixedFalse(c));
     const hinted = this.setHint(base0);
     let searchedBase = false;
     for (let c = 0; c < n; c++) {
-      if (witness[c] !== OPEN) continue;
+      if (witness[c] !== OPEN || (scope !== undefined && scope[c] === 0)) continue;
       if (this.cdcl.fixedFalse(c)) {
         witness[c] = DEAD;
         this.deadEnd(c, this.cdcl.coreOf(c), explainAgain);
@@ -416,6 +422,18 @@ export class Proofs {
       return dead ? { dead } : undefined;
     }
     return undefined;
+  }
+
+  /** Is some component of `scope` (every one without) still unproved for the last selection? */
+  private leftOpen(scope: Uint8Array | undefined): boolean {
+    const { witness } = this;
+    for (let c = 0; c < witness.length; c++) if (witness[c] === OPEN && (scope === undefined || scope[c] === 1)) return true;
+    return false;
+  }
+
+  /** Was `c` left unproved by the last refresh (outside its scope)? */
+  unproved(c: number): boolean {
+    return this.witness[c] === OPEN;
   }
 
   /** The selection's own valid completion, when it has one. */

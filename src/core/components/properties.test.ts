@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { compileCatalog, complete, state, validate } from './index.js';
+import { WIZARD_PANES, compileCatalog, complete, state, validate, wizardPaneOf } from './index.js';
 import { buildComponents, clickMask, randomCatalog } from './fixtures/random-catalog.js';
 import { readFileSync } from 'node:fs';
 import { corpusPath, needsCorpus } from '../../../test/support/corpus.js';
@@ -94,6 +94,45 @@ test('the whole state is a function of the catalog and the selection: a walked e
   );
 });
 
+// The web UI asks for the pane it shows (issue 30: a pane's first answer proves that pane's
+// components, as Fuel's Compute pane checks only hypervisors). Whatever panes were asked before,
+// by whichever users, a pane's answer for each of its components and each chosen one is exactly
+// the whole state's, the rest are `unchecked` and disabled, and the whole state asked next is the
+// fresh engine's. Fails when a component outside the panes is shown as proved, or a pane's proof
+// depends on what the earlier narrow questions left open.
+test('a state asked for some panes answers each of their components as the whole state does', () => {
+  const selectionArb = fc.array(fc.nat(7), { maxLength: 4 });
+  const panesArb = fc.subarray([...WIZARD_PANES], { minLength: 1 });
+  fc.assert(
+    fc.property(randomCatalog, fc.array(fc.tuple(selectionArb, panesArb), { minLength: 1, maxLength: 6 }), (input, walk) => {
+      const components = build(input);
+      const walked = compileCatalog(components, { requiredTypes: input.required });
+      const names = walked.components.map((c) => c.name);
+      const pick = (xs: number[]) => [...new Set(xs.map((i) => names[i % names.length]))];
+      for (const [sel, panes] of walk) {
+        const selection = pick(sel);
+        const narrow = state(walked, selection, { panes });
+        const whole = state(compileCatalog(components, { requiredTypes: input.required }), selection);
+        assert.equal(narrow.valid, whole.valid);
+        assert.equal(narrow.completable, whole.completable);
+        assert.equal(narrow.blocked, whole.blocked);
+        assert.deepEqual(narrow.findings, whole.findings);
+        narrow.components.forEach((c, i) => {
+          if (c.checked || panes.includes(wizardPaneOf(c.name))) assert.deepEqual(c, whole.components[i], `${c.name} on ${panes.join(',')}`);
+          else {
+            assert.equal(c.unchecked, true, `${c.name} outside ${panes.join(',')}`);
+            assert.equal(c.enabled, false);
+            assert.equal(whole.components[i].unchecked, undefined);
+          }
+        });
+      }
+      const last = pick(walk[walk.length - 1][0]);
+      assert.deepEqual(state(walked, last), state(compileCatalog(components, { requiredTypes: input.required }), last));
+    }),
+    { seed: 31, numRuns: numRuns(300) },
+  );
+});
+
 test('the synthetic 200 catalog: one choice or a few, asked after a walk or first, give identical states', needsCorpus, () => {
   const components = JSON.parse(readFileSync(corpusPath('synthetic/components-200.json'), 'utf8'));
   const options = { requiredTypes: ['hypervisor', 'network', 'storage'] };
@@ -104,7 +143,16 @@ test('the synthetic 200 catalog: one choice or a few, asked after a walk or firs
   for (let i = 0; i < 12; i++) state(walked, i % 2 ? [at(i * 37)] : [at(i * 37), at(i * 53 + 7)]);
   for (let i = 0; i < 12; i++) {
     const selection = i % 3 === 2 ? [at(i * 13 + 5), at(i * 29 + 11), at(i * 41 + 3)] : [at(i * 13 + 5)];
-    assert.deepEqual(state(walked, selection), state(compileCatalog(components, options), selection), `selection ${selection.join(', ')}`);
+    const whole = state(compileCatalog(components, options), selection);
+    assert.deepEqual(state(walked, selection), whole, `selection ${selection.join(', ')}`);
+    // Each pane asked alone, as the wizard asks on entering it: its components as in the whole state.
+    for (const pane of WIZARD_PANES) {
+      const narrow = state(walked, selection, { panes: [pane] });
+      narrow.components.forEach((c, k) => {
+        if (c.checked || wizardPaneOf(c.name) === pane) assert.deepEqual(c, whole.components[k], `${c.name} on ${pane}, selection ${selection.join(', ')}`);
+        else assert.equal(c.unchecked, true);
+      });
+    }
   }
 });
 

@@ -9,11 +9,14 @@
 import type { Catalog } from './catalog.js';
 import { authorMessage, nameOf, pairText, ruleClause } from './explain.js';
 import { NONE } from './gates.js';
+import { wizardPaneOf } from './names.js';
 import type { ComponentState } from './state.js';
 
 export class Shown {
   private readonly catalog: Catalog;
   private readonly last: (ComponentState | undefined)[];
+  /** The `unchecked` answers (outside the panes asked for). */
+  private readonly outside: (ComponentState | undefined)[];
   private readonly also: (string | undefined)[];
   private readonly gate: (string | undefined)[];
   private readonly clashIds: (number[] | undefined)[];
@@ -24,6 +27,7 @@ export class Shown {
   constructor(catalog: Catalog) {
     this.catalog = catalog;
     this.last = new Array(catalog.components.length);
+    this.outside = new Array(catalog.components.length);
     this.also = new Array(catalog.components.length);
     this.gate = new Array(catalog.constraints.length);
     this.clashIds = new Array(catalog.components.length);
@@ -99,6 +103,23 @@ export class Shown {
       this.untestedLists.set(key, list);
     }
     return list;
+  }
+
+  /**
+   * The answer for a component outside the panes asked for: not proved either way, so disabled
+   * (never shown as enabled without a proof) and marked `unchecked`, one frozen object per
+   * component and label.
+   */
+  unchecked(c: number, label: string | undefined): ComponentState {
+    const last = this.outside[c];
+    if (last && last.label === label) return last;
+    const comp = this.catalog.components[c];
+    const made: ComponentState = Object.freeze({
+      name: comp.name, type: comp.type, group: comp.group, label, checked: false, enabled: false, green: false, untested: NONE, deadEnd: false,
+      reasons: Object.freeze([`not checked yet: ask for the state of its pane (${wizardPaneOf(comp.name)})`]) as unknown as string[], fix: NONE, unchecked: true,
+    });
+    this.outside[c] = made;
+    return made;
   }
 
   /** The answer for a component: last time's object when nothing changed. */

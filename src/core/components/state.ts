@@ -16,7 +16,7 @@ import type { Catalog } from './catalog.js';
 import { deadEndByCore, explainDeadEnd, nameOf, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
-import type { ComponentGroup } from './names.js';
+import { WIZARD_PANES, wizardPaneOf, type ComponentGroup, type WizardPane } from './names.js';
 import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto, type GateShape } from './gates.js';
 import { alsoChooseItems, type AlsoChooseQuestions } from './also-choose.js';
 import { radioStates } from './radio-state.js';
@@ -45,6 +45,11 @@ export interface ComponentState {
    * sibling, and what was chosen only because of it). It is judged against that selection.
    */
   replaces?: string[];
+  /**
+   * Not proved either way: the state was asked for other panes (`StateOptions.panes`). Shown as
+   * disabled; ask for its pane's state before showing it.
+   */
+  unchecked?: true;
 }
 
 export interface WizardState {
@@ -63,6 +68,12 @@ export interface StateOptions {
   fixes?: boolean;
   /** Conflict budget of each complete search (default 100,000); past it the answer is "could not be checked". */
   budget?: number;
+  /**
+   * Prove only the components of these panes (the one the wizard shows): the others that are not
+   * chosen come back `unchecked`. Every answer given is the one the whole state gives. Default:
+   * every pane.
+   */
+  panes?: readonly WizardPane[];
 }
 
 /** Per catalog: the proofs, the radio members' proofs, and what was shown last (shown.ts). */
@@ -75,6 +86,8 @@ interface Engine {
   replacing: Uint8Array;
   /** Per component, the untested positions of the selection as bits (a scratch table). */
   masks: Int32Array;
+  /** Marks of the components on each set of panes asked for (at most 15 sets). */
+  scopes: Map<string, Uint8Array>;
 }
 const engines = new WeakMap<Catalog, Engine>();
 
@@ -82,7 +95,7 @@ function engineFor(catalog: Catalog): Engine {
   let e = engines.get(catalog);
   if (!e) {
     const n = catalog.components.length;
-    e = { proofs: new Proofs(catalog), shown: new Shown(catalog), clashes: new Clashes(n), chosen: new Uint8Array(n), replacing: new Uint8Array(n), masks: new Int32Array(n) };
+    e = { proofs: new Proofs(catalog), shown: new Shown(catalog), clashes: new Clashes(n), chosen: new Uint8Array(n), replacing: new Uint8Array(n), masks: new Int32Array(n), scopes: new Map() };
     engines.set(catalog, e);
   }
   return e;
@@ -94,8 +107,9 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   findings.push(...validateIndices(catalog, indices));
   const engine = engineFor(catalog);
   const { proofs: e, shown, clashes, chosen } = engine;
+  const scope = scopeOf(catalog, engine, options.panes);
   const replacing = replacementsOf(catalog, indices, replacingMembers(catalog, indices));
-  e.refresh(indices, budget, [...replacing.keys()]);
+  e.refresh(indices, budget, [...replacing.keys()], scope);
 
   const { components } = catalog;
   const n = components.length;
@@ -119,8 +133,12 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
   const gates: number[] = [];
   const questions: AlsoChooseQuestions = { chosen: (x) => chosen[x] === 1, inProof: (c, x) => e.inWitness(c, x), completable: (extra) => e.completable(extra, budget) };
   for (let c = 0; c < n; c++) {
-    if (engine.replacing[c]) continue;
     const checked = chosen[c] === 1;
+    if (scope !== undefined && scope[c] === 0 && !checked) {
+      out[c] = shown.unchecked(c, labels[c]);
+      continue;
+    }
+    if (engine.replacing[c]) continue;
     // Most components have nothing to say: lists are made only for those that do, and only when they changed.
     let reasons = NONE;
     let fix = NONE;
@@ -159,9 +177,10 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     const enabled = checked || reasons.length === 0;
     out[c] = shown.answer(c, checked, enabled, enabled && indices.length > (checked ? 1 : 0) && untested.length === 0, untested, deadEnd, reasons, fix, labels[c]);
   }
-  if (replacing.size > 0) {
+  const radioShown = scope === undefined ? replacing : new Map([...replacing].filter(([c]) => scope[c] === 1));
+  if (radioShown.size > 0) {
     engine.radio ??= new Replacements(catalog);
-    radioStates(catalog, engine.radio, replacing, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel, previously: (c, kept) => e.previously(c, kept) }, shown, out);
+    radioStates(catalog, engine.radio, radioShown, { indices, tested, clashes: (c) => clashes.of(c), budget, fixes: options.fixes !== false, prefer: e.baseModel, previously: (c, kept) => e.previously(c, kept) }, shown, out);
   }
   disableMl2WithoutDrivers(catalog, out, indices, (c) => replacing.get(c)?.kept, shape);
   if (options.fixes !== false) removalFixes(e, needRemovalFix, out, budget);
@@ -173,6 +192,22 @@ export function state(catalog: Catalog, selectionNames: readonly string[], optio
     findings,
     components: out,
   };
+}
+
+/** Marks of the components on `panes` (undefined: every pane, as asked without). */
+function scopeOf(catalog: Catalog, engine: Engine, panes: readonly WizardPane[] | undefined): Uint8Array | undefined {
+  if (panes === undefined) return undefined;
+  const asked = WIZARD_PANES.filter((p) => panes.includes(p));
+  if (asked.length === WIZARD_PANES.length) return undefined;
+  const key = asked.join(',');
+  let marks = engine.scopes.get(key);
+  if (!marks) {
+    const { components } = catalog;
+    marks = new Uint8Array(components.length);
+    for (let c = 0; c < components.length; c++) if (asked.includes(wizardPaneOf(components[c].name))) marks[c] = 1;
+    engine.scopes.set(key, marks);
+  }
+  return marks;
 }
 
 /**

@@ -5,7 +5,7 @@
  * the stored inputs for them.
  */
 import { composeRelease, type Composition } from '../../core/release/index.js';
-import { compileCatalog, groupOf, state, typeOf, validate, type Catalog, type ComponentState, type WizardState } from '../../core/components/index.js';
+import { compileCatalog, groupOf, state, typeOf, validate, type Catalog, type ComponentState, type WizardPane, type WizardState } from '../../core/components/index.js';
 import type { Component } from '../../core/release/model.js';
 import { applyBind, type BindResult } from '../../core/components/bind.js';
 import type { Finding } from '../../core/findings.js';
@@ -113,8 +113,8 @@ export async function wizardFor(q: store.Queryable, releaseId: string): Promise<
 }
 
 /** The wizard's answer for a selection: the engine's state, plus the components of unusable plugins, disabled with why. */
-export function wizardState(wizard: Wizard, selection: string[]): WizardState {
-  const answer = state(wizard.catalog, selection);
+export function wizardState(wizard: Wizard, selection: string[], panes?: readonly WizardPane[]): WizardState {
+  const answer = state(wizard.catalog, selection, panes ? { panes } : {});
   const known = new Set(answer.components.map((c) => c.name));
   const extra: ComponentState[] = [];
   for (const { plugin, components, reasons } of wizard.unusable) {

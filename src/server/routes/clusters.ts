@@ -6,6 +6,7 @@ import { numericMarker, PAGED_READ, readPaged } from '../paging.js';
 import { HttpError, errorsOf, refused } from '../errors.js';
 import * as store from '../../store/index.js';
 import type { Finding } from '../../core/findings.js';
+import { WIZARD_PANES, type WizardPane } from '../../core/components/index.js';
 import { clusterOr404, composeCluster, composeWith, startingSettingsOf, storedRelease, verdictOf, wizardFor, wizardState } from '../domain/environment.js';
 import { changePlugins, pluginSections } from '../domain/cluster-plugins.js';
 import { applySettingsChanges } from '../domain/settings.js';
@@ -84,7 +85,14 @@ const UPGRADED = {
   },
 } as const;
 
-const selectQuery = { type: 'object', properties: { select: { type: 'string', maxLength: 10000 } } } as const;
+const selectQuery = {
+  type: 'object',
+  properties: {
+    select: { type: 'string', maxLength: 10000 },
+    // The pane the wizard shows: only its components are proved (the others come back `unchecked`).
+    pane: { type: 'string', enum: [...WIZARD_PANES], description: 'prove only the components of this wizard pane; the others that are not chosen come back `unchecked: true`' },
+  },
+} as const;
 const splitSelection = (text: string | undefined): string[] => (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface ClusterCreation {
@@ -309,20 +317,20 @@ export function clusterRoutes(api: FastifyInstance, ctx: AppContext): void {
     },
   );
 
-  api.get<{ Params: { id: number }; Querystring: { select?: string } }>(
+  api.get<{ Params: { id: number }; Querystring: { select?: string; pane?: WizardPane } }>(
     '/clusters/:id/components/state',
     { config: PUBLIC_READ, schema: { summary: 'The wizard: every component checked, enabled or disabled with reasons, for a selection', tags: ['clusters'], params: clusterIdParam, querystring: selectQuery, response: { 200: answer('the state of every component', WIZARD_STATE), ...errors(404) } } },
     async (req) => {
       const c = await clusterOr404(ctx.db, req.params.id);
-      return wizardState(await wizardFor(ctx.db, c.releaseId), req.query.select === undefined ? c.components : splitSelection(req.query.select));
+      return wizardState(await wizardFor(ctx.db, c.releaseId), req.query.select === undefined ? c.components : splitSelection(req.query.select), req.query.pane && [req.query.pane]);
     },
   );
 
-  api.get<{ Params: { id: string }; Querystring: { select?: string } }>(
+  api.get<{ Params: { id: string }; Querystring: { select?: string; pane?: WizardPane } }>(
     '/releases/:id/components/state',
     { config: PUBLIC_READ, schema: { summary: 'The wizard before an environment exists: component states for a selection', tags: ['releases'], params: idParam, querystring: selectQuery, response: { 200: answer('the state of every component', WIZARD_STATE), ...errors(404) } } },
     async (req) => {
-      return wizardState(await wizardFor(ctx.db, req.params.id), splitSelection(req.query.select));
+      return wizardState(await wizardFor(ctx.db, req.params.id), splitSelection(req.query.select), req.query.pane && [req.query.pane]);
     },
   );
 

@@ -332,6 +332,7 @@ export const COMPONENT_STATE = {
     reasons: STRINGS,
     fix: { ...STRINGS, description: 'the smallest change that enables it' },
     replaces: { ...STRINGS, description: 'a radio member: what choosing it unselects' },
+    unchecked: { type: 'boolean', const: true, description: 'not proved either way: the state was asked for another pane (`pane`); shown disabled until its own pane is asked for' },
     plugin: { type: ['object', 'null'], required: ['name', 'version'], properties: { name: STRING, version: STRING } },
   },
 } as const;

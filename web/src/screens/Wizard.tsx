@@ -41,11 +41,17 @@ export function Wizard() {
     if (selection === null && catalog.current && catalog.data) setSelection(catalog.data.filter((c) => c.default).map((c) => c.name));
   }, [catalog.data, catalog.current, selection]);
 
-  // Ask the engine for the state of every component after each click: it alone decides what is enabled.
+  // The pane the engine is asked about: the one shown (the first before it, the last after it).
+  const stepId = STEPS[step].id;
+  const pane: Pane = stepId === 'start' ? 'compute' : stepId === 'review' ? 'additional' : stepId;
+
+  // Ask the engine for the state of the shown pane's components after each click and on entering
+  // a pane: it alone decides what is enabled. Only that pane's components are proved, as Fuel's
+  // wizard checked each pane as it was shown; the others come back `unchecked` (issue 30).
   useEffect(() => {
     if (!releaseId || selection === null) return;
     let live = true;
-    call('get', '/releases/{id}/components/state', { params: { id: releaseId }, query: { select: selection.join(',') } }).then(
+    call('get', '/releases/{id}/components/state', { params: { id: releaseId }, query: { select: selection.join(','), pane } }).then(
       (s) => {
         if (!live) return;
         setState({ ...s, components: s.components.map((c) => ({ ...c, description: meta.get(c.name)?.description, plugin: meta.get(c.name)?.plugin ?? null })) });
@@ -55,7 +61,7 @@ export function Wizard() {
     return () => {
       live = false;
     };
-  }, [releaseId, selection, meta]);
+  }, [releaseId, selection, meta, pane]);
 
   // Each group's choices ordered by weight, as the design asks (the catalog carries it).
   const byGroup = useMemo(() => {
