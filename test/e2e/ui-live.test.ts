@@ -42,6 +42,13 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
       dialogs.push(d.message());
       void d.accept();
     });
+    // What the page asks about each run: a running dry run is followed on its live stream, not
+    // read whole again and again (it was every 300 ms: 40 MB a look at 200,000 tasks; issue 30).
+    const asked: string[] = [];
+    p.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (/^\/api\/v1\/deployments\/\d+\/(tasks|events)$/.test(path)) asked.push(path);
+    });
     const header = p.locator('[data-testid="env-status"]');
     // A wait that fails says what the header showed, and what the page showed and said.
     const headerSays = async () => `the header showed: ${(await header.count()) ? JSON.stringify(`${await header.getAttribute('data-status')}: ${await header.innerText()}`) : '(no header)'}`;
@@ -75,6 +82,10 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
     await ui.shot(p, 'live-3-ended');
     await seen(p, 'live-3-ended');
     assert.equal(await p.evaluate('window.__notReloaded'), true, 'the page was not reloaded');
+    const ofRun = (what: string) => asked.filter((a) => a === `/api/v1/deployments/${started}/${what}`).length;
+    console.log(`# asked of dry run ${started}: ${ofRun('tasks')} whole task lists, ${ofRun('events')} live streams`);
+    assert.ok(ofRun('events') >= 1, `the running dry run was followed on its live stream: ${asked.join(', ')}`);
+    assert.ok(ofRun('tasks') <= 3, `its whole task list was read when it appeared and when it ended, not again and again: ${asked.join(', ')}`);
     assert.deepEqual(dialogs, []);
 
     // The Nodes tab: the model's words (Ready: deployed and healthy), not 'deployed'.
