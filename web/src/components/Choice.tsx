@@ -6,13 +6,14 @@ import { sentence } from './words.js';
  * so keyboard and screen-reader users reach it and hear why it is disabled.
  */
 export function Choice({ c, kind, name, onToggle }: { c: ComponentState; kind: 'radio' | 'checkbox'; name: string; onToggle: () => void }) {
-  // Not proved yet (the state in hand was asked for another pane): disabled for the moment the
-  // pane's own state takes to come, and said so rather than given a reason it does not have.
+  // Not proved yet (the state in hand was asked for another pane): greyed, and busy, for the
+  // moment the pane's own state takes to come; no reason is shown, as it has none yet (a line
+  // shown and gone at once on every pane entered would only make the page jump).
   const checking = c.unchecked === true;
   const reasons = checking ? ['Checking…'] : c.reasons;
   const disabled = !c.checked && !c.enabled;
   const id = `c-${c.name.replace(/[^a-z0-9]+/gi, '-')}`;
-  const why = reasons.length ? `${id}-why` : undefined;
+  const why = reasons.length && !checking ? `${id}-why` : undefined;
   return (
     <div className={`choice${disabled ? ' disabled' : ''}${c.green && !disabled ? ' green' : ''}`} data-component={c.name} aria-busy={checking || undefined}>
       <input
