@@ -45,9 +45,27 @@ export type WizardPane = (typeof WIZARD_PANES)[number];
  * (unknown types, a storage subtype no group names) is shown with the additional services.
  */
 export function wizardPaneOf(name: string): WizardPane {
-  const group = groupOf(name);
-  return group === 'hypervisor' ? 'compute' : group.startsWith('network:') ? 'network' : group.startsWith('storage:') ? 'storage' : 'additional';
+  return paneOfGroup(groupOf(name));
 }
+
+/** The pane a group is shown on (a compiled component has its group already: no name to split). */
+export function paneOfGroup(group: ComponentGroup): WizardPane {
+  return PANE_OF_GROUP[group];
+}
+
+const PANE_OF_GROUP: Record<ComponentGroup, WizardPane> = {
+  hypervisor: 'compute',
+  'network:core': 'network',
+  'network:ml2': 'network',
+  'network:service': 'network',
+  'network:ipam': 'network',
+  'storage:block': 'storage',
+  'storage:object': 'storage',
+  'storage:image': 'storage',
+  'storage:ephemeral': 'storage',
+  additional_service: 'additional',
+  other: 'additional',
+};
 
 export function typeOf(name: string): string {
   const i = name.indexOf(':');

@@ -9,7 +9,7 @@
 import type { Catalog } from './catalog.js';
 import { authorMessage, nameOf, pairText, ruleClause } from './explain.js';
 import { NONE } from './gates.js';
-import { wizardPaneOf } from './names.js';
+import { paneOfGroup, type WizardPane } from './names.js';
 import type { ComponentState } from './state.js';
 
 export class Shown {
@@ -116,7 +116,7 @@ export class Shown {
     const comp = this.catalog.components[c];
     const made: ComponentState = Object.freeze({
       name: comp.name, type: comp.type, group: comp.group, label, checked: false, enabled: false, green: false, untested: NONE, deadEnd: false,
-      reasons: Object.freeze([`not checked yet: ask for the state of its pane (${wizardPaneOf(comp.name)})`]) as unknown as string[], fix: NONE, unchecked: true,
+      reasons: notCheckedYet(paneOfGroup(comp.group)), fix: NONE, unchecked: true,
     });
     this.outside[c] = made;
     return made;
@@ -147,6 +147,14 @@ export class Shown {
     this.last[c] = made;
     return made;
   }
+}
+
+/** The reason of an `unchecked` answer, one frozen list per pane (a thousand such answers share four). */
+const NOT_CHECKED_YET = new Map<WizardPane, string[]>();
+function notCheckedYet(pane: WizardPane): string[] {
+  let list = NOT_CHECKED_YET.get(pane);
+  if (!list) NOT_CHECKED_YET.set(pane, (list = Object.freeze([`not checked yet: ask for the state of its pane (${pane})`]) as unknown as string[]));
+  return list;
 }
 
 function sameOr(last: string[] | undefined, scratch: readonly string[], len: number): string[] {

@@ -16,7 +16,7 @@ import type { Catalog } from './catalog.js';
 import { deadEndByCore, explainDeadEnd, nameOf, render } from './explain.js';
 import { DEAD, Proofs, UNKNOWN } from './proofs.js';
 import { resolveSelection, validateIndices, type ComponentFinding } from './validate.js';
-import { WIZARD_PANES, wizardPaneOf, type ComponentGroup, type WizardPane } from './names.js';
+import { WIZARD_PANES, paneOfGroup, type ComponentGroup, type WizardPane } from './names.js';
 import { NONE, chosenNow, gateShape, labelsOf, testedWith, unmetGatesInto, type GateShape } from './gates.js';
 import { alsoChooseItems, type AlsoChooseQuestions } from './also-choose.js';
 import { radioStates } from './radio-state.js';
@@ -204,7 +204,7 @@ function scopeOf(catalog: Catalog, engine: Engine, panes: readonly WizardPane[] 
   if (!marks) {
     const { components } = catalog;
     marks = new Uint8Array(components.length);
-    for (let c = 0; c < components.length; c++) if (asked.includes(wizardPaneOf(components[c].name))) marks[c] = 1;
+    for (let c = 0; c < components.length; c++) if (asked.includes(paneOfGroup(components[c].group))) marks[c] = 1;
     engine.scopes.set(key, marks);
   }
   return marks;
