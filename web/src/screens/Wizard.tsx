@@ -102,6 +102,10 @@ export function Wizard() {
   };
 
   const current = STEPS[step];
+  // The pane shown is drawn once the engine has answered for it: the state in hand may have been
+  // asked for the pane before, and a choice drawn from it would be greyed ("unchecked") for the
+  // moment the answer takes, and a click on it in that moment lost.
+  const answering = state !== null && state.components.some((c) => c.unchecked === true && GROUPS.find((g) => g.id === groupOf(c))?.pane === current.id);
   // Checked as the user types: the limit, and names taken already (the server checks again on create).
   const problem = nameProblem(name, (clusters.data ?? []).map((c) => c.name));
   const pluginsToEnable = [
@@ -157,7 +161,12 @@ export function Wizard() {
             </select>
           </div>
         )}
-        {GROUPS.filter((g) => g.pane === current.id).map((g) => {
+        {answering && (
+          <p className="muted" aria-busy="true" data-testid="pane-checking">
+            Checking the choices…
+          </p>
+        )}
+        {!answering && GROUPS.filter((g) => g.pane === current.id).map((g) => {
           const items = byGroup.get(g.id) ?? [];
           if (items.length === 0) return null;
           return (
