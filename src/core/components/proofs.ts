@@ -431,11 +431,6 @@ export class Proofs {
     return false;
   }
 
-  /** Was `c` left unproved by the last refresh (outside its scope)? */
-  unproved(c: number): boolean {
-    return this.witness[c] === OPEN;
-  }
-
   /** The selection's own valid completion, when it has one. */
   get baseModel(): Int32Array | undefined {
     return this.baseOk ? this.models[0] : undefined;
