@@ -6,7 +6,7 @@
 import type { RunCounts } from '../core/lifecycle/index.js';
 import { storableText } from '../core/text/unstorable.js';
 import { boolArray, intArray, textArray } from './array-literal.js';
-import type { Database, Queryable } from './database.js';
+import type { Queryable } from './database.js';
 import { LiveCounts, storedStatus } from './live-counts.js';
 import { epochMs, isoTime, manyRows } from './many-rows.js';
 
@@ -146,32 +146,11 @@ export async function applyTaskUpdates(q: Queryable, deploymentId: number, updat
     anyE = (e[i] = offset(u.finishedMs, u.finishedAt)) !== null || anyE;
   }
   const none = '{}';
-  const write = (w: Queryable) => w.query<{ changed: number }>(
-    `WITH live AS (SELECT id FROM deployments WHERE id = $1 AND status = 'running'),
-     changed AS (
-       UPDATE deployment_tasks d SET status = u.s, exit_status = coalesce(u.x, d.exit_status), attempts = coalesce(u.a, d.attempts),
-         output = coalesce(u.o, d.output), message = coalesce(u.m, d.message),
-         started_at = coalesce(d.started_at, to_timestamp(($11::int8 + u.b)::float8 / 1000)), finished_at = coalesce(to_timestamp(($11::int8 + u.e)::float8 / 1000), d.finished_at)
-       FROM unnest($2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int8[], $9::int8[]) AS u(p, s, x, a, o, m, b, e)
-       WHERE d.deployment_id = (SELECT id FROM live) AND d.position = u.p
-       RETURNING 1),
-     counted AS (UPDATE deployments SET done = done + $10, live_counts = $12::jsonb WHERE id = (SELECT id FROM live) RETURNING 1)
-     SELECT (SELECT count(*) FROM changed)::int AS changed, (SELECT count(*) FROM counted) AS counted`,
+  // One call (migration 18 says why a function): the rows, the done count and the counts by outcome.
+  const [row] = await q.query<{ changed: number }>(
+    'SELECT hearth_apply_task_updates($1, $2::int[], $3::text[], $4::int[], $5::int[], $6::text[], $7::text[], $8::int8[], $9::int8[], $10, $11::int8, $12::jsonb) AS changed',
     [deploymentId, intArray(p), textArray(s), anyX ? intArray(x) : none, anyA ? intArray(a) : none, anyO ? textArray(o) : none, anyM ? textArray(m) : none, anyB ? intArray(b) : none, anyE ? intArray(e) : none, finished, base ?? 0, liveCounts ? JSON.stringify(liveCounts) : null],
   );
-  // A batch is a few thousand keys into a run of any size, each found by the primary key. From its
-  // own estimates the planner chose instead, for runs of some tens of thousands of tasks, to read
-  // and hash every row of the run once per batch, a cost that grows with the run (300 nodes x 200
-  // tasks: PGlite's thread spent 2.4-3.1 s on the run's bookkeeping, 1.4-1.6 s with the lookups;
-  // issue 30). Hash and merge joins are off for this statement's own transaction only; a caller's
-  // transaction (a Queryable without `transaction`) is left with its settings.
-  const [row] =
-    'transaction' in q && typeof q.transaction === 'function'
-      ? await (q as Database).transaction(async (tx) => {
-          await tx.query(`SELECT set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`);
-          return write(tx);
-        })
-      : await write(q);
   return row?.changed ?? 0;
 }
 

@@ -79,7 +79,7 @@ for (const engine of engines()) {
         const id = await newRun(db, ['a', 'b', 'c']);
         // The database's disk is full for the first three writes (ENOSPC as PGlite's files say it).
         let refusals = 3;
-        const full = refusing(db, (sql) => (/UPDATE deployment_tasks/.test(sql) && refusals-- > 0 ? Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }) : undefined));
+        const full = refusing(db, (sql) => (/hearth_apply_task_updates/.test(sql) && refusals-- > 0 ? Object.assign(new Error('could not extend file: No space left on device'), { code: '53100' }) : undefined));
         const told: number[] = [];
         const reports = runReports(full, id, { positionOf: (v) => v, flushMs: 20, onWriteFailure: (_err, _waiting, failures) => told.push(failures) });
         reports.events.started!(ref(0, 'a'), 1);
@@ -106,7 +106,7 @@ for (const engine of engines()) {
       const db = await engine.open();
       try {
         const id = await newRun(db, ['a', 'b']);
-        const broken = refusing(db, (sql) => (/UPDATE deployment_tasks d/.test(sql) ? new Error('a bug') : undefined));
+        const broken = refusing(db, (sql) => (/hearth_apply_task_updates/.test(sql) ? new Error('a bug') : undefined));
         const reports = runReports(broken, id, { positionOf: (v) => v, flushMs: 10 });
         reports.events.finished(ref(0, 'a'), 'ready', { exitCode: 0, output: '', attempts: 1 });
         await reports.close();
