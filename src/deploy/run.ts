@@ -259,12 +259,13 @@ export async function runGraph(input: RunInput): Promise<RunSummary> {
   for (let v = 0; v < n; v++) if (waiting[v] === 0) becomeReady(v);
   let started = 0;
   for (;;) {
-    // Tasks that finish at once (a dry run, a fake transport) keep the walk in microtasks, which
-    // hold the thread until the walk ends: no request was answered meanwhile, and the database
-    // thread's answers waited, so a 200,000-task walk (0.6-0.8 s) and its bookkeeping ran one after
-    // the other instead of side by side (issue 30). Every so many tasks started (a few ms of work)
-    // the event loop gets a turn. Counted, not timed: a walk's order must not depend on the
-    // machine's load (estimate-order.test.ts drives it on a virtual clock).
+    // Tasks that finish without waiting on anything (bench deploy's fake transport) kept the walk
+    // in microtasks, which hold the thread until the walk ends: nothing else ran meanwhile, and the
+    // database thread's answers waited, so a 200,000-task walk (0.6-0.8 s) and its bookkeeping ran
+    // one after the other instead of side by side, as they do behind a real transport, which waits
+    // at every task (issue 30). Every so many tasks started (a few ms of work) the event loop gets
+    // a turn. Counted, not timed: a walk's order must not depend on the machine's load
+    // (estimate-order.test.ts drives it on a virtual clock).
     if (started >= STARTS_PER_TURN) {
       started = 0;
       await new Promise<void>((r) => setImmediate(r));

@@ -92,8 +92,8 @@ test('a graph of one chain: its length is the sum, its critical path the chain',
   assert.deepEqual(e.criticalPath, [{ node: 'n1', task: 'a' }, { node: 'n1', task: 'b' }, { node: 'n1', task: 'c' }]);
 });
 
-test('a walk whose tasks finish at once still lets the event loop run (a dry run does not hold the server)', async () => {
-  // 40 nodes x 100 chained tasks, each finishing as soon as it starts, as a dry run's do: before,
+test('a walk whose tasks finish at once still lets the event loop run (the thread is not held until it ends)', async () => {
+  // 40 nodes x 100 chained tasks, each finishing as soon as it starts (a fake transport): before,
   // the whole walk ran in microtasks, and no request, timer or database answer was seen until it ended.
   const tasks = Array.from({ length: 100 }, (_, i) => task(`t${i}`, { roles: ['compute'], ...(i ? { requires: [`t${i - 1}`] } : {}) }));
   const graph = buildDeploymentGraph({ tasks, nodes: Array.from({ length: 40 }, (_, i) => ({ id: `n${i}`, roles: ['compute'] })) });
