@@ -10,7 +10,7 @@ import { MASTER_NODE } from '../core/graph/index.js';
 import { insideReal, unsendableFolder, type DataFolder } from './confine.js';
 import { quote } from './quote.js';
 import { runGraph, type RunEvents, type RunSummary, type VertexRef } from './run.js';
-import { MARKER_TYPES, PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome } from './tasks.js';
+import { MARKER_TYPES, PLUGINS_ROOT, redact, runTask, uploadCommand, type ScriptsFolder, type TaskOutcome, type TaskRunContext } from './tasks.js';
 import type { DeployTarget, Transport } from './transport.js';
 
 export interface PluginScripts {
@@ -107,6 +107,13 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
       acquire().then(() => prepareNode(plan, options.transport, target, controller.signal, refusal).finally(releaseSlot)),
     );
   }
+  // One scripts folder per source for the whole run: tasks.ts keeps each task's command line for it.
+  const scriptsBySource = new Map<string, ScriptsFolder>();
+  const scriptsFor = (source: string): ScriptsFolder => {
+    let s = scriptsBySource.get(source);
+    if (!s) scriptsBySource.set(source, (s = scriptsOf(plan, source)));
+    return s;
+  };
   const execute = async (v: VertexRef, _attempt: number, signal: AbortSignal, onOutput: (chunk: string) => void): Promise<TaskOutcome> => {
     const target = plan.targets.get(v.node);
     const onMaster = v.node === MASTER_NODE || v.task.type === 'master_shell';
@@ -121,7 +128,11 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
         return failure;
       }
     }
-    return runTask(v.task, { transport: options.transport, ...(target && !onMaster ? { target } : {}), workDir: plan.workDir, scripts: scriptsOf(plan, v.task.origin.source), ...(plan.dataFolder ? { dataFolder: plan.dataFolder } : {}), data: plan.data.get(v.node) ?? {}, secrets: plan.secrets, signal, onOutput });
+    // Built key by key: spreading optional keys in made an object per key, per task (issue 30).
+    const ctx: TaskRunContext = { transport: options.transport, workDir: plan.workDir, scripts: scriptsFor(v.task.origin.source), data: plan.data.get(v.node) ?? {}, secrets: plan.secrets, signal, onOutput };
+    if (target && !onMaster) ctx.target = target;
+    if (plan.dataFolder) ctx.dataFolder = plan.dataFolder;
+    return runTask(v.task, ctx);
   };
   return runGraph({
     graph: plan.graph,
