@@ -123,7 +123,8 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
       const createCpu = process.cpuUsage(cpu);
       // The server's own bookkeeping (domain/real-deploy.ts): reports coalesced and written in batches,
       // with the run's counts kept as they are written.
-      const reports = runReports(db, id, { positionOf: (v) => positions[v], counts: new LiveCounts(list) });
+      const counts = new LiveCounts(list);
+      const reports = runReports(db, id, { positionOf: (v) => positions[v], counts });
       // The live stream's look (server/domain/runs/deployment-events.ts): the run, its changes since
       // the last look, its counts; then 500 ms.
       let watching = watch;
@@ -140,7 +141,8 @@ async function shape(NODES: number, PER_NODE: number): Promise<void> {
       })();
       await runDeployment(plan, { transport: new DryRunTransport(false), events: reports.events, maxParallel: 50 });
       await reports.close();
-      await runs.endRealDeployment(db, id, 'succeeded');
+      // As the server ends a run: only the rows its counts say are unfinished are read.
+      await runs.endRealDeployment(db, id, 'succeeded', undefined, undefined, counts.unfinishedPositions());
       watching = false;
       await watcher;
       const used = process.cpuUsage(cpu);

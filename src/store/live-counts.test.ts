@@ -81,11 +81,22 @@ for (const which of ['pglite', 'postgres'] as const) {
         await assert.rejects(runs.applyTaskUpdates(db, id, refused, after.counts), /whole epoch milliseconds/);
         assert.deepEqual(live.counts, before);
         assert.deepEqual((await runCounts(db, [id])).get(id), await counted(id));
-        // Ended: counted from the rows (every unfinished task now skipped), not from the writer's counts.
-        await runs.endRealDeployment(db, id, 'failed', 'a test');
+        // A write whose answer was lost after its commit: its row is finished, the writer's counts
+        // do not know it. The end must leave that row as written.
+        const unfinished = live.unfinishedPositions();
+        const lostAnswer = unfinished.find((p) => toRun.includes(p));
+        if (lostAnswer !== undefined) await runs.applyTaskUpdates(db, id, [{ position: lostAnswer, status: 'ready' }]);
+        // Ended: counted from the rows (every unfinished task now skipped), not from the writer's
+        // counts. Seed 2's end reads every row; the others' only the rows the writer's counts say
+        // are unfinished, as the server's does.
+        await runs.endRealDeployment(db, id, 'failed', 'a test', 'not run', seed === 2 ? undefined : unfinished);
         const ended = await counted(id);
-        assert.equal(ended.pending + ended.running, 0);
+        assert.equal(ended.pending + ended.running, 0, `seed ${seed}: nothing left pending or running`);
         assert.deepEqual((await runCounts(db, [id])).get(id), ended);
+        if (lostAnswer !== undefined) {
+          const [row] = await db.query<{ status: string }>('SELECT status FROM deployment_tasks WHERE deployment_id = $1 AND position = $2', [id, lostAnswer]);
+          assert.equal(row.status, 'ready', `seed ${seed}: the row written after the counts were taken stays as written`);
+        }
       }
       // A writer that does not count (verify networks') leaves the run's rows to be counted.
       const id = await db.transaction((tx) => runs.createRealDeployment(tx, cluster, 'default', [0, 1].map((i) => ({ node: '1', taskId: `t${i}`, type: 'shell' })), 1));

@@ -26,6 +26,8 @@ export interface PlannedTask {
 export const storedStatus = (status: string): string => (status === 'stopped' ? 'skipped' : status);
 
 const INDEX = new Map<TaskOutcome, number>(TASK_OUTCOMES.map((o, i) => [o, i]));
+const PENDING = INDEX.get('pending')!;
+const RUNNING = INDEX.get('running')!;
 
 /** Each planned task's outcome as createRealDeployment writes its row, an index into TASK_OUTCOMES. */
 const plannedOutcome = (t: PlannedTask): number => INDEX.get(t.doneIn !== undefined ? 'succeeded' : t.skipped ? 'skipped' : 'pending')!;
@@ -52,6 +54,19 @@ export class LiveCounts {
     const counts = emptyCounts();
     for (const t of tasks) counts[TASK_OUTCOMES[plannedOutcome(t)]]++;
     return counts;
+  }
+
+  /**
+   * The places of the tasks whose rows, as written so far, are pending or running (the outcome of
+   * those two statuses is the status itself): what the run's end has to mark, so it reads those
+   * rows and not all of them (endRealDeployment). A write that failed after its commit leaves a
+   * row more finished than this says, never less: the end skips it by its status.
+   */
+  unfinishedPositions(): number[] {
+    const out: number[] = [];
+    const o = this.outcomes;
+    for (let i = 0; i < o.length; i++) if (o[i] === PENDING || o[i] === RUNNING) out.push(i);
+    return out;
   }
 
   /** The counts as written so far. */

@@ -196,11 +196,17 @@ function taskView(r: unknown[], withOutput: boolean): TaskRunView {
  * Only a run still running ends here: false when another server already failed it as interrupted
  * (its lease expired), whose word stands.
  */
-export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped' | 'interrupted', message?: string, unfinished = 'not run'): Promise<boolean> {
+export async function endRealDeployment(q: Queryable, deploymentId: number, status: 'succeeded' | 'failed' | 'stopped' | 'interrupted', message?: string, unfinished = 'not run', unfinishedPositions?: readonly number[]): Promise<boolean> {
   const ended = await q.query(`UPDATE deployments SET status = $2, message = $3, finished_at = now(), lease_expires_at = NULL, live_counts = NULL WHERE id = $1 AND status = 'running' RETURNING id`, [deploymentId, status, storableOrNull(message)]);
   if (!ended.length) return false;
   // `unfinished`: what an unrecorded task is said to be (when reports were lost, not "not run").
-  await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, $2) WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId, unfinished]);
+  // `unfinishedPositions`: where its writer's counts say those are (LiveCounts), so only those rows
+  // are read; without, every row of the run is (50-80 ms at 200,000 tasks, issue 30).
+  if (unfinishedPositions === undefined) {
+    await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, $2) WHERE deployment_id = $1 AND status IN ('pending', 'running')`, [deploymentId, unfinished]);
+  } else if (unfinishedPositions.length) {
+    await q.query(`UPDATE deployment_tasks SET status = 'skipped', message = coalesce(message, $2) WHERE deployment_id = $1 AND position = ANY($3::int[]) AND status IN ('pending', 'running')`, [deploymentId, unfinished, intArray(unfinishedPositions)]);
+  }
   return true;
 }
 

@@ -296,7 +296,7 @@ async function walk(db: store.Database, p: Prepared, options: RealDeployOptions,
     shutdown,
     () => db.transaction(async (tx) => {
       // A run whose lease was taken has been failed as interrupted by another server: that stands.
-      if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message, unfinished))) return;
+      if (!(await runs.endRealDeployment(tx, p.id, outcome.status, outcome.message, unfinished, p.counts.unfinishedPositions()))) return;
       const ids = [...p.access.keys()];
       // Each node by its own tasks in this run (docs/lifecycle.md): read before roles are
       // committed, which resets node statuses.
