@@ -87,14 +87,14 @@ const num = (v: unknown, fallback: number): number => (typeof v === 'number' && 
 
 /** `parameters.retries` more attempts after the first; `interval` seconds between them. */
 export const attemptsOf = (task: Task): number => 1 + Math.min(100, Math.floor(num(task.parameters?.retries, 0)));
-/** How many tasks the walk starts before it lets the event loop run. */
-const STARTS_PER_TURN = 500;
-
 export const intervalOf = (task: Task): number => num(task.parameters?.interval, 1) * 1000;
 export const failOnError = (task: Task): boolean => {
   const raw = task.extra?.fail_on_error ?? task.parameters?.fail_on_error;
   return !(raw === false || raw === 'false');
 };
+
+/** How many tasks the walk starts before it lets the event loop run (the loop below says why). */
+const STARTS_PER_TURN = 500;
 
 export async function runGraph(input: RunInput): Promise<RunSummary> {
   const { graph } = input;
