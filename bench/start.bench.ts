@@ -6,10 +6,13 @@
  * machine load spreads over every case. Also the server's memory once idle (issue 30: under 150 MB
  * RSS), against `node -e 0`'s own RSS in the same run, with what holds it: the largest mappings of
  * /proc/<pid>/smaps (PGlite's WebAssembly memory is the 128 MB reservation) and the threads' malloc
- * arenas. A first start's largest arena (17-38 of 41 MB) is V8's optimising compiler's, on one of its
+ * arenas. A first start's largest arena (17-38 of 41 MB) was V8's optimising compiler's, on one of its
  * background threads: TurboFan compiling PGlite's largest hot function (104 KB of WebAssembly, 42 MB
- * of compiler memory, 1 s), which glibc keeps once freed; a restart has it too once it has answered
- * some requests (about 1,200 here).
+ * of compiler memory, 1 s) while the bundled release was installed, which glibc keeps once freed. At
+ * the tiering budget store/pglite-thread.ts now sets, a first start no longer sends it up: 153-158 MB
+ * idle, of which the bundled release's install is about 7 (147-148 MB with --no-bundled-release), the
+ * rest the first start's own work (the data folder restored, the SSH key made). A server that has
+ * answered enough requests has that function optimised, and holds its compiler's memory.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

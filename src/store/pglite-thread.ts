@@ -37,11 +37,15 @@ type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R
  * compiler (V8's default: 13,000,000). PostgreSQL's start-up runs enough code to send hundreds of
  * functions up at the default, and those compilations leave about 55 MB of the process's malloc
  * memory behind: an idle server held 230 MB instead of 175 (issue 30, bench/start.bench.ts). At 30x
- * the default, start-up tiers almost nothing up, while a steady load (bench/deploy.bench.ts,
- * bench/load.bench.ts) still gets its hot functions optimised and runs as fast. V8's flags are the
- * process's: set here, before the thread that compiles PGlite's module starts.
+ * the default, start-up tiered almost nothing up, but a first start's install of the bundled release
+ * still sent PGlite's largest hot function up (42 MB of compiler memory, kept by glibc): an idle
+ * server after its first start held 175-189 MB, 153-155 at 90x. A steady load (bench/deploy.bench.ts,
+ * bench/load.bench.ts) still gets its hot functions optimised and runs as fast (five runs of each
+ * budget alternating: 1,000 x 200 bookkeeping 3.06-3.41 s against 2.98-3.44; load 196 against 198
+ * requests a second). The flag is a 32-bit integer: past 2^31 it wraps, and everything tiers up.
+ * V8's flags are the process's: set here, before the thread that compiles PGlite's module starts.
  */
-const WASM_TIERING_BUDGET = 400_000_000;
+const WASM_TIERING_BUDGET = 1_200_000_000;
 
 /**
  * The worker script: beside this module (dist/store, or src/store under tsx), or, from the bundle
