@@ -9,8 +9,8 @@
  * arenas. A first start's largest arena (17-38 of 41 MB) was V8's optimising compiler's, on one of its
  * background threads: TurboFan compiling PGlite's largest hot function (104 KB of WebAssembly, 42 MB
  * of compiler memory, 1 s) while the bundled release was installed, which glibc keeps once freed. At
- * the tiering budget store/pglite-thread.ts now sets, a first start no longer sends it up: 153-158 MB
- * idle, of which the bundled release's install is about 7 (147-148 MB with --no-bundled-release), the
+ * the tiering budget store/pglite-thread.ts now sets, a first start no longer sends it up: 152-155 MB
+ * idle, of which the bundled release's install is about 8 (144-145 MB with --no-bundled-release), the
  * rest the first start's own work (the data folder restored, the SSH key made). A server that has
  * answered enough requests has that function optimised, and holds its compiler's memory.
  */
