@@ -107,7 +107,7 @@ export async function runDeployment(plan: DeploymentPlan, options: DeployOptions
       acquire().then(() => prepareNode(plan, options.transport, target, controller.signal, refusal).finally(releaseSlot)),
     );
   }
-  // One scripts folder per source for the whole run: tasks.ts keeps each task's command line for it.
+  // One scripts folder per source for the whole run, not one object per task.
   const scriptsBySource = new Map<string, ScriptsFolder>();
   const scriptsFor = (source: string): ScriptsFolder => {
     let s = scriptsBySource.get(source);

@@ -113,22 +113,25 @@ const readableRoots = (ctx: TaskRunContext): string[] => {
   return [...scripts, ctx.workDir];
 };
 
+/** A task's command line, or why it has none. */
+type CommandLine = { line: string; refused?: undefined } | { line?: undefined; refused: string };
+
 /**
  * A shell or puppet task's command line, the same on every node of a run: made once per task and
- * scripts folder, not once per (node, task). Quoting and joining the same words again for each of
- * 10,000 nodes was a tenth of a large run's walk (issue 30).
+ * scripts folder (the line reads only its remote folder), not once per (node, task). Quoting and
+ * joining the same words again for each of 10,000 nodes was a tenth of a large run's walk (issue 30).
  */
-const commandLines = new WeakMap<Task, { scripts: ScriptsFolder; line: string; refused?: undefined } | { scripts: ScriptsFolder; line?: undefined; refused: string }>();
+const commandLines = new WeakMap<Task, { remoteDir: string; made: CommandLine }>();
 
-function commandOf(task: Task, scripts: ScriptsFolder): { line: string; refused?: undefined } | { line?: undefined; refused: string } {
+function commandOf(task: Task, scripts: ScriptsFolder): CommandLine {
   const known = commandLines.get(task);
-  if (known && known.scripts === scripts) return known;
+  if (known?.remoteDir === scripts.remoteDir) return known.made;
   const made = task.type === 'shell' ? shellLine(task, scripts) : puppetLine(task, scripts);
-  commandLines.set(task, { scripts, ...made });
+  commandLines.set(task, { remoteDir: scripts.remoteDir, made });
   return made;
 }
 
-function shellLine(task: Task, scripts: ScriptsFolder): { line: string } | { refused: string } {
+function shellLine(task: Task, scripts: ScriptsFolder): CommandLine {
   const cmd = text(task, 'cmd');
   if (!cmd) return { refused: 'shell needs parameters.cmd' };
   const cwd = remotePath(scripts, text(task, 'cwd') ?? '.');
@@ -138,7 +141,7 @@ function shellLine(task: Task, scripts: ScriptsFolder): { line: string } | { ref
   return { line: `cd -- ${quote(cwd)} && if command -v bash >/dev/null 2>&1; then exec bash --noprofile --norc -c ${quote(cmd)}; else exec sh -c ${quote(cmd)}; fi` };
 }
 
-function puppetLine(task: Task, scripts: ScriptsFolder): { line: string } | { refused: string } {
+function puppetLine(task: Task, scripts: ScriptsFolder): CommandLine {
   const manifest = text(task, 'puppet_manifest');
   if (!manifest) return { refused: 'puppet needs parameters.puppet_manifest' };
   const modules = text(task, 'puppet_modules');

@@ -509,8 +509,9 @@ BEGIN
     FROM unnest(positions, statuses, exits, tries, outputs, messages, started, finished) AS u(p, s, x, a, o, m, b, e)
     WHERE d.deployment_id = (SELECT id FROM live) AND d.position = u.p
     RETURNING 1),
-  counted AS (UPDATE deployments SET done = done + finished_count, live_counts = new_counts WHERE id = (SELECT id FROM live) RETURNING 1)
-  SELECT (SELECT count(*) FROM rows_changed)::integer INTO changed FROM (SELECT count(*) FROM counted) c;
+  -- Run whether or not it is read: PostgreSQL runs every data-modifying WITH once, to completion.
+  counted AS (UPDATE deployments SET done = done + finished_count, live_counts = new_counts WHERE id = (SELECT id FROM live))
+  SELECT count(*)::integer INTO changed FROM rows_changed;
   RETURN changed;
 END
 $fn$;
