@@ -121,7 +121,10 @@ describe('web UI: an environment always current', { skip: needsBrowser.skip, tim
     const runs = await ui.call<Array<{ node: string }>>('GET', `/deployments/${runId}/tasks`);
     assert.ok(runs.length > 0);
     assert.deepEqual([...new Set(runs.map((t) => t.node))].filter((n) => n !== 'master' && n !== 'sync'), [String(ids[3])]);
-    // A graph other than the default one leaves the environment's status as it was.
+    // A graph other than the default one leaves the environment's status as it was. The header is
+    // redrawn from the environment's own answer, which can come a moment after the run's (CI saw
+    // "Deploying" once, read in that moment): waited for, then read.
+    await waitOrSay(ui, p, header.filter({ hasText: 'Operational' }), { timeout: 20_000 }, headerSays);
     assert.match(await header.innerText(), /Operational/);
     await ui.shot(p, 'live-6-graph-run');
     await seen(p, 'live-6-graph-run');
